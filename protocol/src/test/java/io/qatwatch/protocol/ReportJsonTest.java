@@ -1,0 +1,67 @@
+package io.qatwatch.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class ReportJsonTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-30T07:00:00Z");
+
+    @Test
+    void goldenReportRoundTripsToTheSameJson() throws Exception {
+        byte[] golden = GoldenReports.bytes(GoldenReports.COMPLETE);
+        AgentReport report = ReportJson.parse(golden);
+        JsonNode expected = ReportJson.mapper().readTree(golden);
+        JsonNode actual = ReportJson.mapper().readTree(ReportJson.toBytes(report));
+        assertThat(actual).isEqualTo(expected);
+        assertThat(ReportValidator.validate(report, NOW)).isEmpty();
+    }
+
+    @Test
+    void contractFieldsKeepTheirNames() {
+        AgentReport report = GoldenReports.complete();
+        assertThat(report.licence().verdict()).isEqualTo(LicenceVerdict.INTEL_QAT_HARDWARE);
+        assertThat(report.qat().devices().get(0).function()).isEqualTo(QatDevice.PciFunction.PF);
+        assertThat(report.instances().get(0).backups().get(0).backupSizeBytes()).isEqualTo(130_738_401_280L);
+    }
+
+    @Test
+    void wrongTypeNamesTheField() {
+        String json = new String(GoldenReports.bytes(GoldenReports.COMPLETE), StandardCharsets.UTF_8)
+                .replace("\"backupSizeBytes\" : 130738401280", "\"backupSizeBytes\" : \"big\"");
+        assertThatThrownBy(() -> ReportJson.parse(json.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOfSatisfying(ReportFormatException.class,
+                        e -> assertThat(e.field()).isEqualTo("instances[0].backups[0].backupSizeBytes"));
+    }
+
+    @Test
+    void unknownVerdictIsRejectedAtItsPath() {
+        String json = new String(GoldenReports.bytes(GoldenReports.COMPLETE), StandardCharsets.UTF_8)
+                .replace("\"INTEL_QAT_HARDWARE\"", "\"MAYBE\"");
+        assertThatThrownBy(() -> ReportJson.parse(json.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOfSatisfying(ReportFormatException.class,
+                        e -> assertThat(e.field()).isEqualTo("licence.verdict"));
+    }
+
+    @Test
+    void malformedJsonIsABodyError() {
+        assertThatThrownBy(() -> ReportJson.parse("{\"schemaVersion\": 1,".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOfSatisfying(ReportFormatException.class, e -> {
+                    assertThat(e.field()).isEqualTo("$");
+                    assertThat(e.getMessage()).startsWith("malformed JSON");
+                });
+    }
+
+    @Test
+    void unknownFieldsAreIgnoredForForwardCompatibility() {
+        String json = new String(GoldenReports.bytes(GoldenReports.COMPLETE), StandardCharsets.UTF_8)
+                .replaceFirst("\\{", "{ \"addedInVersion2\" : [1, 2],");
+        assertThat(ReportJson.parse(json.getBytes(StandardCharsets.UTF_8)).reportId())
+                .isEqualTo("5f0c2a1e-8b7d-4c36-9a51-0d2e6f4b7c19");
+    }
+}
