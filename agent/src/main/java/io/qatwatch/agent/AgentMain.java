@@ -1,10 +1,25 @@
 package io.qatwatch.agent;
 
-/** Entry point of the agent jar. */
+import io.qatwatch.agent.cli.AgentCommand;
+import io.qatwatch.agent.cli.ProbeCommand;
+import io.qatwatch.agent.cli.VersionCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of the agent jar: {@code probe}, {@code agent} and {@code version}. */
+@Command(name = "qatwatch",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionCommand.Provider.class,
+        description = "qatwatch agent: probes this host's Intel QAT, licence posture and SQL Server backups.",
+        subcommands = {ProbeCommand.class, AgentCommand.class, VersionCommand.class})
 public final class AgentMain {
-    private AgentMain() {
-    }
 
     public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns the exit code: 0 done, 1 failed, 2 usage error. */
+    public static int run(String... args) {
+        return new CommandLine(new AgentMain()).execute(args);
     }
 }
