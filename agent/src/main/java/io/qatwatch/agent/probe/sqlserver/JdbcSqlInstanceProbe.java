@@ -87,6 +87,26 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         }
     }
 
+    /**
+     * Where to start reading so that about {@code recent} of the newest backups come back: for the one-shot
+     * {@code probe} command, which has no high-water mark and should not page through years of msdb.
+     * Null when msdb cannot be read (the probe itself then reports why).
+     */
+    public Long startForRecentBackups(int recent) {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.setQueryTimeout(queryTimeoutSeconds());
+            try (ResultSet rs = s.executeQuery(SqlQuery.LATEST_BACKUP_SET_ID.text(SqlQuery.none()))) {
+                if (!rs.next()) {
+                    return null;
+                }
+                long latest = rs.getLong(1);
+                return rs.wasNull() ? null : Math.max(0, latest - recent);
+            }
+        } catch (SQLException | PasswordUnavailable e) {
+            return null;
+        }
+    }
+
     private SqlProbeResult read(Cycle cycle, Instant collectedAt, Set<SqlSection> sections, Long after) {
         ServerInfo server = cycle.run("server-properties", SqlQuery.SERVER_PROPERTIES, SqlQuery.none(), this::readServer);
         int major = majorVersion(server);

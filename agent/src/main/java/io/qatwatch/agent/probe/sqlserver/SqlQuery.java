@@ -35,6 +35,7 @@ record SqlQuery(String name, int minimumMajorVersion, String permission, String 
     static final SqlQuery BACKUP_HISTORY_2022 = load("backup-history-2022.sql");
     static final SqlQuery RUNNING_BACKUPS = load("running-backups.sql");
     static final SqlQuery CERTIFICATES = load("certificates.sql");
+    static final SqlQuery LATEST_BACKUP_SET_ID = load("latest-backup-set-id.sql");
 
     static SqlQuery load(String name) {
         String resource = "/sqlserver/" + name;
