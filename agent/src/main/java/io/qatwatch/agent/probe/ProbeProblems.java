@@ -6,6 +6,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** What went wrong during one probe (an unreadable file, a malformed registry line), kept so the probe can go on. */
 public final class ProbeProblems {
@@ -41,9 +42,10 @@ public final class ProbeProblems {
         if (e instanceof AccessDeniedException) {
             return "permission denied";
         }
-        if (e instanceof FileSystemException fs && fs.getReason() != null) {
-            return fs.getReason().toLowerCase(java.util.Locale.ROOT);
+        String reason = e instanceof FileSystemException fs && fs.getReason() != null ? fs.getReason() : e.getMessage();
+        if (reason == null || reason.isBlank()) {
+            return e.getClass().getSimpleName();
         }
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return reason.substring(0, 1).toLowerCase(Locale.ROOT) + reason.substring(1);
     }
 }

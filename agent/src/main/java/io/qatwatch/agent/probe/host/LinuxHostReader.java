@@ -24,11 +24,15 @@ public final class LinuxHostReader {
     /** What was read; a missing {@code proc/cpuinfo} is a problem, a missing DMI folder is not (containers, ARM). */
     public LinuxHostReading read(ProbeProblems problems) {
         CpuInfo cpu = new CpuInfo(null, null, null, null, false);
-        Optional<String> cpuinfo = readText(CPUINFO, problems);
-        if (cpuinfo.isPresent()) {
-            cpu = parseCpuInfo(cpuinfo.get());
-        } else {
-            problems.add(LinuxRoot.display(CPUINFO) + " not found: is " + root.folder() + " the root of a Linux system?");
+        try {
+            Optional<String> cpuinfo = root.read(CPUINFO);
+            if (cpuinfo.isPresent()) {
+                cpu = parseCpuInfo(cpuinfo.get());
+            } else {
+                problems.add(LinuxRoot.display(CPUINFO) + " not found: is " + root.folder() + " the root of a Linux system?");
+            }
+        } catch (IOException e) {
+            problems.cannotRead(LinuxRoot.display(CPUINFO), e);
         }
         String manufacturer = readLine(DMI + "sys_vendor", problems);
         String product = readLine(DMI + "product_name", problems);

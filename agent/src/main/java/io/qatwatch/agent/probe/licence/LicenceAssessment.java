@@ -110,11 +110,11 @@ public final class LicenceAssessment {
             }
             case INTEL_COMPONENT_ONLY -> notes.add((softwareInstalled ? "QAT software installed (" + installed(in.software())
                     + ") on a host whose CPU is not Intel's" : "The CPU is not Intel's")
-                    + "; the only physical Intel components are " + describe(components, false)
+                    + "; the only physical Intel components are " + physical(components)
                     + ". Whether that makes QAT software-mode use licensed is a grey zone: " + CLAUSE
                     + ". Ask Intel or your counsel; qatwatch gives no legal advice.");
             case INTEL_EMULATED_DEVICE_ONLY -> notes.add("Only Intel devices that " + nonNull(in.virtualization())
-                    + " emulates (" + describe(components, true) + ")" + (softwareInstalled
+                    + " emulates (" + ids(components) + ")" + (softwareInstalled
                     ? " next to installed QAT software (" + installed(in.software()) + ")" : "")
                     + ": " + CLAUSE + ". Clause (b) names such emulated devices.");
             case NO_INTEL_COMPONENT -> notes.add(softwareInstalled
@@ -140,11 +140,15 @@ public final class LicenceAssessment {
         return String.join(", ", parts);
     }
 
-    private static String describe(List<IntelComponent> components, boolean emulated) {
+    private static String physical(List<IntelComponent> components) {
         return String.join(", ", components.stream()
-                .filter(c -> c.kind() != ComponentKind.CPU && c.emulated() == emulated)
+                .filter(c -> c.kind() != ComponentKind.CPU && !c.emulated())
                 .map(c -> c.kind() + " " + c.pciId() + " " + c.description())
                 .toList());
+    }
+
+    private static String ids(List<IntelComponent> components) {
+        return String.join(", ", components.stream().filter(IntelComponent::emulated).map(IntelComponent::pciId).toList());
     }
 
     private static String installed(QatSoftware software) {

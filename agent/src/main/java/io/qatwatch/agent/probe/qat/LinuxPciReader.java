@@ -45,14 +45,19 @@ public final class LinuxPciReader {
 
     private Optional<PciDevice> readDevice(String address, ProbeProblems problems) {
         String at = DEVICES + "/" + address + "/";
+        if (!root.isFolder(DEVICES + "/" + address)) {
+            problems.add("cannot read " + LinuxRoot.display(DEVICES + "/" + address)
+                    + ": it does not lead to a device folder (a dangling link?); skipped");
+            return Optional.empty();
+        }
         try {
             String vendor = root.readLine(at + "vendor").orElse(null);
             String device = root.readLine(at + "device").orElse(null);
             String vendorId = PciDevice.hexId(vendor, 4);
             String deviceId = PciDevice.hexId(device, 4);
             if (vendorId == null || deviceId == null) {
-                problems.add(LinuxRoot.display(at) + ": no readable vendor/device id (vendor=" + vendor
-                        + ", device=" + device + ")");
+                problems.add(LinuxRoot.display(DEVICES + "/" + address) + ": no vendor or device id (vendor="
+                        + vendor + ", device=" + device + "); skipped");
                 return Optional.empty();
             }
             String classCode = PciDevice.hexId(root.readLine(at + "class").orElse(null), 6);
