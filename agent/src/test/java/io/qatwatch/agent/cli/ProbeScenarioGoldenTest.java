@@ -88,7 +88,7 @@ class ProbeScenarioGoldenTest {
         };
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(new AgentMain(), factory);
+        CommandLine cli = AgentMain.commandLine(factory);
         cli.setOut(new PrintWriter(out));
         cli.setErr(new PrintWriter(err));
         int code = cli.execute(args);
