@@ -39,8 +39,7 @@ public final class LinuxHostInventoryProbe implements HostInventoryProbe {
         List<PciDevice> pci = steps.run("pci", List.of(), new LinuxPciReader(root)::read);
         boolean pciRead = steps.ok("pci");
         HostFacts host = reading == null ? new HostFacts(null, null, null, null, null, null) : hostFacts(reading, pci);
-        if (live && (host.virtualization() == null || Virtualization.UNKNOWN.equals(host.virtualization())
-                || host.hostname() == null || host.memoryBytes() == null)) {
+        if (live && OshiFacts.worthAsking(host)) {
             host = steps.run("oshi", OshiFacts.NONE, problems -> OshiFacts.readLive("linux", problems)).fillGaps(host);
         }
         QatFacts qat = steps.run("qat", new QatFacts(List.of(), QatSoftware.none(), false),

@@ -84,6 +84,29 @@ public final class LinuxRoot {
         }
     }
 
+    /** Names in a folder that match a glob ({@code lib{qat,usdm}*}), sorted; empty when the folder does not exist. */
+    public List<String> list(String relative, String glob) throws IOException {
+        Path folder = root.resolve(relative);
+        if (!Files.isDirectory(folder)) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>();
+        try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(folder, glob)) {
+            entries.forEach(p -> names.add(p.getFileName().toString()));
+        }
+        names.sort(null);
+        return names;
+    }
+
+    /** The folder's real location (links resolved), to visit a folder reached by two names once; null when absent. */
+    public Path realFolder(String relative) {
+        try {
+            return root.resolve(relative).toRealPath();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     /** Whether the entry is a regular file reached without following a symbolic link. */
     public boolean isPlainFile(String relative) {
         return Files.isRegularFile(root.resolve(relative), LinkOption.NOFOLLOW_LINKS);

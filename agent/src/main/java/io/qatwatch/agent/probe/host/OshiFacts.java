@@ -16,6 +16,27 @@ public record OshiFacts(String hostname, HostFacts.OperatingSystem os, Long memo
     /** Nothing learnt. */
     public static final OshiFacts NONE = new OshiFacts(null, null, null, null);
 
+    /**
+     * Whether OSHI could add something: it costs seconds (native access, a scan of NICs), so it is asked only
+     * when the CPU says "hypervisor" but nothing named it, or the host name or OS is unknown. On bare metal
+     * the root already said all OSHI could.
+     */
+    public static boolean worthAsking(HostFacts facts) {
+        return Virtualization.UNKNOWN.equals(facts.virtualization()) || facts.hostname() == null
+                || facts.os() == null || facts.os().name() == null;
+    }
+
+    /** The facts with the physical memory the JVM reports, when they have none (Windows: not in the registry). */
+    public static HostFacts withJvmMemory(HostFacts facts) {
+        if (facts.memoryBytes() != null) {
+            return facts;
+        }
+        long total = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getTotalMemorySize();
+        return new HostFacts(facts.hostname(), facts.cpu(), facts.system(), facts.virtualization(), facts.os(),
+                total > 0 ? total : null);
+    }
+
     /** Reads the live machine; a failure (no native access, an unsupported OS) is a problem, not a crash. */
     public static OshiFacts readLive(String osFamily, ProbeProblems problems) {
         try {

@@ -58,6 +58,9 @@ public final class WindowsHostInventoryProbe implements HostInventoryProbe {
         boolean pciRead = steps.ok("pci");
         HostFacts host = reading == null ? new HostFacts(null, null, null, null, null, null) : hostFacts(reading, pci);
         if (live) {
+            host = OshiFacts.withJvmMemory(host);
+        }
+        if (live && OshiFacts.worthAsking(host)) {
             host = steps.run("oshi", OshiFacts.NONE, problems -> OshiFacts.readLive("windows", problems)).fillGaps(host);
         }
         QatFacts qat = steps.run("qat", new QatFacts(List.of(), QatSoftware.none(), false),

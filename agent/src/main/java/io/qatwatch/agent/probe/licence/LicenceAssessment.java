@@ -12,8 +12,9 @@ import io.qatwatch.protocol.QatDevice.PciFunction;
 import io.qatwatch.protocol.QatSoftware;
 import io.qatwatch.protocol.QatSoftware.SoftwareItem;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -80,14 +81,21 @@ public final class LicenceAssessment {
 
     /** The CPU when it is Intel's, then each distinct Intel PCI part (eight identical QAT PFs are one entry). */
     static List<IntelComponent> components(Input in) {
-        LinkedHashSet<IntelComponent> components = new LinkedHashSet<>();
+        List<IntelComponent> components = new ArrayList<>();
         if (in.cpu() != null && in.cpu().intel()) {
             components.add(new IntelComponent(ComponentKind.CPU, null,
                     in.cpu().model() == null ? CpuInfo.INTEL : in.cpu().model(), false));
         }
-        in.pci().stream().filter(PciDevice::intel)
-                .map(d -> IntelComponents.of(d, in.virtualization()))
-                .forEach(components::add);
+        // Keyed by text rather than by the record: a record's equals/hashCode bootstrap costs a one-shot probe ~100 ms.
+        Set<String> seen = new HashSet<>();
+        for (PciDevice device : in.pci()) {
+            if (device.intel()) {
+                IntelComponent c = IntelComponents.of(device, in.virtualization());
+                if (seen.add(c.kind() + "|" + c.pciId() + "|" + c.description() + "|" + c.emulated())) {
+                    components.add(c);
+                }
+            }
+        }
         return List.copyOf(components);
     }
 

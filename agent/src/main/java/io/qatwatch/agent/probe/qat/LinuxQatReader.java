@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -77,7 +76,14 @@ public final class LinuxQatReader {
 
     private List<SoftwareItem> firmware(ProbeProblems problems) {
         String folder = root.isFolder("lib/firmware") ? "lib/firmware" : "usr/lib/firmware";
-        return list(folder, problems).stream()
+        List<String> names;
+        try {
+            names = root.list(folder, "qat_*");
+        } catch (IOException e) {
+            problems.cannotRead(LinuxRoot.display(folder), e);
+            return List.of();
+        }
+        return names.stream()
                 .filter(name -> FIRMWARE.matcher(name).matches())
                 .map(name -> new SoftwareItem(name, LinuxRoot.display(folder + "/" + name), null, null))
                 .toList();
@@ -85,8 +91,20 @@ public final class LinuxQatReader {
 
     private List<SoftwareItem> libraries(ProbeProblems problems) {
         Map<String, SoftwareItem> byName = new LinkedHashMap<>();
+        Set<java.nio.file.Path> visited = new java.util.HashSet<>();
         for (String folder : LIBRARY_FOLDERS) {
-            for (String name : list(folder, problems)) {
+            java.nio.file.Path real = root.realFolder(folder);
+            if (real == null || !visited.add(real)) {
+                continue;
+            }
+            List<String> names;
+            try {
+                names = root.list(folder, "lib{qat,usdm}*");
+            } catch (IOException e) {
+                problems.cannotRead(LinuxRoot.display(folder), e);
+                continue;
+            }
+            for (String name : names) {
                 Matcher m = LIBRARY.matcher(name);
                 // The versioned file, not its symbolic links; lib and usr/lib may be one folder (merged /usr).
                 if (m.matches() && root.isPlainFile(folder + "/" + name) && !byName.containsKey(name)) {
@@ -174,5 +192,4 @@ public final class LinuxQatReader {
             return null;
         }
     }
-
 }
