@@ -172,7 +172,8 @@ class Root:
         self.write(folder + "/enable", "1\n")
         self.link("sys/bus/pci/devices/" + bdf, folder)
         if driver:
-            self.mkdir("sys/bus/pci/drivers/" + driver)
+            for control in ("bind", "unbind", "new_id", "remove_id", "uevent"):
+                self.write(f"sys/bus/pci/drivers/{driver}/{control}", "")
             self.link(folder + "/driver", "sys/bus/pci/drivers/" + driver)
             # The kernel also links drivers/<name>/<address> back to the device; left out so that the tree
             # has no cycle for tools that follow links (Maven's resource scanner does).
