@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.zip.GZIPOutputStream;
 import org.slf4j.Logger;
@@ -156,7 +157,8 @@ public final class DeliveryVerticle extends VerticleBase {
             Duration jittered = backoff.next();
             wait = retry.retryAfter() != null ? retry.retryAfter() : jittered;
         }
-        status.failed(clock.instant(), reason, clock.instant().plus(wait));
+        Instant now = clock.instant();
+        status.failed(now, reason, now.plus(wait));
         if (!reason.equals(lastLoggedFailure)) {
             LOG.warn("delivery of report {} failed ({}); {} report(s) wait in the outbox, next try in {} s",
                     report.reportId(), reason, outbox.stats().depth(), wait.toSeconds());
