@@ -58,6 +58,8 @@ public final class Outbox implements Closeable {
     /** {@link #nextSeq} when the outbox was last opened: corrupt spans before it were counted then. */
     private long recoveredSeq;
     private boolean closed;
+    /** Read without the lock, so that an event-loop thread never waits for an fsync to see the numbers. */
+    private volatile OutboxStats snapshot = new OutboxStats(0, 0, 0, 0, 0);
 
     /** Where one pending report sits on disk. */
     private record Entry(long seq, String reportId, Path segment, long offset, int size) {
@@ -127,6 +129,7 @@ public final class Outbox implements Closeable {
         nextSeq++;
         pending.addLast(new Entry(seq, reportId, tailPath, offset, size));
         pendingBytes += size;
+        publishStats();
         return seq;
     }
 
@@ -190,8 +193,13 @@ public final class Outbox implements Closeable {
         return Optional.of(copy);
     }
 
-    public synchronized OutboxStats stats() {
-        return new OutboxStats(pending.size(), pendingBytes, droppedTotal, corruptTotal, parkedTotal);
+    /** The current numbers; never blocks. */
+    public OutboxStats stats() {
+        return snapshot;
+    }
+
+    private void publishStats() {
+        snapshot = new OutboxStats(pending.size(), pendingBytes, droppedTotal, corruptTotal, parkedTotal);
     }
 
     public Path directory() {
@@ -419,6 +427,7 @@ public final class Outbox implements Closeable {
     }
 
     private void writeState() throws IOException {
+        publishStats();
         ByteBuffer buf = ByteBuffer.allocate(STATE_BYTES);
         buf.putInt(STATE_MAGIC).putLong(head).putLong(droppedTotal).putLong(corruptTotal).putLong(parkedTotal).putLong(recoveredSeq);
         buf.putInt(OutboxRecord.crc(buf.array(), 0, STATE_BYTES - 4));
