@@ -198,7 +198,11 @@ class OutboxTest {
     }
 
     static byte[] body(int i, int size) {
-        StringBuilder sb = new StringBuilder(id(i));
+        return body(id(i), size);
+    }
+
+    static byte[] body(String id, int size) {
+        StringBuilder sb = new StringBuilder(id);
         while (sb.length() < size) {
             sb.append('.');
         }
