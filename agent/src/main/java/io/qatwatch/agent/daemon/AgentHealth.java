@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What {@code GET /healthz} says: the agent's version and uptime, the outbox, delivery, and each probe's
@@ -25,6 +26,7 @@ public final class AgentHealth {
     private final DeliveryStatus delivery;
     private volatile Outbox outbox;
     private volatile String appendError;
+    private final AtomicLong reportsWritten = new AtomicLong();
     private final Map<String, JsonObject> probes = new TreeMap<>();
 
     public AgentHealth(Clock clock, Instant startedAt, String version, DeliveryStatus delivery) {
@@ -40,6 +42,14 @@ public final class AgentHealth {
 
     void appended(Throwable failure) {
         appendError = failure == null ? null : failure.toString();
+        if (failure == null) {
+            reportsWritten.incrementAndGet();
+        }
+    }
+
+    /** Reports written to the outbox since the agent started. */
+    public long reportsWritten() {
+        return reportsWritten.get();
     }
 
     synchronized void probesRan(List<ProbeStatus> statuses, Instant at) {
@@ -58,7 +68,8 @@ public final class AgentHealth {
         JsonObject json = new JsonObject()
                 .put("status", healthy() ? "ok" : "degraded")
                 .put("version", version)
-                .put("uptimeSeconds", Math.max(0, Duration.between(startedAt, now).toSeconds()));
+                .put("uptimeSeconds", Math.max(0, Duration.between(startedAt, now).toSeconds()))
+                .put("reportsWritten", reportsWritten.get());
         Outbox o = outbox;
         if (o != null) {
             OutboxStats s = o.stats();

@@ -1,5 +1,9 @@
 package io.qatwatch.agent.ship;
 
+import io.qatwatch.protocol.AgentInfo;
+import io.qatwatch.protocol.AgentReport;
+import io.qatwatch.protocol.ProbeStatus;
+import io.qatwatch.protocol.ReportJson;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -7,6 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -17,6 +24,16 @@ import java.util.stream.Stream;
  */
 public final class OutboxWriterProcess {
 
+    /** A valid report of about {@code size} bytes, so that a collector takes what the outbox kept. */
+    static byte[] report(String id, int size) {
+        List<ProbeStatus> probes = new ArrayList<>();
+        for (int left = size; left > 0; left -= 1000) {
+            probes.add(ProbeStatus.failed("filler-" + probes.size(), 1, "x".repeat(Math.min(left, 1000)), null));
+        }
+        return ReportJson.toBytes(new AgentReport(AgentReport.SCHEMA_VERSION, id, Instant.now(),
+                new AgentInfo("crash-test", "dev", 0, 0, 0, 0), null, null, null, List.of(), probes));
+    }
+
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         String mode = args[1];
@@ -26,7 +43,7 @@ public final class OutboxWriterProcess {
             int count = "torn".equals(mode) ? 5 : Integer.MAX_VALUE;
             for (int i = 0; i < count; i++) {
                 String id = String.format("proc-%08d", i);
-                long seq = outbox.append(id, OutboxTest.body(id, 2000 + (i * 7919) % 30000));
+                long seq = outbox.append(id, report(id, 2000 + (i * 7919) % 30000));
                 out.println("APPENDED " + seq + " " + id);
             }
             if ("torn".equals(mode)) {
