@@ -160,8 +160,8 @@ public final class DeliveryVerticle extends VerticleBase {
         Instant now = clock.instant();
         status.failed(now, reason, now.plus(wait));
         if (!reason.equals(lastLoggedFailure)) {
-            LOG.warn("delivery of report {} failed ({}); {} report(s) wait in the outbox, next try in {} s",
-                    report.reportId(), reason, outbox.stats().depth(), wait.toSeconds());
+            LOG.warn("delivery of report {} failed ({}); {} report(s) wait in the outbox, next try in {} ms",
+                    report.reportId(), reason, outbox.stats().depth(), wait.toMillis());
             lastLoggedFailure = reason;
         }
         scheduleRetry(wait);
