@@ -95,6 +95,8 @@ public final class AgentCommand implements Callable<Integer> {
                 .setEventLoopPoolSize(1)
                 .setWorkerPoolSize(2)
                 .setInternalBlockingPoolSize(2)
+                // the check wakes a thread; every 5 s still catches a blocked event loop, with fewer wake-ups
+                .setBlockedThreadCheckInterval(5000)
                 .setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false).setClassPathResolvingEnabled(false));
     }
 }

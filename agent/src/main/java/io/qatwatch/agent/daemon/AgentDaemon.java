@@ -76,8 +76,7 @@ public final class AgentDaemon {
             Backoff backoff = new Backoff(c.initialBackoff(), c.maxBackoff(), random::nextDouble);
             BackupCursors cursors = new BackupCursors(dataDir.resolve("state").resolve("backup-cursors"));
             return daemon.deploy(new DeliveryVerticle(outbox, client, backoff, clock, c.gzip(), delivery), daemon.otherDeployments)
-                    .compose(v -> config.healthPort() == 0 ? Future.succeededFuture()
-                            : daemon.deploy(daemon.healthVerticle = new HealthVerticle(config.healthPort(), health), daemon.otherDeployments))
+                    .compose(v -> config.healthPort() == 0 ? Future.succeededFuture() : daemon.deployHealth(config.healthPort(), health))
                     .compose(v -> daemon.deploy(new HostProbeVerticle(probes.host(), publisher, config.schedule().host()),
                             daemon.probeDeployments))
                     .compose(v -> {
@@ -98,6 +97,18 @@ public final class AgentDaemon {
                     })
                     .recover(e -> daemon.stop().transform(x -> Future.failedFuture(e)));
         });
+    }
+
+    /** {@code /healthz} is for the service manager; a port in use costs the endpoint, not the reports. */
+    private Future<Void> deployHealth(int port, AgentHealth health) {
+        HealthVerticle verticle = new HealthVerticle(port, health);
+        return deploy(verticle, otherDeployments)
+                .onSuccess(v -> healthVerticle = verticle)
+                .recover(e -> {
+                    LOG.error("cannot serve /healthz on 127.0.0.1:{} ({}); the agent runs without it. "
+                            + "Set health.port to a free port, or 0 to disable it", port, e.getMessage());
+                    return Future.succeededFuture();
+                });
     }
 
     private Future<Void> deploy(io.vertx.core.Deployable verticle, List<String> into) {
