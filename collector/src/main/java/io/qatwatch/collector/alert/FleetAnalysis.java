@@ -5,6 +5,7 @@ import io.qatwatch.collector.alert.FleetState.InstanceState;
 import io.qatwatch.collector.window.BusinessCalendar;
 import io.qatwatch.collector.window.CreepAnalysis;
 import io.qatwatch.collector.window.CreepTrend;
+import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
 import io.qatwatch.collector.window.NightlyWindows;
@@ -20,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -59,7 +59,7 @@ public final class FleetAnalysis {
      * @param silent the instance's agent has not reported within the agent-silent threshold
      */
     public record InstanceAnalysis(HostState host, InstanceState instance, String scope, BusinessCalendar calendar,
-                                   List<NightlyWindow> windows, Optional<CreepTrend> creep,
+                                   List<NightlyWindow> windows, Map<NightKind, CreepTrend> creep,
                                    List<SpillForecast> spills, boolean silent) {
     }
 
@@ -121,10 +121,10 @@ public final class FleetAnalysis {
                 secondaries.add(d.databaseGuid());
             }
         }
-        List<DatabaseBackup> backups = i.backups().stream().map(b -> toBackup(scope, b)).toList();
+        List<DatabaseBackup> backups = recent(i).stream().map(b -> toBackup(scope, b)).toList();
         List<NightlyWindow> windows = NightlyWindows.build(scope, backups, calendar, config.windows(), secondaries);
         List<NightlyWindow> finished = windows.stream().filter(w -> !w.businessStart().isAfter(now)).toList();
-        Optional<CreepTrend> creep = CreepAnalysis.analyse(finished, calendar, config.rules().backupWindowCreep().settings(), now);
+        Map<NightKind, CreepTrend> creep = CreepAnalysis.analyse(finished, calendar, config.rules().backupWindowCreep().settings(), now);
         List<SpillForecast> spills = new ArrayList<>();
         Instant at = i.collectedAt() == null ? now : i.collectedAt();
         for (RunningBackup r : i.runningBackups()) {
@@ -135,6 +135,13 @@ public final class FleetAnalysis {
                     finished, config.rules().backupWindowSpillForecast().minPercentComplete()).ifPresent(spills::add);
         }
         return new InstanceAnalysis(h, i, scope, calendar, windows, creep, spills, silent(h));
+    }
+
+    /** The instance's backups inside the lookback period. */
+    private List<BackupRecord> recent(InstanceState i) {
+        Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
+        return i.backups().stream().filter(b -> b.finishedAt() != null && b.startedAt() != null
+                && b.finishedAt().isAfter(from) && !b.startedAt().isAfter(now)).toList();
     }
 
     static DatabaseBackup toBackup(String scope, BackupRecord b) {
@@ -173,7 +180,7 @@ public final class FleetAnalysis {
                     }
                 }
             }
-            for (BackupRecord b : ia.instance().backups()) {
+            for (BackupRecord b : recent(ia.instance())) {
                 String key = b.databaseGuid() != null ? b.databaseGuid()
                         : guidByName.getOrDefault(b.databaseName().toLowerCase(Locale.ROOT), ia.scope() + "/" + b.databaseName());
                 MergedDatabase m = databases.get(key);

@@ -24,15 +24,21 @@ public final class CreepAnalysis {
     }
 
     /**
-     * The trend of the nights comparable with the latest one (same {@link NightKind}); empty when there are
-     * fewer than {@code settings.minNights()} of them.
+     * One trend per kind of night present (weekly full nights apart from differential nights), each over
+     * its own most recent nights; a kind with fewer than {@code settings.minNights()} nights has none.
      */
-    public static Optional<CreepTrend> analyse(List<NightlyWindow> windows, BusinessCalendar calendar,
-                                               CreepSettings settings, Instant now) {
-        if (windows.isEmpty()) {
-            return Optional.empty();
+    public static Map<NightKind, CreepTrend> analyse(List<NightlyWindow> windows, BusinessCalendar calendar,
+                                                     CreepSettings settings, Instant now) {
+        Map<NightKind, CreepTrend> out = new java.util.EnumMap<>(NightKind.class);
+        for (NightKind kind : NightKind.values()) {
+            analyse(windows, kind, calendar, settings, now).ifPresent(t -> out.put(kind, t));
         }
-        NightKind kind = windows.get(windows.size() - 1).kind();
+        return out;
+    }
+
+    /** The trend of the nights of one kind; empty when there are fewer than {@code settings.minNights()}. */
+    public static Optional<CreepTrend> analyse(List<NightlyWindow> windows, NightKind kind, BusinessCalendar calendar,
+                                               CreepSettings settings, Instant now) {
         List<NightlyWindow> comparable = windows.stream().filter(w -> w.kind() == kind).toList();
         if (comparable.size() > settings.nights()) {
             comparable = comparable.subList(comparable.size() - settings.nights(), comparable.size());

@@ -10,13 +10,13 @@ package io.qatwatch.collector.window;
  */
 public record CreepSettings(Integer nights, Integer minNights, Integer horizonDays, Double minSlopeMinutesPerDay) {
 
-    /** 21 nights, at least 7, a 21-day horizon, half a minute per day. */
+    /** 21 nights, at least 7, a 21-day horizon, a tenth of a minute per day. */
     public static final CreepSettings DEFAULTS = new CreepSettings(null, null, null, null);
 
     public CreepSettings {
         nights = nights == null ? 21 : nights;
         minNights = minNights == null ? 7 : minNights;
         horizonDays = horizonDays == null ? 21 : horizonDays;
-        minSlopeMinutesPerDay = minSlopeMinutesPerDay == null ? 0.5 : minSlopeMinutesPerDay;
+        minSlopeMinutesPerDay = minSlopeMinutesPerDay == null ? 0.1 : minSlopeMinutesPerDay;
     }
 }

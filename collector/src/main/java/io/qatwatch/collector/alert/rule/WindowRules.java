@@ -132,32 +132,30 @@ final class WindowRules {
         RulesConfig.Creep cfg = fleet.config().rules().backupWindowCreep();
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
-            if (ia.creep().isEmpty()) {
-                continue;
+            for (CreepTrend t : ia.creep().values()) {
+                if (t.forecastDate() == null || t.slopeMinutesPerDay() > -cfg.minSlopeMinutesPerDay()
+                        || t.daysUntilForecast() > cfg.horizonDays()) {
+                    continue;
+                }
+                String kind = t.kind().name().toLowerCase(Locale.ROOT);
+                List<Fact> facts = new ArrayList<>(List.of(
+                        new Fact("Trend", Fmt.two(t.slopeMinutesPerDay()) + " min/day over the last " + t.nights().size()
+                                + " " + kind + " nights (Theil–Sen)"),
+                        new Fact("Margin now", Fmt.minutes(t.projectedMarginMinutes()) + " (trend), safety margin "
+                                + Fmt.minutes(t.safetyMarginMinutes()) + " (calendar " + ia.calendar().name() + ")"),
+                        new Fact("Forecast", "under the safety margin on the night before " + t.forecastDate()
+                                + " (in " + t.daysUntilForecast() + " days)")));
+                if (!t.drivers().isEmpty()) {
+                    facts.add(new Fact("Driven by", t.drivers().stream().map(WindowRules::driver).collect(Collectors.joining("; "))));
+                }
+                List<Fact> series = t.nights().stream()
+                        .skip(Math.max(0, t.nights().size() - 14))
+                        .map(n -> new Fact(n.morning().toString(), Fmt.minutes(n.marginMinutes()))).toList();
+                out.add(new Alert("backup-window-creep", cfg.severity(), ia.host().host(), ia.instance().name(), null, kind,
+                        "Backup window margin shrinks " + Fmt.two(-t.slopeMinutesPerDay()) + " min/day; under "
+                                + Fmt.minutes(t.safetyMarginMinutes()) + " by " + t.forecastDate(),
+                        CREEP_WHY, facts, series));
             }
-            CreepTrend t = ia.creep().get();
-            if (t.forecastDate() == null || t.slopeMinutesPerDay() > -cfg.minSlopeMinutesPerDay()
-                    || t.daysUntilForecast() > cfg.horizonDays()) {
-                continue;
-            }
-            String kind = t.kind().name().toLowerCase(Locale.ROOT);
-            List<Fact> facts = new ArrayList<>(List.of(
-                    new Fact("Trend", Fmt.two(t.slopeMinutesPerDay()) + " min/day over the last " + t.nights().size()
-                            + " " + kind + " nights (Theil–Sen)"),
-                    new Fact("Margin now", Fmt.minutes(t.projectedMarginMinutes()) + " (trend), safety margin "
-                            + Fmt.minutes(t.safetyMarginMinutes()) + " (calendar " + ia.calendar().name() + ")"),
-                    new Fact("Forecast", "under the safety margin on the night before " + t.forecastDate()
-                            + " (in " + t.daysUntilForecast() + " days)")));
-            if (!t.drivers().isEmpty()) {
-                facts.add(new Fact("Driven by", t.drivers().stream().map(WindowRules::driver).collect(Collectors.joining("; "))));
-            }
-            List<Fact> series = t.nights().stream()
-                    .skip(Math.max(0, t.nights().size() - 14))
-                    .map(n -> new Fact(n.morning().toString(), Fmt.minutes(n.marginMinutes()))).toList();
-            out.add(new Alert("backup-window-creep", cfg.severity(), ia.host().host(), ia.instance().name(), null, kind,
-                    "Backup window margin shrinks " + Fmt.two(-t.slopeMinutesPerDay()) + " min/day; under "
-                            + Fmt.minutes(t.safetyMarginMinutes()) + " by " + t.forecastDate(),
-                    CREEP_WHY, facts, series));
         }
         return out;
     }
