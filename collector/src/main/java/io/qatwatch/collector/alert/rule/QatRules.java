@@ -140,10 +140,7 @@ final class QatRules {
         RulesConfig.QatRestoreRisk cfg = fleet.config().rules().qatRestoreRisk();
         Map<String, String> lacking = new LinkedHashMap<>();
         for (HostState h : fleet.fleet().hosts()) {
-            if (!h.instances().isEmpty() || h.qat() != null) {
-                String why = lacks(h, fleet);
-                lacking.put(h.host(), why);
-            }
+            lacking.put(h.host(), lacks(h, fleet));
         }
         List<Alert> out = new ArrayList<>();
         for (MergedDatabase db : fleet.databases().values()) {
@@ -170,7 +167,8 @@ final class QatRules {
             List<String> risky = new ArrayList<>();
             for (String host : new TreeSet<>(targets)) {
                 String why = lacking.containsKey(host) ? lacking.get(host) : "not monitored by qatwatch";
-                if (why != null) {
+                // Fleet-wide, a host never probed is unknown rather than lacking; a named target must be known.
+                if (why != null && (named || h(fleet, host).qat() != null)) {
                     risky.add(host + " (" + why + ")");
                 }
             }
@@ -186,6 +184,10 @@ final class QatRules {
                     List.of()));
         }
         return out;
+    }
+
+    private static HostState h(FleetAnalysis fleet, String host) {
+        return fleet.fleet().hosts().stream().filter(x -> x.host().equals(host)).findFirst().orElseThrow();
     }
 
     /** Why a host could not restore a QAT_DEFLATE backup, or null when it could. */
