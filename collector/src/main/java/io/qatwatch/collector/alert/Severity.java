@@ -1,5 +1,7 @@
 package io.qatwatch.collector.alert;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
 /** How urgent an alert is; spelled in lower case on the API and in chat. */
@@ -7,6 +9,7 @@ public enum Severity {
     INFO, WARNING, CRITICAL;
 
     /** The API spelling: {@code info}, {@code warning}, {@code critical}. */
+    @JsonValue
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -22,5 +25,15 @@ public enum Severity {
             }
         }
         return null;
+    }
+
+    /** Reads a configured severity; an unknown name is an error saying what is allowed. */
+    @JsonCreator
+    public static Severity fromConfig(String s) {
+        Severity v = parse(s);
+        if (v == null) {
+            throw new IllegalArgumentException("'" + s + "' is not a severity; use info, warning or critical");
+        }
+        return v;
     }
 }
