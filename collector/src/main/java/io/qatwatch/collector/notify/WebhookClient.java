@@ -40,7 +40,18 @@ public final class WebhookClient {
         return request.sendJsonObject(body)
                 .map(r -> judge(channel, r, now))
                 .otherwise(e -> Delivery.failed(true, null, channel + ": " + e.getClass().getSimpleName()
-                        + (e.getMessage() == null ? "" : ": " + e.getMessage().replace(url, "<webhook url>"))));
+                        + (e.getMessage() == null ? "" : ": " + redact(e.getMessage()))));
+    }
+
+    /** Webhook URLs carry their token in the path or query: keep both out of messages. */
+    private String redact(String message) {
+        String out = message.replace(url, "<webhook url>");
+        java.net.URI u = java.net.URI.create(url);
+        String pathAndQuery = u.getRawPath() + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
+        if (pathAndQuery.length() > 1) {
+            out = out.replace(pathAndQuery, "<webhook path>");
+        }
+        return out;
     }
 
     static Delivery judge(String channel, HttpResponse<Buffer> r, Instant now) {
