@@ -91,6 +91,12 @@ public final class FleetAnalysis {
         return instances;
     }
 
+    /** One instance's analysis, if the fleet has it (host and instance names compare case-insensitively). */
+    public java.util.Optional<InstanceAnalysis> instance(String host, String instance) {
+        return instances.stream().filter(ia -> ia.host().host().equalsIgnoreCase(host)
+                && ia.instance().name().equalsIgnoreCase(instance)).findFirst();
+    }
+
     /** Databases by guid (by {@code host/instance/name} when an agent sent no guid). */
     public Map<String, MergedDatabase> databases() {
         return databases;

@@ -92,6 +92,11 @@ class BackupWindowScenarioTest {
                 .contains("Archive +0.48 min/day (now 5 h 47 min, 2.08 TB, size +0.97 %/week)")
                 .contains("2026-02-03 1 h 08 min");
         assertThat(a.series()).hasSize(14);
+
+        io.vertx.core.json.JsonObject api = WindowsJson.of(e.analysis().instance("SQL-FRA-01", "prod").orElseThrow());
+        assertThat(api.getJsonArray("windows")).hasSize(30);
+        assertThat(api.getJsonArray("windows").getJsonObject(29).getLong("marginSeconds")).isEqualTo(4071L);
+        assertThat(api.getJsonArray("trends").getJsonObject(0).getString("forecastDate")).isEqualTo("2026-02-20");
     }
 
     /**
