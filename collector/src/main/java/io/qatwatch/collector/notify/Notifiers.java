@@ -2,11 +2,11 @@ package io.qatwatch.collector.notify;
 
 import io.qatwatch.collector.alert.ChannelConfig;
 import io.qatwatch.collector.notify.email.EmailNotifier;
-import io.qatwatch.collector.notify.googlechat.GoogleChatNotifier;
-import io.qatwatch.collector.notify.mattermost.MattermostNotifier;
-import io.qatwatch.collector.notify.slack.SlackNotifier;
-import io.qatwatch.collector.notify.teams.TeamsNotifier;
-import io.qatwatch.collector.notify.webhook.JsonWebhookNotifier;
+import io.qatwatch.collector.notify.googlechat.GoogleChatMessage;
+import io.qatwatch.collector.notify.mattermost.MattermostMessage;
+import io.qatwatch.collector.notify.slack.SlackMessage;
+import io.qatwatch.collector.notify.teams.TeamsCard;
+import io.qatwatch.collector.notify.webhook.WebhookPayload;
 import io.vertx.core.Vertx;
 import io.vertx.ext.mail.LoginOption;
 import io.vertx.ext.mail.MailClient;
@@ -40,11 +40,11 @@ public final class Notifiers {
             String token = secrets.resolve(key + "token", null, c.tokenFile(), c.tokenEnv());
             WebhookClient client = new WebhookClient(web, url, Duration.ofSeconds(c.timeoutSeconds()), token);
             out.add(switch (c.type()) {
-                case "slack" -> new SlackNotifier(c.name(), c.minSeverity(), client);
-                case "teams" -> new TeamsNotifier(c.name(), c.minSeverity(), client);
-                case "googlechat" -> new GoogleChatNotifier(c.name(), c.minSeverity(), client);
-                case "mattermost" -> new MattermostNotifier(c.name(), c.minSeverity(), client);
-                case "webhook" -> new JsonWebhookNotifier(c.name(), c.minSeverity(), client);
+                case "slack" -> new WebhookNotifier(c.name(), c.minSeverity(), client, SlackMessage::payload);
+                case "teams" -> new WebhookNotifier(c.name(), c.minSeverity(), client, TeamsCard::payload);
+                case "googlechat" -> new WebhookNotifier(c.name(), c.minSeverity(), client, GoogleChatMessage::payload);
+                case "mattermost" -> new WebhookNotifier(c.name(), c.minSeverity(), client, MattermostMessage::payload);
+                case "webhook" -> new WebhookNotifier(c.name(), c.minSeverity(), client, WebhookPayload::payload);
                 default -> throw new IllegalArgumentException(key + "type: unknown channel type " + c.type());
             });
         }

@@ -2,48 +2,21 @@ package io.qatwatch.collector.notify.slack;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.AlertRecord;
-import io.qatwatch.collector.alert.Severity;
-import io.qatwatch.collector.notify.Delivery;
 import io.qatwatch.collector.notify.MessageText;
 import io.qatwatch.collector.notify.MessageText.Markup;
 import io.qatwatch.collector.notify.Notification;
-import io.qatwatch.collector.notify.Notifier;
-import io.qatwatch.collector.notify.WebhookClient;
-import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.stream.Collectors;
 
-/** Slack incoming webhook with Block Kit: a header, per alert a section, its numbers as fields, and the link. */
-public final class SlackNotifier implements Notifier {
+/** Slack incoming webhook message in Block Kit: a header, per alert a section, its numbers as fields, and the link. */
+public final class SlackMessage {
 
     /** Slack rejects a section text over 3000 characters and more than 10 fields. */
     private static final int MAX_TEXT = 3000;
     private static final int MAX_FIELDS = 10;
 
-    private final String name;
-    private final Severity minSeverity;
-    private final WebhookClient client;
-
-    public SlackNotifier(String name, Severity minSeverity, WebhookClient client) {
-        this.name = name;
-        this.minSeverity = minSeverity;
-        this.client = client;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public Severity minSeverity() {
-        return minSeverity;
-    }
-
-    @Override
-    public Future<Delivery> send(Notification n) {
-        return client.post(name, payload(n), n.at());
+    private SlackMessage() {
     }
 
     /** The Block Kit message. */

@@ -2,12 +2,7 @@ package io.qatwatch.collector.notify.webhook;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.AlertRecord;
-import io.qatwatch.collector.alert.Severity;
-import io.qatwatch.collector.notify.Delivery;
 import io.qatwatch.collector.notify.Notification;
-import io.qatwatch.collector.notify.Notifier;
-import io.qatwatch.collector.notify.WebhookClient;
-import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -15,31 +10,9 @@ import io.vertx.core.json.JsonObject;
  * A generic JSON webhook for anything else (ticketing, a pager bridge): the group with every alert in the
  * API's shape plus status, facts and series. Version 1 of this payload is documented in docs/alerts.md.
  */
-public final class JsonWebhookNotifier implements Notifier {
+public final class WebhookPayload {
 
-    private final String name;
-    private final Severity minSeverity;
-    private final WebhookClient client;
-
-    public JsonWebhookNotifier(String name, Severity minSeverity, WebhookClient client) {
-        this.name = name;
-        this.minSeverity = minSeverity;
-        this.client = client;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public Severity minSeverity() {
-        return minSeverity;
-    }
-
-    @Override
-    public Future<Delivery> send(Notification n) {
-        return client.post(name, payload(n), n.at());
+    private WebhookPayload() {
     }
 
     /** The payload, version 1. */

@@ -2,13 +2,8 @@ package io.qatwatch.collector.notify.teams;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.AlertRecord;
-import io.qatwatch.collector.alert.Severity;
-import io.qatwatch.collector.notify.Delivery;
 import io.qatwatch.collector.notify.MessageText;
 import io.qatwatch.collector.notify.Notification;
-import io.qatwatch.collector.notify.Notifier;
-import io.qatwatch.collector.notify.WebhookClient;
-import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.ZoneOffset;
@@ -18,31 +13,9 @@ import java.util.stream.Collectors;
  * Microsoft Teams through a Workflows ("Post to a channel when a webhook request is received") webhook:
  * a message whose attachment is an Adaptive Card with a FactSet per alert and a button to the status page.
  */
-public final class TeamsNotifier implements Notifier {
+public final class TeamsCard {
 
-    private final String name;
-    private final Severity minSeverity;
-    private final WebhookClient client;
-
-    public TeamsNotifier(String name, Severity minSeverity, WebhookClient client) {
-        this.name = name;
-        this.minSeverity = minSeverity;
-        this.client = client;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public Severity minSeverity() {
-        return minSeverity;
-    }
-
-    @Override
-    public Future<Delivery> send(Notification n) {
-        return client.post(name, payload(n), n.at());
+    private TeamsCard() {
     }
 
     /** The Workflows message with its Adaptive Card. */
