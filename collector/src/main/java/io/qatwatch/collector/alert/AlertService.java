@@ -5,6 +5,8 @@ import io.qatwatch.collector.alert.NotificationDecision.LogEntry;
 import io.qatwatch.collector.notify.Delivery;
 import io.qatwatch.collector.notify.Notification;
 import io.qatwatch.collector.notify.Notifier;
+import io.qatwatch.collector.notify.Notifiers;
+import io.qatwatch.collector.notify.Secrets;
 import io.qatwatch.collector.store.Database;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -63,6 +65,18 @@ public final class AlertService {
         this.retry = new RetryPolicy(Duration.ofSeconds(config.pipeline().retryInitialSeconds()),
                 Duration.ofSeconds(config.pipeline().retryMaxSeconds()));
         this.random = random;
+    }
+
+    /**
+     * The wiring in one call: validates {@code config}, builds the channels (reading secret files off the
+     * event loop; {@code environment} is usually {@code System.getenv()}), creates the tables and loads state.
+     */
+    public static Future<AlertService> create(Vertx vertx, Database db, AlertsConfig config, Map<String, String> environment) {
+        return vertx.executeBlocking(() -> Notifiers.create(vertx, config.validate().channels(), new Secrets(environment)))
+                .compose(notifiers -> {
+                    AlertService s = new AlertService(vertx, db, config, notifiers, new Random());
+                    return s.start().map(s);
+                });
     }
 
     /** Creates the tables and loads the saved state. */
