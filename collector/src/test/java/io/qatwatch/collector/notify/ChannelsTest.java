@@ -202,4 +202,23 @@ class ChannelsTest {
             smtp.stop();
         }
     }
+
+    @Test
+    void requiredStartTlsNeverFallsBackToPlainText() throws Exception {
+        // GreenMail offers no STARTTLS (greenmail-mail-test/greenmail#135): a relay that cannot encrypt gets nothing.
+        GreenMail smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+        smtp.start();
+        try {
+            ChannelConfig c = new ChannelConfig("email", "dba-mail", null, null, null, null, null, 5, null, "127.0.0.1",
+                    smtp.getSmtp().getPort(), null, null, null, null, "qatwatch@example.test", List.of("dba@example.test"));
+            assertThat(c.startTls()).isEqualTo("REQUIRED");
+            Delivery d = Notifiers.create(vertx, List.of(c), new Secrets(Map.of())).get(0).send(notification())
+                    .toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);
+            assertThat(d.delivered()).isFalse();
+            assertThat(d.error()).startsWith("dba-mail: SMTP ").containsIgnoringCase("STARTTLS");
+            assertThat(smtp.getReceivedMessages()).isEmpty();
+        } finally {
+            smtp.stop();
+        }
+    }
 }
