@@ -54,6 +54,7 @@ public final class AlertService {
     private final List<Silence> silences = new CopyOnWriteArrayList<>();
     private final Map<String, Delivering> inFlight = new ConcurrentHashMap<>();
     private volatile Evaluation lastEvaluation;
+    private Future<Result> previous = Future.succeededFuture();
 
     /** {@code config} must have passed validation; {@code random} drives retry jitter. */
     public AlertService(Vertx vertx, Database db, AlertsConfig config, List<Notifier> notifiers, Random random) {
@@ -99,8 +100,15 @@ public final class AlertService {
     /**
      * Evaluates the fleet as of {@code now}, updates and saves alert state, and starts the notifications the
      * dedup stage allows; the future completes when each has been tried once (retries go on in the background).
+     * Calls are serialised: an evaluation starts when the previous one finished.
      */
-    public Future<Result> evaluate(FleetState fleet, Instant now) {
+    public synchronized Future<Result> evaluate(FleetState fleet, Instant now) {
+        Future<Result> next = previous.transform(ignored -> evaluateNow(fleet, now));
+        previous = next;
+        return next;
+    }
+
+    private Future<Result> evaluateNow(FleetState fleet, Instant now) {
         return vertx.executeBlocking(() -> {
             Evaluation e = evaluator.evaluate(fleet, now);
             Map<String, AlertRecord> next = merge(e, now);
