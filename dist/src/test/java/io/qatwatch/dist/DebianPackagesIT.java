@@ -1,0 +1,129 @@
+package io.qatwatch.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The three .deb files as dpkg sees them: contents, control fields, units, scripts, and a launcher that runs. */
+class DebianPackagesIT {
+
+    @Test
+    void commonHoldsTheLauncherAndItsSymlinkInBin() {
+        assertThat(files("qatwatch-common")).containsExactlyInAnyOrder(
+                "-rwxr-xr-x root/root usr/share/qatwatch/qatwatch",
+                "l root/root usr/bin/qatwatch -> /usr/share/qatwatch/qatwatch",
+                "-rw-r--r-- root/root usr/share/doc/qatwatch-common/install.md",
+                "-rw-r--r-- root/root usr/share/doc/qatwatch-common/copyright");
+        assertThat(field("qatwatch-common", "Depends")).isEqualTo("default-jre-headless (>= 2:1.17) | java17-runtime-headless");
+    }
+
+    @Test
+    void agentHoldsItsJarUnitAndAConfigOnlyRootCanRead() {
+        assertThat(files("qatwatch-agent")).containsExactlyInAnyOrder(
+                "-rw-r--r-- root/root usr/share/qatwatch/lib/qatwatch-agent.jar",
+                "-rw-r--r-- root/root usr/lib/systemd/system/qatwatch-agent.service",
+                "-rw-r----- root/root etc/qatwatch/agent.yaml",
+                "-rw-r--r-- root/root usr/share/doc/qatwatch-agent/copyright");
+        assertThat(Command.ok(Dist.DIR, "dpkg-deb", "--info", Dist.deb("qatwatch-agent").toString(), "conffiles").strip())
+                .isEqualTo("/etc/qatwatch/agent.yaml");
+        assertThat(field("qatwatch-agent", "Depends")).startsWith("qatwatch-common (= ").endsWith("), adduser");
+    }
+
+    @Test
+    void collectorHoldsItsJarUnitAndAConfigOnlyRootCanRead() {
+        assertThat(files("qatwatch-collector")).containsExactlyInAnyOrder(
+                "-rw-r--r-- root/root usr/share/qatwatch/lib/qatwatch-collector.jar",
+                "-rw-r--r-- root/root usr/lib/systemd/system/qatwatch-collector.service",
+                "-rw-r----- root/root etc/qatwatch/collector.yaml",
+                "-rw-r--r-- root/root usr/share/doc/qatwatch-collector/copyright");
+        assertThat(Command.ok(Dist.DIR, "dpkg-deb", "--info", Dist.deb("qatwatch-collector").toString(), "conffiles").strip())
+                .isEqualTo("/etc/qatwatch/collector.yaml");
+    }
+
+    @Test
+    void thePackagedLauncherRunsThePackagedAgentJar(@TempDir Path root) throws IOException {
+        Dist.extract(root, "qatwatch-common", "qatwatch-agent");
+        Path launcher = root.resolve("usr/share/qatwatch/qatwatch");
+
+        assertThat(Files.readSymbolicLink(root.resolve("usr/bin/qatwatch"))).isEqualTo(Path.of("/usr/share/qatwatch/qatwatch"));
+        Command version = Command.run(root, Map.of("QATWATCH_DATA", root.resolve("data").toString()),
+                List.of(launcher.toString(), "version"));
+
+        assertThat(version.exitCode()).as(version.output()).isZero();
+        assertThat(version.output()).startsWith("qatwatch " + Dist.VERSION + " (report schema ");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"qatwatch-agent", "qatwatch-collector"})
+    void unitPassesSystemdAnalyzeVerifyWithoutAWord(String packageName, @TempDir Path root) throws IOException {
+        Dist.extract(root, "qatwatch-common", packageName);
+        copyHostUnits(root.resolve("usr/lib/systemd/system"));
+        Path unit = root.resolve("usr/lib/systemd/system/" + packageName + ".service");
+
+        // systemd-analyze verify exits 0 on unknown keys and bad values, it only prints them: any output fails
+        Command verify = Command.run(root, "systemd-analyze", "verify", "--root=" + root, unit.toString());
+
+        assertThat(verify.output()).isEmpty();
+        assertThat(verify.exitCode()).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"qatwatch-agent", "qatwatch-collector"})
+    void maintainerScriptsAreValidPosixShell(String packageName, @TempDir Path control) {
+        Command.ok(Dist.DIR, "dpkg-deb", "--control", Dist.deb(packageName).toString(), control.toString());
+
+        for (String script : List.of("postinst", "prerm", "postrm")) {
+            Path path = control.resolve(script);
+            assertThat(path).isExecutable();
+            Command syntax = Command.run(control, "dash", "-n", path.toString());
+            assertThat(syntax.exitCode()).as(script + ": " + syntax.output()).isZero();
+            if (Command.available("shellcheck")) {
+                Command lint = Command.run(control, "shellcheck", "--shell=sh", path.toString());
+                assertThat(lint.output()).as(script).isEmpty();
+            }
+        }
+    }
+
+    /** dpkg-deb -c as "mode owner path" lines for everything but directories, paths without the leading "./", links as "l". */
+    private static List<String> files(String packageName) {
+        String listing = Command.ok(Dist.DIR, "dpkg-deb", "--contents", Dist.deb(packageName).toString());
+        return listing.lines()
+                .filter(line -> !line.startsWith("d"))
+                .map(line -> {
+                    String[] parts = line.trim().split("\\s+", 6);
+                    String path = parts[5].startsWith("./") ? parts[5].substring(2) : parts[5];
+                    // a symlink's own mode means nothing on Linux
+                    String mode = parts[0].startsWith("l") ? "l" : parts[0];
+                    return mode + " " + parts[1] + " " + path;
+                })
+                .toList();
+    }
+
+    private static String field(String packageName, String name) {
+        return Command.ok(Dist.DIR, "dpkg-deb", "--field", Dist.deb(packageName).toString(), name).strip();
+    }
+
+    /** verify --root needs the targets the units name (network-online.target, multi-user.target, ...). */
+    private static void copyHostUnits(Path unitDir) throws IOException {
+        try (Stream<Path> units = Files.list(Path.of("/usr/lib/systemd/system"))) {
+            for (Path unit : (Iterable<Path>) units.filter(Files::isRegularFile)::iterator) {
+                Path target = unitDir.resolve(unit.getFileName());
+                if (!Files.exists(target)) {
+                    Files.copy(unit, target, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        assertThat(Arrays.asList(unitDir.toFile().list())).contains("network-online.target", "multi-user.target");
+    }
+}
