@@ -75,11 +75,14 @@ public final class ReportJson {
         }
     }
 
-    /** As {@link #parse(byte[])}, from a stream (e.g. a gzip stream). */
-    public static AgentReport parse(InputStream json) {
+    /**
+     * As {@link #parse(byte[])}, from a stream (e.g. a gzip stream). Errors of the stream itself (a truncated
+     * gzip, a size limit) are thrown as they are, so the caller can tell them from bad JSON.
+     */
+    public static AgentReport parse(InputStream json) throws IOException {
         try {
             return MAPPER.readValue(json, AgentReport.class);
-        } catch (IOException e) {
+        } catch (JsonProcessingException e) {
             throw formatError(e);
         }
     }
