@@ -27,7 +27,7 @@ Service name, also the virtual account's name (NT SERVICE\<name>). Default: qatw
 Folder for agent.yaml, state\ and logs\. Default: %ProgramData%\qatwatch.
 
 .PARAMETER MaxHeapMB
-Maximum Java heap in MB. Default: 256.
+Maximum Java heap in MB. Default: 64 (the agent is sized to sit beside production databases).
 
 .PARAMETER Start
 Start the service at the end (use once agent.yaml names the collector and its token).
@@ -40,8 +40,8 @@ param(
     [string] $JavaHome = $env:JAVA_HOME,
     [string] $ServiceName = 'qatwatch-agent',
     [string] $DataRoot = (Join-Path $env:ProgramData 'qatwatch'),
-    [ValidateRange(64, 16384)]
-    [int] $MaxHeapMB = 256,
+    [ValidateRange(32, 4096)]
+    [int] $MaxHeapMB = 64,
     [switch] $Start
 )
 
@@ -108,8 +108,11 @@ $procrun = @(
     "--Startup=auto",
     "--Jvm=$jvm",
     "--Classpath=$jar",
+    "--JvmMs=8",
     "--JvmMx=$MaxHeapMB",
-    "--JvmOptions=-Dfile.encoding=UTF-8",
+    "--JvmSs=512",
+    # the same small-footprint settings as the qatwatch launcher's agent defaults; procrun splits them at ';'
+    "--JvmOptions=-Dfile.encoding=UTF-8;-XX:+UseSerialGC;-XX:TieredStopAtLevel=1;-XX:CICompilerCount=1;-XX:MaxMetaspaceSize=48m;-XX:ReservedCodeCacheSize=24m;-XX:MaxDirectMemorySize=16m;-Dio.netty.allocator.type=unpooled;-Dio.netty.noPreferDirect=true",
     "--StartMode=jvm",
     "--StartClass=$serviceClass",
     "--StartMethod=start",

@@ -24,7 +24,7 @@ class ComposeFileTest {
         List<String> ports = new ArrayList<>();
         services().forEach(service -> service.path("ports").forEach(port -> ports.add(port.asText())));
 
-        assertThat(ports).containsExactlyInAnyOrder("127.0.0.1:8086:8086", "127.0.0.1:8443:8443", "127.0.0.1:3000:3000");
+        assertThat(ports).containsExactlyInAnyOrder("127.0.0.1:8086:8086", "127.0.0.1:8470:8470", "127.0.0.1:3000:3000");
     }
 
     @Test
