@@ -30,27 +30,19 @@ class DebianPackagesIT {
         assertThat(field("qatwatch-common", "Depends")).isEqualTo("default-jre-headless (>= 2:1.17) | java17-runtime-headless");
     }
 
-    @Test
-    void agentHoldsItsJarUnitAndAConfigOnlyRootCanRead() {
-        assertThat(files("qatwatch-agent")).containsExactlyInAnyOrder(
-                "-rw-r--r-- root/root usr/share/qatwatch/lib/qatwatch-agent.jar",
-                "-rw-r--r-- root/root usr/lib/systemd/system/qatwatch-agent.service",
-                "-rw-r----- root/root etc/qatwatch/agent.yaml",
-                "-rw-r--r-- root/root usr/share/doc/qatwatch-agent/copyright");
-        assertThat(Command.ok(Dist.DIR, "dpkg-deb", "--info", Dist.deb("qatwatch-agent").toString(), "conffiles").strip())
-                .isEqualTo("/etc/qatwatch/agent.yaml");
-        assertThat(field("qatwatch-agent", "Depends")).startsWith("qatwatch-common (= ").endsWith("), adduser");
-    }
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "collector"})
+    void serviceHoldsItsJarUnitAndAConfigOnlyRootCanRead(String role) {
+        String name = "qatwatch-" + role;
 
-    @Test
-    void collectorHoldsItsJarUnitAndAConfigOnlyRootCanRead() {
-        assertThat(files("qatwatch-collector")).containsExactlyInAnyOrder(
-                "-rw-r--r-- root/root usr/share/qatwatch/lib/qatwatch-collector.jar",
-                "-rw-r--r-- root/root usr/lib/systemd/system/qatwatch-collector.service",
-                "-rw-r----- root/root etc/qatwatch/collector.yaml",
-                "-rw-r--r-- root/root usr/share/doc/qatwatch-collector/copyright");
-        assertThat(Command.ok(Dist.DIR, "dpkg-deb", "--info", Dist.deb("qatwatch-collector").toString(), "conffiles").strip())
-                .isEqualTo("/etc/qatwatch/collector.yaml");
+        assertThat(files(name)).containsExactlyInAnyOrder(
+                "-rw-r--r-- root/root usr/share/qatwatch/lib/" + name + ".jar",
+                "-rw-r--r-- root/root usr/lib/systemd/system/" + name + ".service",
+                "-rw-r----- root/root etc/qatwatch/" + role + ".yaml",
+                "-rw-r--r-- root/root usr/share/doc/" + name + "/copyright");
+        assertThat(Command.ok(Dist.DIR, "dpkg-deb", "--info", Dist.deb(name).toString(), "conffiles").strip())
+                .isEqualTo("/etc/qatwatch/" + role + ".yaml");
+        assertThat(field(name, "Depends")).startsWith("qatwatch-common (= ").endsWith("), adduser");
     }
 
     @Test

@@ -17,8 +17,7 @@ class ServiceHostTest {
         FakeAgentRuntime runtime = FakeAgentRuntime.healthy();
         ServiceHost host = new ServiceHost(runtime, LONG, LONG);
 
-        CompletableFuture<ServiceOutcome> run = CompletableFuture.supplyAsync(host::run);
-        assertThat(runtime.startCalled.await(5, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<ServiceOutcome> run = runUntilStartCalled(host, runtime);
         Thread.sleep(100);
         assertThat(run).as("procrun treats a returned start method as a stopped service").isNotDone();
         assertThat(runtime.stops).hasValue(0);
@@ -59,9 +58,7 @@ class ServiceHostTest {
         FakeAgentRuntime runtime = new FakeAgentRuntime();
         runtime.started.complete(null);
         ServiceHost host = new ServiceHost(runtime, SHORT, SHORT);
-
-        CompletableFuture<ServiceOutcome> run = CompletableFuture.supplyAsync(host::run);
-        assertThat(runtime.startCalled.await(5, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<ServiceOutcome> run = runUntilStartCalled(host, runtime);
 
         assertThat(host.requestStop()).isTrue();
         assertThat(run.get(5, TimeUnit.SECONDS)).isEqualTo(ServiceOutcome.STOP_TIMED_OUT);
@@ -74,9 +71,8 @@ class ServiceHostTest {
         runtime.started.complete(null);
         runtime.stopped.completeExceptionally(new IllegalStateException("outbox: disk full"));
         ServiceHost host = new ServiceHost(runtime, LONG, LONG);
+        CompletableFuture<ServiceOutcome> run = runUntilStartCalled(host, runtime);
 
-        CompletableFuture<ServiceOutcome> run = CompletableFuture.supplyAsync(host::run);
-        assertThat(runtime.startCalled.await(5, TimeUnit.SECONDS)).isTrue();
         host.requestStop();
 
         assertThat(run.get(5, TimeUnit.SECONDS)).isEqualTo(ServiceOutcome.STOP_FAILED);
@@ -87,9 +83,8 @@ class ServiceHostTest {
         FakeAgentRuntime runtime = new FakeAgentRuntime();
         runtime.stopped.complete(null);
         ServiceHost host = new ServiceHost(runtime, LONG, LONG);
+        CompletableFuture<ServiceOutcome> run = runUntilStartCalled(host, runtime);
 
-        CompletableFuture<ServiceOutcome> run = CompletableFuture.supplyAsync(host::run);
-        assertThat(runtime.startCalled.await(5, TimeUnit.SECONDS)).isTrue();
         CompletableFuture<Boolean> stop = CompletableFuture.supplyAsync(() -> {
             try {
                 return host.requestStop();
@@ -105,5 +100,13 @@ class ServiceHostTest {
         assertThat(stop.get(5, TimeUnit.SECONDS)).isTrue();
         assertThat(run.get(5, TimeUnit.SECONDS)).isEqualTo(ServiceOutcome.STOPPED);
         assertThat(runtime.stops).hasValue(1);
+    }
+
+    /** Runs the host on another thread, as procrun does, and returns once the agent's start was called. */
+    private static CompletableFuture<ServiceOutcome> runUntilStartCalled(ServiceHost host, FakeAgentRuntime runtime)
+            throws InterruptedException {
+        CompletableFuture<ServiceOutcome> run = CompletableFuture.supplyAsync(host::run);
+        assertThat(runtime.startCalled.await(5, TimeUnit.SECONDS)).isTrue();
+        return run;
     }
 }
