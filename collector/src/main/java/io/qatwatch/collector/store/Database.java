@@ -32,7 +32,8 @@ public final class Database implements AutoCloseable {
         Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
         try (Statement s = c.createStatement()) {
             s.execute("PRAGMA journal_mode=WAL");
-            s.execute("PRAGMA synchronous=NORMAL");
+            // FULL: a 202 tells the agent to delete its copy, so the commit must survive a power cut, not only a crash
+            s.execute("PRAGMA synchronous=FULL");
             s.execute("PRAGMA foreign_keys=ON");
             s.execute("PRAGMA busy_timeout=5000");
         }
