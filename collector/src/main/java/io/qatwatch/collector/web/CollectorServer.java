@@ -4,6 +4,7 @@ import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.ingest.IngestHandler;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.web.status.StatusPage;
 import io.qatwatch.protocol.ReportJson;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
