@@ -1,6 +1,5 @@
 package io.qatwatch.collector.web.status;
 
-import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.web.status.StatusView.ActiveAlert;
 import io.qatwatch.collector.web.status.StatusView.AlgorithmRow;
 import io.qatwatch.collector.web.status.StatusView.Fact;
@@ -101,11 +100,6 @@ public final class StatusPage {
             """;
 
     private StatusPage() {
-    }
-
-    /** The page with the fleet only, before any window or alert analysis (the collector's current route). */
-    public static String render(List<FleetRow> fleet, Instant now) {
-        return render(StatusViews.fleetOnly(fleet, now));
     }
 
     /** The whole page. */

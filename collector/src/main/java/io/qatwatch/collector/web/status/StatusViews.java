@@ -1,6 +1,7 @@
 package io.qatwatch.collector.web.status;
 
 import io.qatwatch.collector.store.FleetRow;
+import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.StoredBackup;
 import io.qatwatch.protocol.QatDevice;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
@@ -20,9 +21,22 @@ public final class StatusViews {
     private StatusViews() {
     }
 
-    /** A view with the fleet only: what the page shows before any window or alert analysis ran. */
-    public static StatusView fleetOnly(List<FleetRow> rows, Instant now) {
-        return new StatusView(now, fleet(rows, host -> null), List.of(), List.of(), List.of());
+    /** How far back the algorithm comparison looks. */
+    public static final Duration ALGORITHM_PERIOD = Duration.ofDays(30);
+
+    /**
+     * The fleet and the algorithm comparison of the last {@link #ALGORITHM_PERIOD}, read from the store.
+     * Blocking: call it on the store's worker. Alerts and windows come from the analysis, not from here.
+     */
+    public static StatusView fromStore(ReportStore store, Instant now) throws Exception {
+        List<FleetRow> rows = store.fleet();
+        List<StoredBackup> backups = new ArrayList<>();
+        for (FleetRow row : rows) {
+            for (SqlInstanceSnapshot instance : row.instances()) {
+                backups.addAll(store.backups(row.host(), instance.name(), now.minus(ALGORITHM_PERIOD)));
+            }
+        }
+        return new StatusView(now, fleet(rows, host -> null), List.of(), List.of(), algorithms(backups));
     }
 
     /** One row per host, sorted by host name; {@code groupOf} names a host's group (null for none). */

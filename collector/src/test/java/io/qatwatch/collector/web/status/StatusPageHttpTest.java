@@ -56,7 +56,7 @@ class StatusPageHttpTest {
     }
 
     @Test
-    void afterAReportTheFleetTableShowsTheHostItsInstanceQatAndLicence() throws Exception {
+    void afterAReportTheFleetAndAlgorithmTablesShowWhatItSaid() throws Exception {
         String token = collector.tokens().add("sql01", TokenStore.Kind.AGENT, CLOCK.instant());
         HttpResponse<Buffer> accepted = http.post(collector.port(), "127.0.0.1", "/api/v1/reports")
                 .putHeader("Authorization", "Bearer " + token).putHeader("Content-Type", "application/json")
@@ -70,6 +70,9 @@ class StatusPageHttpTest {
                 .contains("QAT HARDWARE")
                 .contains("1 device, 1 up <span class=\"tag good\">compression ready</span>")
                 .contains("<span class=\"tag good\">INTEL_QAT_HARDWARE</span>");
+        String algorithms = page.substring(page.indexOf("<section id=\"algorithms\">"));
+        assertThat(algorithms).contains("<span>Sales <span class=\"muted\">sql01 / MSSQLSERVER</span></span>")
+                .contains("<td data-label=\"Algorithm\">QAT_DEFLATE</td>").contains("3.11");
         assertThat(page).contains("<span class=\"count\">1</span> hosts").doesNotContain("src=").doesNotContain("<script");
     }
 
