@@ -1,0 +1,167 @@
+package io.qatwatch.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Collector ingest: the same simulated agents' reports against the real collector (its SQLite store on
+ * disk) and against {@link BareIngestServer}, each in its own JVM, at fixed rates (open loop) and flat
+ * out (closed loop). Reports throughput, latency percentiles, the server's CPU and RSS, and the ratio.
+ */
+public final class IngestBenchmark {
+
+    /**
+     * How to run it.
+     *
+     * @param agents      simulated agents (each with its own token and report sequence)
+     * @param rates       fixed rates in reports/s, each run open-loop for {@code duration}
+     * @param connections keep-alive connections from the driver (also the closed loop's concurrency)
+     * @param serverJvm   JVM options of the server processes (the launcher's collector defaults)
+     */
+    public record Settings(int agents, List<Integer> rates, Duration warmup, Duration duration, int connections,
+            List<String> serverJvm, Path workDir) {
+    }
+
+    /** One measured phase of one server. */
+    public record Phase(String server, String load, LoadDriver.Run run, double serverCores, long rssBytes) {
+
+        /** Server CPU per accepted report, in microseconds. */
+        public double cpuMicrosPerReport() {
+            double seconds = run.measured().toNanos() / 1e9;
+            return run.accepted() == 0 ? 0 : serverCores * seconds * 1e6 / run.accepted();
+        }
+    }
+
+    /** Everything one server measured, with its peak RSS. */
+    public record ServerResult(String server, List<Phase> phases, long peakRssBytes, int bodyBytes) {
+
+        Phase max() {
+            return phases.get(phases.size() - 1);
+        }
+
+        Phase atRate(int rate) {
+            return phases.stream().filter(p -> p.run().targetRate() == rate).findFirst().orElse(null);
+        }
+    }
+
+    private final Settings settings;
+
+    public IngestBenchmark(Settings settings) {
+        this.settings = settings;
+    }
+
+    public List<ServerResult> run(BenchLog log) throws Exception {
+        Instant createdAt = Instant.now();
+        List<ReportTemplate> templates = new ArrayList<>();
+        for (int i = 0; i < settings.agents(); i++) {
+            templates.add(ReportTemplate.of(new SimulatedAgent(i), createdAt));
+        }
+        List<ServerResult> results = new ArrayList<>();
+        results.add(measure("bare Vert.x + JSON parse", "bare", List.of("bare"), templates, log));
+        results.add(measure("collector (SQLite store)", "collector",
+                List.of("collector", "--data", settings.workDir().resolve("collector-data").toString(),
+                        "--agents", Integer.toString(settings.agents())), templates, log));
+        return results;
+    }
+
+    private ServerResult measure(String label, String name, List<String> serveArgs, List<ReportTemplate> templates,
+            BenchLog log) throws Exception {
+        log.say("ingest: starting " + label);
+        List<Phase> phases = new ArrayList<>();
+        try (ServerProcess server = ServerProcess.start(name, settings.serverJvm(), serveArgs, settings.workDir())) {
+            List<LoadDriver.Agent> agents = new ArrayList<>();
+            Map<String, String> tokens = server.tokens();
+            for (ReportTemplate t : templates) {
+                agents.add(new LoadDriver.Agent(t, tokens.getOrDefault(t.host(), "qw_bare_no_auth")));
+            }
+            try (LoadDriver driver = new LoadDriver(server.port(), "/api/v1/reports", agents, settings.connections())) {
+                log.say("ingest: " + name + " warm-up " + settings.warmup().toSeconds() + " s");
+                LoadDriver.Run warm = driver.maxRate(settings.connections(), settings.warmup());
+                if (warm.accepted() == 0) {
+                    throw new IllegalStateException(label + " accepted no report during warm-up (statuses "
+                            + warm.statuses() + "); see " + settings.workDir().resolve(name + ".log"));
+                }
+                for (int rate : settings.rates()) {
+                    phases.add(phase(label, rate + "/s", server, () -> driver.fixedRate(rate, settings.duration())));
+                    log.say("ingest: " + name + " " + describe(phases.get(phases.size() - 1)));
+                }
+                phases.add(phase(label, "max (" + settings.connections() + " conns)", server,
+                        () -> driver.maxRate(settings.connections(), settings.duration())));
+                log.say("ingest: " + name + " " + describe(phases.get(phases.size() - 1)));
+            }
+            return new ServerResult(label, phases, server.sample().peakRssBytes(), templates.get(0).size());
+        }
+    }
+
+    private interface Load {
+        LoadDriver.Run run() throws Exception;
+    }
+
+    private static Phase phase(String label, String load, ServerProcess server, Load how) throws Exception {
+        ProcessStats.Sample before = server.sample();
+        LoadDriver.Run run = how.run();
+        ProcessStats.Sample after = server.sample();
+        return new Phase(label, load, run, after.coresSince(before), after.rssBytes());
+    }
+
+    private static String describe(Phase p) {
+        return String.format(Locale.ROOT, "%s: %.0f reports/s, p50 %.1f ms, p99 %.1f ms, %d failed",
+                p.load(), p.run().acceptedPerSecond(), ms(p.run().latencies().percentile(50)),
+                ms(p.run().latencies().percentile(99)), p.run().failed());
+    }
+
+    static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+
+    /** The results as the Markdown section of docs/benchmarks.md, with the goals checked. */
+    public String markdown(List<ServerResult> results) {
+        StringBuilder md = new StringBuilder();
+        md.append(String.format(Locale.ROOT, "%d simulated agents (1 SQL instance, %d databases, %d new backups per "
+                        + "report, %d-byte JSON bodies, identity encoding), %d keep-alive connections, %d s per phase "
+                        + "after a %d s warm-up. Server JVM: `%s`.%n%n",
+                settings.agents(), SimulatedAgent.DATABASES, ReportTemplate.BACKUPS_PER_REPORT,
+                results.get(0).bodyBytes(), settings.connections(), settings.duration().toSeconds(),
+                settings.warmup().toSeconds(), String.join(" ", settings.serverJvm())));
+        md.append("| server | load | accepted reports/s | p50 ms | p99 ms | max ms | failed | server CPU (cores) "
+                + "| CPU µs/report | RSS MiB |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (ServerResult r : results) {
+            for (Phase p : r.phases()) {
+                LatencyRecorder l = p.run().latencies();
+                md.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.1f | %.1f | %.1f | %d | %.2f | %.0f | %d |%n",
+                        r.server(), p.load(), p.run().acceptedPerSecond(), ms(l.percentile(50)), ms(l.percentile(99)),
+                        ms(l.max()), p.run().failed(), p.serverCores(), p.cpuMicrosPerReport(), p.rssBytes() >> 20));
+            }
+        }
+        md.append('\n');
+        for (ServerResult r : results) {
+            md.append(String.format(Locale.ROOT, "- peak RSS of %s: %d MiB%n", r.server(), r.peakRssBytes() >> 20));
+        }
+        ServerResult bare = results.get(0);
+        ServerResult collector = results.get(1);
+        double ceiling = bare.max().run().acceptedPerSecond();
+        double max = collector.max().run().acceptedPerSecond();
+        double ratio = ceiling == 0 ? 0 : max / ceiling;
+        md.append(String.format(Locale.ROOT, "- collector / bare ceiling: %.2f (goal ≥ 0.5): %s%n", ratio, verdict(ratio >= 0.5)));
+        md.append(String.format(Locale.ROOT, "- collector max: %.0f reports/s on %d cores (goal ≥ 5,000 on 2 cores): %s%n",
+                max, Runtime.getRuntime().availableProcessors(), verdict(max >= 5000)));
+        Phase at1000 = collector.atRate(1000);
+        if (at1000 != null) {
+            double p99 = ms(at1000.run().latencies().percentile(99));
+            md.append(String.format(Locale.ROOT, "- collector p99 at 1,000 reports/s: %.1f ms (goal ≤ 50 ms): %s%n",
+                    p99, verdict(p99 <= 50 && at1000.run().failed() == 0
+                            && at1000.run().acceptedPerSecond() >= 990)));
+        }
+        return md.toString();
+    }
+
+    static String verdict(boolean met) {
+        return met ? "**met**" : "**missed**";
+    }
+}
