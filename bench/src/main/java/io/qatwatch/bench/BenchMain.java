@@ -106,8 +106,8 @@ public final class BenchMain implements Callable<Integer> {
         }
         if (only.contains("jmh")) {
             JmhBenchmarks jmh = new JmhBenchmarks(new JmhBenchmarks.Settings("io\\.qatwatch\\.bench\\.jmh\\..*",
-                    1, quick ? 1 : 3, quick ? 1 : 5, TimeValue.seconds(quick ? 1 : 2), List.of("-Xmx512m")));
-            log.say("jmh: running");
+                    1, quick ? 1 : 3, quick ? 1 : 5, TimeValue.seconds(quick ? 1 : 2), List.of("-Xmx512m"), work.resolve("jmh.log")));
+            log.say("jmh: running; JMH's own output goes to " + work.resolve("jmh.log"));
             md.append("#### Hot functions (JMH)\n\n").append(jmh.markdown(jmh.run())).append('\n');
         }
         System.out.print(md);

@@ -28,7 +28,8 @@ public final class IngestBenchmark {
     }
 
     /** One measured phase of one server. */
-    public record Phase(String server, String load, LoadDriver.Run run, double serverCores, long rssBytes) {
+    public record Phase(String server, String load, LoadDriver.Run run, double serverCores, double driverCores,
+            long rssBytes) {
 
         /** Server CPU per accepted report, in microseconds. */
         public double cpuMicrosPerReport() {
@@ -103,10 +104,14 @@ public final class IngestBenchmark {
     }
 
     private static Phase phase(String label, String load, ServerProcess server, Load how) throws Exception {
+        long self = ProcessHandle.current().pid();
         ProcessStats.Sample before = server.sample();
+        ProcessStats.Sample driverBefore = ProcessStats.sample(self);
         LoadDriver.Run run = how.run();
         ProcessStats.Sample after = server.sample();
-        return new Phase(label, load, run, after.coresSince(before), after.rssBytes());
+        ProcessStats.Sample driverAfter = ProcessStats.sample(self);
+        return new Phase(label, load, run, after.coresSince(before), driverAfter.coresSince(driverBefore),
+                after.rssBytes());
     }
 
     private static String describe(Phase p) {
@@ -129,14 +134,15 @@ public final class IngestBenchmark {
                 results.get(0).bodyBytes(), settings.connections(), settings.duration().toSeconds(),
                 settings.warmup().toSeconds(), String.join(" ", settings.serverJvm())));
         md.append("| server | load | accepted reports/s | p50 ms | p99 ms | max ms | failed | server CPU (cores) "
-                + "| CPU µs/report | RSS MiB |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + "| server CPU µs/report | server RSS MiB | driver CPU (cores) |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (ServerResult r : results) {
             for (Phase p : r.phases()) {
                 LatencyRecorder l = p.run().latencies();
-                md.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.1f | %.1f | %.1f | %d | %.2f | %.0f | %d |%n",
+                md.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.1f | %.1f | %.1f | %d | %.2f | %.0f | %d | %.2f |%n",
                         r.server(), p.load(), p.run().acceptedPerSecond(), ms(l.percentile(50)), ms(l.percentile(99)),
-                        ms(l.max()), p.run().failed(), p.serverCores(), p.cpuMicrosPerReport(), p.rssBytes() >> 20));
+                        ms(l.max()), p.run().failed(), p.serverCores(), p.cpuMicrosPerReport(), p.rssBytes() >> 20,
+                        p.driverCores()));
             }
         }
         md.append('\n');

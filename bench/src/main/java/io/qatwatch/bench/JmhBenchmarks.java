@@ -1,5 +1,6 @@
 package io.qatwatch.bench;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -15,7 +16,7 @@ public final class JmhBenchmarks {
 
     /** Iterations and their length; {@code include} is a JMH regex over benchmark names. */
     public record Settings(String include, int forks, int warmupIterations, int iterations, TimeValue iterationTime,
-            List<String> jvmArgs) {
+            List<String> jvmArgs, Path log) {
     }
 
     private final Settings settings;
@@ -34,6 +35,7 @@ public final class JmhBenchmarks {
                 .measurementTime(settings.iterationTime())
                 .jvmArgsAppend(settings.jvmArgs().toArray(String[]::new))
                 .shouldFailOnError(true)
+                .output(settings.log().toString())
                 .build();
         return new Runner(options).run();
     }
