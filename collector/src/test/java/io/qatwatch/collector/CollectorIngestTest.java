@@ -42,9 +42,7 @@ class CollectorIngestTest {
     @BeforeEach
     void start() throws Exception {
         vertx = Vertx.vertx();
-        CollectorConfig d = CollectorConfig.defaults();
-        CollectorConfig config = new CollectorConfig(new CollectorConfig.Listen("127.0.0.1", 0), d.tls(), d.ingest(),
-                d.retention(), d.statusPage());
+        CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0);
         collector = Collector.start(vertx, config, data, CLOCK).await(30, TimeUnit.SECONDS);
         http = WebClient.create(vertx);
     }

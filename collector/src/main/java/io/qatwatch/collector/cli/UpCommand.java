@@ -54,10 +54,8 @@ public final class UpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path dataDir = DataDir.resolve(data).toAbsolutePath();
-        CollectorConfig defaults = CollectorConfig.defaults();
-        CollectorConfig config = new CollectorConfig(new CollectorConfig.Listen("127.0.0.1", port), defaults.tls(),
-                defaults.ingest(), defaults.retention(),
-                new CollectorConfig.StatusPage("http://127.0.0.1:" + port + "/"));
+        CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", port)
+                .withStatusPage("http://127.0.0.1:" + port + "/");
         Vertx vertx = Vertx.vertx();
         Collector collector;
         try {

@@ -72,7 +72,7 @@ public final class CollectorMetrics {
                 .append("qatwatch_ingest_latency_seconds_sum ").append(ingestSeconds.sum() / 1_000_000.0).append('\n')
                 .append("qatwatch_ingest_latency_seconds_count ").append(ingestCount.sum()).append('\n');
         gauges.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
-                out.append("# TYPE ").append(e.getKey()).append(" gauge\n")
+                out.append("# TYPE ").append(e.getKey()).append(e.getKey().endsWith("_total") ? " counter\n" : " gauge\n")
                         .append(e.getKey()).append(' ').append(e.getValue()).append('\n'));
         return out.toString();
     }
