@@ -51,6 +51,9 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--connections", description = "Ingest: keep-alive connections (default 64; quick 16).")
     Integer connections;
 
+    @Option(names = "--no-influx", description = "Ingest: skip the run with the InfluxDB sink (it needs Debian's influxd).")
+    boolean noInflux;
+
     @Option(names = "--fleet-sizes", split = ",", description = "Growth: agents per store (default 1000,10000,100000; quick 100,1000).")
     List<Integer> fleetSizes;
 
@@ -95,7 +98,7 @@ public final class BenchMain implements Callable<Integer> {
             IngestBenchmark ingest = new IngestBenchmark(new IngestBenchmark.Settings(
                     or(agents, quick ? 50 : 1000), or(rates, quick ? List.of(100) : List.of(100, 1000)),
                     Duration.ofSeconds(quick ? 2 : 15), Duration.ofSeconds(or(durationSeconds, quick ? 3 : 30)),
-                    or(connections, quick ? 16 : 64), jvm, work.resolve("ingest")));
+                    or(connections, quick ? 16 : 64), jvm, work.resolve("ingest"), !noInflux));
             md.append("#### Collector ingest\n\n").append(ingest.markdown(ingest.run(log))).append('\n');
         }
         if (only.contains("growth")) {

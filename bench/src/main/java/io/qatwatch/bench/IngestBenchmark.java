@@ -22,9 +22,10 @@ public final class IngestBenchmark {
      * @param rates       fixed rates in reports/s, each run open-loop for {@code duration}
      * @param connections keep-alive connections from the driver (also the closed loop's concurrency)
      * @param serverJvm   JVM options of the server processes (the launcher's collector defaults)
+     * @param influx      also run the collector with its InfluxDB sink writing to a real influxd
      */
     public record Settings(int agents, List<Integer> rates, Duration warmup, Duration duration, int connections,
-            List<String> serverJvm, Path workDir) {
+            List<String> serverJvm, Path workDir, boolean influx) {
     }
 
     /** One measured phase of one server. */
@@ -39,7 +40,8 @@ public final class IngestBenchmark {
     }
 
     /** Everything one server measured, with its peak RSS. */
-    public record ServerResult(String server, List<Phase> phases, long peakRssBytes, int bodyBytes) {
+    public record ServerResult(String server, List<Phase> phases, long peakRssBytes, int bodyBytes, long acceptedTotal,
+            List<String> notes) {
 
         Phase max() {
             return phases.get(phases.size() - 1);
@@ -57,23 +59,76 @@ public final class IngestBenchmark {
     }
 
     public List<ServerResult> run(BenchLog log) throws Exception {
+        // fresh stores every run: tokens and report ids of an earlier run would change what is measured
+        GrowthBenchmark.deleteTree(settings.workDir());
         Instant createdAt = Instant.now();
+        String runTag = Long.toString(createdAt.getEpochSecond(), 36);
         List<ReportTemplate> templates = new ArrayList<>();
         for (int i = 0; i < settings.agents(); i++) {
-            templates.add(ReportTemplate.of(new SimulatedAgent(i), createdAt));
+            templates.add(ReportTemplate.of(new SimulatedAgent(i), createdAt, runTag));
         }
         List<ServerResult> results = new ArrayList<>();
         results.add(measure("bare Vert.x + JSON parse", "bare", List.of("bare"), templates, log));
         results.add(measure("collector (SQLite store)", "collector",
                 List.of("collector", "--data", settings.workDir().resolve("collector-data").toString(),
                         "--agents", Integer.toString(settings.agents())), templates, log));
+        if (settings.influx()) {
+            if (InfluxdServer.installed()) {
+                results.add(measureWithInflux(templates, log));
+            } else {
+                log.say("ingest: " + InfluxdServer.BINARY + " not found (apt-get install influxdb); skipping the sink run");
+            }
+        }
         return results;
+    }
+
+    /** The collector again, its sink writing every accepted report's points to a real influxd (v1 /write). */
+    private ServerResult measureWithInflux(List<ReportTemplate> templates, BenchLog log) throws Exception {
+        try (InfluxdServer influxd = InfluxdServer.start(settings.workDir().resolve("influxd"), "qatwatch")) {
+            ProcessStats.Sample before = ProcessStats.sample(influxd.pid());
+            return measure("collector + InfluxDB sink", "collector-influx",
+                    List.of("collector", "--data", settings.workDir().resolve("collector-influx-data").toString(),
+                            "--agents", Integer.toString(settings.agents()), "--influx-url", influxd.url(),
+                            "--influx-database", "qatwatch"), templates, log, accepted -> {
+                        ProcessStats.Sample after = ProcessStats.sample(influxd.pid());
+                        long written = awaitStable(influxd);
+                        return String.format(Locale.ROOT, "influxd 1.x used %.2f cores on average and %d MiB RSS at "
+                                        + "the end; it holds %d of the %d backup points of the reports accepted (the sink "
+                                        + "drops and counts points beyond its queue)", after.coresSince(before),
+                                after.rssBytes() >> 20, written, accepted * ReportTemplate.BACKUPS_PER_REPORT);
+                    });
+        }
+    }
+
+    /** Backup points in influxd once the count stops rising (the sink flushes in batches). */
+    private static long awaitStable(InfluxdServer influxd) throws Exception {
+        long last = -1;
+        for (int i = 0; i < 30; i++) {
+            long now = influxd.count("qatwatch", "SELECT count(size_bytes) FROM qatwatch_backup");
+            if (now == last) {
+                return now;
+            }
+            last = now;
+            Thread.sleep(2000);
+        }
+        return last;
+    }
+
+    /** What to add once the load is over, while the server still runs, given the reports it accepted in all. */
+    private interface AfterLoad {
+        String note(long accepted) throws Exception;
     }
 
     private ServerResult measure(String label, String name, List<String> serveArgs, List<ReportTemplate> templates,
             BenchLog log) throws Exception {
+        return measure(label, name, serveArgs, templates, log, null);
+    }
+
+    private ServerResult measure(String label, String name, List<String> serveArgs, List<ReportTemplate> templates,
+            BenchLog log, AfterLoad afterLoad) throws Exception {
         log.say("ingest: starting " + label);
         List<Phase> phases = new ArrayList<>();
+        long accepted = 0;
         try (ServerProcess server = ServerProcess.start(name, settings.serverJvm(), serveArgs, settings.workDir())) {
             List<LoadDriver.Agent> agents = new ArrayList<>();
             Map<String, String> tokens = server.tokens();
@@ -83,6 +138,7 @@ public final class IngestBenchmark {
             try (LoadDriver driver = new LoadDriver(server.port(), "/api/v1/reports", agents, settings.connections())) {
                 log.say("ingest: " + name + " warm-up " + settings.warmup().toSeconds() + " s");
                 LoadDriver.Run warm = driver.maxRate(settings.connections(), settings.warmup());
+                accepted += warm.accepted();
                 if (warm.accepted() == 0) {
                     throw new IllegalStateException(label + " accepted no report during warm-up (statuses "
                             + warm.statuses() + "); see " + settings.workDir().resolve(name + ".log"));
@@ -95,7 +151,12 @@ public final class IngestBenchmark {
                         () -> driver.maxRate(settings.connections(), settings.duration())));
                 log.say("ingest: " + name + " " + describe(phases.get(phases.size() - 1)));
             }
-            return new ServerResult(label, phases, server.sample().peakRssBytes(), templates.get(0).size());
+            for (Phase p : phases) {
+                accepted += p.run().accepted();
+            }
+            List<String> notes = afterLoad == null ? List.of() : List.of(afterLoad.note(accepted));
+            return new ServerResult(label, phases, server.sample().peakRssBytes(), templates.get(0).size(), accepted,
+                    notes);
         }
     }
 
@@ -148,6 +209,9 @@ public final class IngestBenchmark {
         md.append('\n');
         for (ServerResult r : results) {
             md.append(String.format(Locale.ROOT, "- peak RSS of %s: %d MiB%n", r.server(), r.peakRssBytes() >> 20));
+            for (String note : r.notes()) {
+                md.append("- ").append(r.server()).append(": ").append(note).append('\n');
+            }
         }
         ServerResult bare = results.get(0);
         ServerResult collector = results.get(1);

@@ -14,7 +14,6 @@ import io.vertx.core.http.RequestOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.TreeMap;
-import java.util.UUID;
 
 /**
  * Posts simulated agents' reports to a server on loopback, over many keep-alive connections.
@@ -45,7 +44,6 @@ public final class LoadDriver implements AutoCloseable {
     private final HttpClient client;
     private final List<Agent> agents;
     private final long[] nextSequence;
-    private final String runTag = UUID.randomUUID().toString().substring(0, 8);
     private final RequestOptions target;
 
     public LoadDriver(int port, String path, List<Agent> agents, int connections) {
@@ -81,7 +79,7 @@ public final class LoadDriver implements AutoCloseable {
     private Future<Integer> send(long slot) {
         int a = (int) (slot % agents.size());
         Agent agent = agents.get(a);
-        byte[] body = agent.template().render(runTag, nextSequence[a]++);
+        byte[] body = agent.template().render(nextSequence[a]++);
         return client.request(new RequestOptions(target).putHeader("Authorization", "Bearer " + agent.token()))
                 .compose(request -> request.send(Buffer.buffer(body)))
                 .compose(response -> response.body().map(ignored -> response.statusCode()));

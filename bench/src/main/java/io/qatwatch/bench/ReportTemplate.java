@@ -2,91 +2,105 @@ package io.qatwatch.bench;
 
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.ReportJson;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongFunction;
 
 /**
- * One simulated agent's report serialised once, with its report id and its two new backups' ids left as
- * holes. Filling the holes costs microseconds, so the load driver spends its CPU on sending, not on
- * Jackson, and every body is a new report (unique id, two new backup rows) the collector must store.
+ * One simulated agent's report serialised once, with holes for what changes from report to report: the
+ * report id and the two new backups' ids and times. Filling the holes costs microseconds, so the load
+ * driver spends its CPU on sending, not on Jackson, and every body is a new report (unique id, two new
+ * backup rows with their own times, so they are new points in InfluxDB too) that the collector must store.
  */
 public final class ReportTemplate {
 
     /** New backups per report, as the issue asks: 2 per cycle. */
     public static final int BACKUPS_PER_REPORT = 2;
 
-    private static final String ID_HOLE = "RIDHOLE0000000000";
-    private static final long FIRST_HOLE = 987_654_321_001L;
-    private static final long SECOND_HOLE = 987_654_321_002L;
+    /** Backups of report {@code n} start {@code n} hours after the first: years of room before "now". */
+    static final Duration STEP = Duration.ofHours(1);
+    static final Duration HISTORY = Duration.ofDays(20 * 365);
 
     private final String host;
     private final List<byte[]> pieces;
-    private final List<Hole> holes;
+    private final List<LongFunction<String>> holes;
 
-    private enum Hole { REPORT_ID, FIRST_BACKUP, SECOND_BACKUP }
+    /** A value in the serialised template and what replaces it in the report of sequence number n. */
+    private record Hole(String sentinel, LongFunction<String> value) {
+    }
 
-    private ReportTemplate(String host, List<byte[]> pieces, List<Hole> holes) {
+    private ReportTemplate(String host, List<byte[]> pieces, List<LongFunction<String>> holes) {
         this.host = host;
         this.pieces = pieces;
         this.holes = holes;
     }
 
-    /** The template of {@code agent}'s regular report created at {@code createdAt}. */
-    public static ReportTemplate of(SimulatedAgent agent, Instant createdAt) {
-        Instant firstNight = createdAt.minusSeconds(86_400L * 8).truncatedTo(java.time.temporal.ChronoUnit.DAYS)
-                .plusSeconds(22 * 3600);
-        AgentReport report = agent.report(ID_HOLE, createdAt,
-                List.of(agent.nightlyBackup(FIRST_HOLE, 0, 6, firstNight),
-                        agent.nightlyBackup(SECOND_HOLE, 1, 6, firstNight)),
-                SECOND_HOLE);
-        return split(agent.host(), new String(ReportJson.toBytes(report), StandardCharsets.UTF_8));
+    /** The template of {@code agent}'s regular report created at {@code createdAt}, reporting databases 0 and 1. */
+    public static ReportTemplate of(SimulatedAgent agent, Instant createdAt, String runTag) {
+        Instant first = createdAt.minus(HISTORY).truncatedTo(ChronoUnit.DAYS).plus(Duration.ofHours(22));
+        BackupRecord a = agent.nightlyBackup(1, 0, 0, first);
+        BackupRecord b = agent.nightlyBackup(2, 1, 0, first);
+        String idSentinel = "RIDHOLE0000000000";
+        long[] ids = {987_654_321_001L, 987_654_321_002L};
+        Instant[] times = {Instant.parse("1999-01-01T00:00:01Z"), Instant.parse("1999-01-01T00:00:02Z"),
+            Instant.parse("1999-01-01T00:00:03Z"), Instant.parse("1999-01-01T00:00:04Z")};
+        AgentReport report = agent.report(idSentinel, createdAt, List.of(
+                withIdAndTimes(a, ids[0], times[0], times[1]), withIdAndTimes(b, ids[1], times[2], times[3])), ids[1]);
+        List<Hole> holes = List.of(
+                new Hole("\"" + idSentinel + "\"", n -> "\"" + agent.host() + "-" + runTag + "-" + n + "\""),
+                new Hole(Long.toString(ids[0]), n -> Long.toString(BACKUPS_PER_REPORT * n + 1)),
+                new Hole(Long.toString(ids[1]), n -> Long.toString(BACKUPS_PER_REPORT * n + 2)),
+                new Hole(times[0].toString(), n -> shifted(a.startedAt(), n)),
+                new Hole(times[1].toString(), n -> shifted(a.finishedAt(), n)),
+                new Hole(times[2].toString(), n -> shifted(b.startedAt(), n)),
+                new Hole(times[3].toString(), n -> shifted(b.finishedAt(), n)));
+        return split(agent.host(), new String(ReportJson.toBytes(report), StandardCharsets.UTF_8), holes);
     }
 
-    static ReportTemplate split(String host, String json) {
+    private static BackupRecord withIdAndTimes(BackupRecord b, long id, Instant start, Instant finish) {
+        return new BackupRecord(id, b.databaseName(), b.databaseGuid(), b.type(), b.copyOnly(), start, finish,
+                b.timeZoneKnown(), b.backupSizeBytes(), b.compressedSizeBytes(), b.compressionAlgorithm(),
+                b.hasChecksums(), b.keyAlgorithm(), b.encryptorThumbprint(), b.encryptorType(), b.deviceType(), b.target());
+    }
+
+    private static String shifted(Instant t, long n) {
+        return t.plus(STEP.multipliedBy(n)).toString();
+    }
+
+    private static ReportTemplate split(String host, String json, List<Hole> holes) {
         List<byte[]> pieces = new ArrayList<>();
-        List<Hole> holes = new ArrayList<>();
-        String id = "\"" + ID_HOLE + "\"";
-        String first = Long.toString(FIRST_HOLE);
-        String second = Long.toString(SECOND_HOLE);
+        List<LongFunction<String>> order = new ArrayList<>();
         int from = 0;
         while (true) {
-            int a = json.indexOf(id, from);
-            int b = json.indexOf(first, from);
-            int c = json.indexOf(second, from);
-            int next = min(a, b, c);
-            if (next < 0) {
+            int next = -1;
+            Hole found = null;
+            for (Hole h : holes) {
+                int at = json.indexOf(h.sentinel(), from);
+                if (at >= 0 && (next < 0 || at < next)) {
+                    next = at;
+                    found = h;
+                }
+            }
+            if (found == null) {
                 break;
             }
             pieces.add(json.substring(from, next).getBytes(StandardCharsets.UTF_8));
-            if (next == a) {
-                holes.add(Hole.REPORT_ID);
-                from = next + id.length();
-            } else if (next == b) {
-                holes.add(Hole.FIRST_BACKUP);
-                from = next + first.length();
-            } else {
-                holes.add(Hole.SECOND_BACKUP);
-                from = next + second.length();
-            }
+            order.add(found.value());
+            from = next + found.sentinel().length();
         }
         pieces.add(json.substring(from).getBytes(StandardCharsets.UTF_8));
-        if (!holes.contains(Hole.REPORT_ID) || !holes.contains(Hole.FIRST_BACKUP) || !holes.contains(Hole.SECOND_BACKUP)) {
-            throw new IllegalStateException("report template for " + host + " lost a hole: " + holes);
+        // the high-water mark repeats the second backup's id, hence one more hole than sentinels
+        if (order.size() != holes.size() + 1) {
+            throw new IllegalStateException("report template for " + host + " found " + order.size()
+                    + " holes, expected " + (holes.size() + 1) + ": did the JSON mapping change?");
         }
-        return new ReportTemplate(host, pieces, holes);
-    }
-
-    private static int min(int... positions) {
-        int best = -1;
-        for (int p : positions) {
-            if (p >= 0 && (best < 0 || p < best)) {
-                best = p;
-            }
-        }
-        return best;
+        return new ReportTemplate(host, pieces, order);
     }
 
     public String host() {
@@ -95,18 +109,14 @@ public final class ReportTemplate {
 
     /**
      * The {@code sequence}-th report of this agent: report id {@code <host>-<runTag>-<sequence>}, backups
-     * {@code 2·sequence+1} and {@code 2·sequence+2} (so the high-water mark rises like a real agent's).
+     * {@code 2·sequence+1} and {@code 2·sequence+2} (so the high-water mark rises like a real agent's),
+     * started {@code sequence} hours after the first report's.
      */
-    public byte[] render(String runTag, long sequence) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(size() + 64);
+    public byte[] render(long sequence) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(size() + 128);
         for (int i = 0; i < holes.size(); i++) {
             out.writeBytes(pieces.get(i));
-            String value = switch (holes.get(i)) {
-                case REPORT_ID -> "\"" + host + "-" + runTag + "-" + sequence + "\"";
-                case FIRST_BACKUP -> Long.toString(BACKUPS_PER_REPORT * sequence + 1);
-                case SECOND_BACKUP -> Long.toString(BACKUPS_PER_REPORT * sequence + 2);
-            };
-            out.writeBytes(value.getBytes(StandardCharsets.US_ASCII));
+            out.writeBytes(holes.get(i).apply(sequence).getBytes(StandardCharsets.US_ASCII));
         }
         out.writeBytes(pieces.get(pieces.size() - 1));
         return out.toByteArray();

@@ -42,6 +42,12 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--reader", description = "Also enroll a read token named bench-reader.")
     boolean reader;
 
+    @Option(names = "--influx-url", description = "Collector: write to this InfluxDB 1.x (v1 /write mode).")
+    String influxUrl;
+
+    @Option(names = "--influx-database", defaultValue = "qatwatch", description = "Collector: the InfluxDB 1.x database.")
+    String influxDatabase;
+
     @Option(names = "--tokens", required = true, description = "File to write 'name token' lines to.")
     Path tokenFile;
 
@@ -51,10 +57,7 @@ final class ServeCommand implements Callable<Integer> {
         int port;
         Runnable stop;
         if (kind == Kind.collector) {
-            CollectorConfig d = CollectorConfig.defaults();
-            // the per-agent rate limit would turn a load test into a 429 test
-            CollectorConfig config = new CollectorConfig(new CollectorConfig.Listen("127.0.0.1", 0), d.tls(),
-                    new CollectorConfig.Ingest(d.ingest().maxBodyBytes(), 1_000_000), d.retention(), d.statusPage());
+            CollectorConfig config = benchConfig(influxUrl, influxDatabase);
             Collector collector = Collector.start(vertx, config, data, Clock.systemUTC()).await(120, TimeUnit.SECONDS);
             enroll(collector.tokens());
             port = collector.port();
@@ -81,6 +84,22 @@ final class ServeCommand implements Callable<Integer> {
         drain(System.in);
         System.exit(0);
         return 0;
+    }
+
+    /** The collector's defaults on a free loopback port, without the per-agent rate limit, optionally with the sink. */
+    static CollectorConfig benchConfig(String influxUrl, String influxDatabase) {
+        CollectorConfig d = CollectorConfig.defaults();
+        // the per-agent rate limit would turn a load test into a 429 test
+        CollectorConfig config = new CollectorConfig(new CollectorConfig.Listen("127.0.0.1", 0), d.tls(),
+                new CollectorConfig.Ingest(d.ingest().maxBodyBytes(), 1_000_000), d.retention(), d.statusPage(),
+                d.influx());
+        if (influxUrl == null) {
+            return config;
+        }
+        CollectorConfig.Influx i = d.influx();
+        return config.withInflux(new CollectorConfig.Influx(influxUrl, "v1", null, null, null, influxDatabase, null,
+                null, null, i.batchPoints(), i.queueReports(), i.spoolMaxBytes(), i.retryMaxSeconds(),
+                i.timeoutSeconds()));
     }
 
     /** One instance per core, deployed together so they share one port (Vert.x server sharing). */

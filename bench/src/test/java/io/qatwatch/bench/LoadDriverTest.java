@@ -62,9 +62,7 @@ class LoadDriverTest {
 
     @Test
     void theRealCollectorAcceptsAndStoresEveryReportTheDriverSends(@TempDir Path data) throws Exception {
-        CollectorConfig d = CollectorConfig.defaults();
-        CollectorConfig config = new CollectorConfig(new CollectorConfig.Listen("127.0.0.1", 0), d.tls(),
-                new CollectorConfig.Ingest(d.ingest().maxBodyBytes(), 1_000_000), d.retention(), d.statusPage());
+        CollectorConfig config = ServeCommand.benchConfig(null, null);
         Collector collector = Collector.start(vertx, config, data, Clock.systemUTC()).await(30, TimeUnit.SECONDS);
         try {
             Map<String, String> tokens = Map.of(
@@ -90,7 +88,7 @@ class LoadDriverTest {
     private static List<LoadDriver.Agent> agents(int n, Map<String, String> tokens) {
         List<LoadDriver.Agent> agents = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            ReportTemplate t = ReportTemplate.of(new SimulatedAgent(i), Instant.now());
+            ReportTemplate t = ReportTemplate.of(new SimulatedAgent(i), Instant.now(), "test");
             agents.add(new LoadDriver.Agent(t, tokens.getOrDefault(t.host(), "qw_none")));
         }
         return agents;

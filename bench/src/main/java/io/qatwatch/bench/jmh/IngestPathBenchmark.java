@@ -40,8 +40,8 @@ public class IngestPathBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         now = Instant.now();
-        template = ReportTemplate.of(new SimulatedAgent(7), now);
-        body = template.render("jmh", 1);
+        template = ReportTemplate.of(new SimulatedAgent(7), now, "jmh");
+        body = template.render(1);
         report = ReportJson.parse(body);
         dir = Files.createTempDirectory("qatwatch-jmh-store");
         db = Database.open(dir);
@@ -72,6 +72,6 @@ public class IngestPathBenchmark {
     /** A new report (new id, two new backup rows) each call: parse plus one SQLite transaction. */
     @Benchmark
     public ReportStore.Stored parseAndStoreReport() throws Exception {
-        return store.store(template.host(), ReportJson.parse(template.render("jmh", ++sequence)), now);
+        return store.store(template.host(), ReportJson.parse(template.render(++sequence)), now);
     }
 }
