@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
@@ -75,11 +76,14 @@ public final class ReportJson {
         }
     }
 
-    /** As {@link #parse(byte[])}, from a stream (e.g. a gzip stream). */
-    public static AgentReport parse(InputStream json) {
+    /**
+     * As {@link #parse(byte[])}, from a stream (e.g. a gzip stream). Errors of the stream itself (a truncated
+     * gzip, a size limit) are thrown as they are, so the caller can tell them from bad JSON.
+     */
+    public static AgentReport parse(InputStream json) throws IOException {
         try {
             return MAPPER.readValue(json, AgentReport.class);
-        } catch (IOException e) {
+        } catch (JsonProcessingException e) {
             throw formatError(e);
         }
     }
@@ -102,12 +106,47 @@ public final class ReportJson {
 
     private static ReportFormatException formatError(IOException e) {
         if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
-            return new ReportFormatException(pathOf(mapping), firstLine(mapping.getOriginalMessage()));
+            return new ReportFormatException(pathOf(mapping), describe(mapping));
         }
         if (e instanceof JsonProcessingException processing) {
             return new ReportFormatException("$", "malformed JSON: " + firstLine(processing.getOriginalMessage()));
         }
         return new ReportFormatException("$", "unreadable body: " + e.getMessage());
+    }
+
+    /** A message for a person: what the field should be, without Jackson's configuration hints. */
+    static String describe(JsonMappingException e) {
+        String original = firstLine(e.getOriginalMessage()).replaceAll("\\s*\\((set|enable|disable) [^)]*\\)", "");
+        Class<?> target = e instanceof MismatchedInputException m ? m.getTargetType() : null;
+        if (original.startsWith("Cannot map `null` into type")) {
+            return "is required" + (target == null ? "" : " (" + expected(target) + ")");
+        }
+        return target == null ? original : "expected " + expected(target) + ": " + original;
+    }
+
+    private static String expected(Class<?> type) {
+        if (type == int.class || type == long.class || type == Integer.class || type == Long.class) {
+            return "an integer";
+        }
+        if (type == double.class || type == Double.class || type == float.class) {
+            return "a number";
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return "true or false";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (type == java.time.Instant.class) {
+            return "a UTC ISO-8601 time such as 2026-01-02T03:04:05Z";
+        }
+        if (type.isEnum()) {
+            return "one of " + java.util.Arrays.toString(type.getEnumConstants());
+        }
+        if (java.util.Collection.class.isAssignableFrom(type)) {
+            return "an array";
+        }
+        return "an object";
     }
 
     static String pathOf(JsonMappingException e) {

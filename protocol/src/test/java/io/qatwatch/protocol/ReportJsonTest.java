@@ -40,6 +40,23 @@ class ReportJsonTest {
     }
 
     @Test
+    void missingOrWrongTypedValuesSayWhatIsExpected() {
+        String golden = new String(GoldenReports.bytes(GoldenReports.COMPLETE), StandardCharsets.UTF_8);
+        String missing = golden.replace("\"schemaVersion\" : 1,", "");
+        assertThatThrownBy(() -> ReportJson.parse(missing.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOfSatisfying(ReportFormatException.class, e -> {
+                    assertThat(e.field()).isEqualTo("schemaVersion");
+                    assertThat(e.getMessage()).isEqualTo("is required (an integer)");
+                });
+        String wrongTime = golden.replace("\"createdAt\" : \"2026-11-30T06:15:00Z\"", "\"createdAt\" : \"yesterday\"");
+        assertThatThrownBy(() -> ReportJson.parse(wrongTime.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOfSatisfying(ReportFormatException.class, e -> {
+                    assertThat(e.field()).isEqualTo("createdAt");
+                    assertThat(e.getMessage()).startsWith("expected a UTC ISO-8601 time");
+                });
+    }
+
+    @Test
     void unknownVerdictIsRejectedAtItsPath() {
         String json = new String(GoldenReports.bytes(GoldenReports.COMPLETE), StandardCharsets.UTF_8)
                 .replace("\"INTEL_QAT_HARDWARE\"", "\"MAYBE\"");

@@ -1,0 +1,165 @@
+package io.qatwatch.collector;
+
+import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.config.Secrets;
+import io.qatwatch.collector.influx.InfluxPoints;
+import io.qatwatch.collector.influx.InfluxSink;
+import io.qatwatch.collector.influx.InfluxV1Writer;
+import io.qatwatch.collector.influx.InfluxV2Writer;
+import io.qatwatch.collector.influx.InfluxWriter;
+import io.qatwatch.collector.ingest.IngestHandler.AcceptedReport;
+import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.ReportStore;
+import io.qatwatch.collector.store.SqliteReportStore;
+import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.CollectorMetrics;
+import io.qatwatch.collector.web.CollectorServer;
+import io.qatwatch.collector.web.WindowsView;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A running collector: its store under the data directory, its InfluxDB sink and its HTTP server. Start, use, stop. */
+public final class Collector {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Collector.class);
+    private static final Duration PRUNE_EVERY = Duration.ofHours(1);
+
+    /**
+     * What the analysis and alert stages plug in; each part may be left out.
+     *
+     * @param groupOf    a host's group (the {@code group} tag), or null when it has none
+     * @param alerts     {@code GET /api/v1/alerts}; null answers 503 "not configured"
+     * @param windows    {@code GET /api/v1/instances/{host}/{instance}/windows}; null answers 503
+     * @param afterStore called on the event loop for each report stored (not for duplicates); must not block
+     */
+    public record Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
+            Consumer<AcceptedReport> afterStore) {
+
+        public static Stages none() {
+            return new Stages(host -> null, null, null, accepted -> { });
+        }
+    }
+
+    private final Vertx vertx;
+    private final CollectorConfig config;
+    private final Database db;
+    private final TokenStore tokens;
+    private final ReportStore store;
+    private final Clock clock;
+    private final InfluxSink sink;
+    private final CollectorServer server;
+    private String deploymentId;
+    private long pruneTimer = -1;
+
+    private Collector(Vertx vertx, CollectorConfig config, Database db, Path dataDir, Clock clock, Stages stages)
+            throws Exception {
+        this.vertx = vertx;
+        this.config = config;
+        this.db = db;
+        this.clock = clock;
+        this.tokens = new TokenStore(db);
+        this.store = new SqliteReportStore(db);
+        this.sink = config.influx().enabled() ? new InfluxSink(writer(config.influx()), dataDir.resolve("influx-spool"),
+                config.influx().queueReports(), config.influx().spoolMaxBytes(), config.influx().batchPoints(),
+                Duration.ofSeconds(config.influx().retryMaxSeconds())).start() : null;
+        Consumer<AcceptedReport> afterStore = accepted -> {
+            if (sink != null) {
+                Instant receivedAt = clock.instant();
+                String group = stages.groupOf().apply(accepted.host());
+                sink.submit(() -> InfluxPoints.lines(accepted.host(), group, accepted.report(), receivedAt));
+            }
+            stages.afterStore().accept(accepted);
+        };
+        this.server = new CollectorServer(config, tokens, store, clock, new CollectorMetrics(), afterStore,
+                stages.alerts(), stages.windows(), () -> sink == null ? Map.of() : sink.metrics());
+    }
+
+    private static InfluxWriter writer(CollectorConfig.Influx influx) {
+        Duration timeout = Duration.ofSeconds(influx.timeoutSeconds());
+        if (influx.v1()) {
+            char[] password = influx.user() == null ? null
+                    : Secrets.read(influx.passwordFile(), "QATWATCH_INFLUX_PASSWORD", "influx.passwordFile");
+            return new InfluxV1Writer(influx.url(), influx.database(), influx.retentionPolicy(), influx.user(), password,
+                    timeout);
+        }
+        char[] token = Secrets.read(influx.tokenFile(), "QATWATCH_INFLUX_TOKEN", "influx.tokenFile");
+        return new InfluxV2Writer(influx.url(), influx.org(), influx.bucket(), token, timeout);
+    }
+
+    /** Opens the store under {@code dataDir} (off the event loop) and starts the server, with no analysis stages. */
+    public static Future<Collector> start(Vertx vertx, CollectorConfig config, Path dataDir, Clock clock) {
+        return start(vertx, config, dataDir, clock, Stages.none());
+    }
+
+    /** Opens the store under {@code dataDir} (off the event loop), starts the InfluxDB sink and the server. */
+    public static Future<Collector> start(Vertx vertx, CollectorConfig config, Path dataDir, Clock clock, Stages stages) {
+        return vertx.executeBlocking(() -> new Collector(vertx, config, Database.open(dataDir), dataDir, clock, stages))
+                .compose(c -> vertx.deployVerticle(c.server).map(id -> {
+                    c.deploymentId = id;
+                    c.pruneTimer = vertx.setPeriodic(PRUNE_EVERY.toMillis(), t -> c.prune());
+                    LOG.info("collector listening on {}://{}:{}, data in {}{}", config.tls().enabled() ? "https" : "http",
+                            config.listen().host(), c.port(), dataDir.toAbsolutePath(),
+                            c.sink == null ? "" : ", InfluxDB sink on");
+                    return c;
+                }));
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public TokenStore tokens() {
+        return tokens;
+    }
+
+    public ReportStore store() {
+        return store;
+    }
+
+    public Database database() {
+        return db;
+    }
+
+    /** The InfluxDB sink, when {@code influx.url} is set: the alert stages submit window, trend and alert points to it. */
+    public Optional<InfluxSink> influx() {
+        return Optional.ofNullable(sink);
+    }
+
+    private void prune() {
+        var now = clock.instant();
+        vertx.executeBlocking(() -> store.prune(now.minus(Duration.ofDays(config.retention().backupDays())),
+                        now.minus(Duration.ofDays(config.retention().reportIdDays()))))
+                .onSuccess(n -> {
+                    if (n > 0) {
+                        LOG.info("retention: pruned {} rows", n);
+                    }
+                })
+                .onFailure(e -> LOG.warn("retention pruning failed: {}", e.toString()));
+    }
+
+    /** Stops the server, spools what the sink still holds, and closes the store. */
+    public Future<Void> stop() {
+        if (pruneTimer >= 0) {
+            vertx.cancelTimer(pruneTimer);
+        }
+        Future<Void> undeployed = deploymentId == null ? Future.succeededFuture() : vertx.undeploy(deploymentId);
+        return undeployed.eventually(() -> vertx.executeBlocking(() -> {
+            if (sink != null) {
+                sink.close();
+            }
+            db.close();
+            return null;
+        }));
+    }
+}

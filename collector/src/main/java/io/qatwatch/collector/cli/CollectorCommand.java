@@ -1,0 +1,64 @@
+package io.qatwatch.collector.cli;
+
+import io.qatwatch.collector.Collector;
+import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.config.ConfigLoader;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code qatwatch collector}: runs the central server until stopped. */
+@Command(name = "collector", mixinStandardHelpOptions = true,
+        description = "Run the collector: receive agent reports, store them, analyse backup windows, alert, serve the status page.",
+        subcommands = TokenCommand.class)
+public final class CollectorCommand implements Callable<Integer> {
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "YAML config (see install/collector.example.yaml); defaults apply without it.")
+    Path config;
+
+    @Option(names = "--data", paramLabel = "DIR",
+            description = "Data directory for the store (default: $QATWATCH_DATA or ./.qatwatch).")
+    Path data;
+
+    @Override
+    public Integer call() throws Exception {
+        CollectorConfig cfg;
+        try {
+            cfg = ConfigLoader.load(config);
+        } catch (ConfigLoader.ConfigException e) {
+            System.err.println("collector: " + e.getMessage());
+            return 2;
+        }
+        return runUntilStopped(cfg, DataDir.resolve(data));
+    }
+
+    static int runUntilStopped(CollectorConfig cfg, Path dataDir) throws InterruptedException {
+        Vertx vertx = Vertx.vertx();
+        Collector collector;
+        try {
+            collector = Collector.start(vertx, cfg, dataDir, Clock.systemUTC()).await(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            System.err.println("collector: could not start on " + cfg.listen().host() + ":" + cfg.listen().port()
+                    + ": " + e.getMessage());
+            vertx.close();
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                collector.stop().eventually(vertx::close).await(10, TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // stopping anyway
+            }
+            stopped.countDown();
+        }, "qatwatch-collector-stop"));
+        stopped.await();
+        return 0;
+    }
+}

@@ -1,0 +1,237 @@
+package io.qatwatch.collector.influx;
+
+import io.qatwatch.protocol.AgentReport;
+import io.qatwatch.protocol.ProbeStatus;
+import io.qatwatch.protocol.QatDevice;
+import io.qatwatch.protocol.SqlInstanceSnapshot;
+import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The InfluxDB points of docs/influxdb.md, as line protocol. Pure: the same inputs give the same lines,
+ * so the sink, the dashboards' tests and the docs agree on one encoding.
+ */
+public final class InfluxPoints {
+
+    public static final String BACKUP = "qatwatch_backup";
+    public static final String WINDOW = "qatwatch_window";
+    public static final String WINDOW_TREND = "qatwatch_window_trend";
+    public static final String RUNNING_BACKUP = "qatwatch_running_backup";
+    public static final String ACCELERATOR = "qatwatch_accelerator";
+    public static final String HOST = "qatwatch_host";
+    public static final String AGENT = "qatwatch_agent";
+    public static final String ALERT = "qatwatch_alert";
+
+    /** msdb {@code backupset.type} letters to the {@code type} tag. */
+    static final Map<String, String> BACKUP_TYPES = Map.of("D", "full", "I", "diff", "L", "log", "F", "file",
+            "G", "file_diff", "P", "partial", "Q", "partial_diff");
+
+    /** SQL Server's "MB/sec" (BACKUP's own message) is in 2^20 bytes. */
+    private static final double MB = 1024 * 1024;
+
+    private InfluxPoints() {
+    }
+
+    /**
+     * Every point one accepted report yields: its backups, running backups and accelerator state per
+     * instance, the host facts when the report carries them, and the agent's health.
+     *
+     * @param host       the agent token's name (never a field of the report)
+     * @param group      the host's group in the alert configuration, or null
+     * @param receivedAt when the collector accepted the report (for {@code report_lag_seconds})
+     */
+    public static List<String> lines(String host, String group, AgentReport report, Instant receivedAt) {
+        List<String> lines = new ArrayList<>();
+        for (SqlInstanceSnapshot instance : report.instances()) {
+            if (instance.backups() != null) {
+                for (BackupRecord b : instance.backups()) {
+                    add(lines, backup(host, group, instance.name(), b));
+                }
+            }
+            Instant at = instance.collectedAt() != null ? instance.collectedAt() : report.createdAt();
+            if (instance.runningBackups() != null) {
+                for (RunningBackup r : instance.runningBackups()) {
+                    add(lines, runningBackup(host, group, instance.name(), r, at));
+                }
+            }
+            if (instance.accelerators() != null) {
+                for (AcceleratorStatus a : instance.accelerators()) {
+                    add(lines, accelerator(host, group, instance.name(), a, at));
+                }
+            }
+        }
+        if (report.host() != null || report.qat() != null || report.licence() != null) {
+            add(lines, host(host, group, report));
+        }
+        add(lines, agent(host, group, report, receivedAt));
+        return lines;
+    }
+
+    /** One finished backup, stamped with its finish. */
+    public static String backup(String host, String group, String instance, BackupRecord b) {
+        double durationSeconds = Duration.between(b.startedAt(), b.finishedAt()).toMillis() / 1000.0;
+        long compressed = b.compressedSizeBytes() == null ? b.backupSizeBytes() : b.compressedSizeBytes();
+        double ratio = compressed > 0 ? (double) b.backupSizeBytes() / compressed : 1.0;
+        boolean encrypted = b.keyAlgorithm() != null || b.encryptorType() != null || b.encryptorThumbprint() != null;
+        return LineProtocol.point(BACKUP)
+                .tag("host", host).tag("group", group).tag("instance", instance)
+                .tag("database", b.databaseName())
+                .tag("type", BACKUP_TYPES.get(b.type()))
+                .tag("algorithm", algorithm(b, compressed))
+                .tag("target", b.target() == null ? null : b.target().toUpperCase(Locale.ROOT))
+                .tag("encrypted", Boolean.toString(encrypted))
+                .tag("copy_only", Boolean.toString(b.copyOnly()))
+                .floatField("duration_seconds", durationSeconds)
+                .intField("size_bytes", b.backupSizeBytes())
+                .intField("compressed_bytes", compressed)
+                .floatField("ratio", ratio)
+                .floatField("throughput_mbps", durationSeconds > 0 ? b.backupSizeBytes() / MB / durationSeconds : null)
+                .intField("backup_set_id", b.backupSetId())
+                .at(b.finishedAt());
+    }
+
+    /**
+     * The algorithm tag: msdb's {@code compression_algorithm} (SQL Server 2022+); {@code NONE} when the backup
+     * is not smaller than its data; {@code MS_XPRESS} for a compressed backup from a server too old to say
+     * (the only algorithm before 2022).
+     */
+    static String algorithm(BackupRecord b, long compressed) {
+        if (compressed >= b.backupSizeBytes()) {
+            return "NONE";
+        }
+        if (b.compressionAlgorithm() == null || b.compressionAlgorithm().isBlank()) {
+            return "MS_XPRESS";
+        }
+        return b.compressionAlgorithm().trim().toUpperCase(Locale.ROOT);
+    }
+
+    /** A backup running when the instance was read. */
+    public static String runningBackup(String host, String group, String instance, RunningBackup r, Instant at) {
+        return LineProtocol.point(RUNNING_BACKUP)
+                .tag("host", host).tag("group", group).tag("instance", instance)
+                .tag("database", r.databaseName()).tag("command", r.command())
+                .floatField("percent_complete", r.percentComplete())
+                .floatField("elapsed_seconds", (double) r.elapsedSeconds())
+                .floatField("estimated_remaining_seconds",
+                        r.estimatedRemainingSeconds() == null ? null : r.estimatedRemainingSeconds().doubleValue())
+                .at(at);
+    }
+
+    /** One {@code sys.dm_server_accelerator_status} row. */
+    public static String accelerator(String host, String group, String instance, AcceleratorStatus a, Instant at) {
+        String mode = a.modeDesc() == null ? null : a.modeDesc().trim().toUpperCase(Locale.ROOT);
+        long modeCode = "HARDWARE".equals(mode) ? 2 : "SOFTWARE".equals(mode) ? 1 : 0;
+        return LineProtocol.point(ACCELERATOR)
+                .tag("host", host).tag("group", group).tag("instance", instance)
+                .tag("accelerator", a.accelerator()).tag("mode", mode).tag("reason", a.modeReasonDesc())
+                .intField("mode_code", modeCode)
+                .boolField("hardware_detected", a.hardwareDetected())
+                .stringField("library_version", a.libraryVersion())
+                .stringField("driver_version", a.driverVersion())
+                .at(at);
+    }
+
+    /** Host, QAT and licence facts of a report that carries them. */
+    public static String host(String host, String group, AgentReport report) {
+        var facts = report.host();
+        var qat = report.qat();
+        var licence = report.licence();
+        LineProtocol p = LineProtocol.point(HOST).tag("host", host).tag("group", group);
+        if (facts != null) {
+            p.tag("cpu_vendor", facts.cpu() == null ? null : facts.cpu().vendor())
+                    .tag("virtualization", facts.virtualization() == null ? "none" : facts.virtualization())
+                    .stringField("cpu_model", facts.cpu() == null ? null : facts.cpu().model());
+        }
+        if (qat != null) {
+            p.intField("qat_devices", qat.devices().size())
+                    .intField("qat_devices_up", qat.devices().stream().filter(InfluxPoints::isUp).count())
+                    .boolField("compression_ready", qat.compressionReady());
+        }
+        if (licence != null) {
+            p.tag("licence_verdict", licence.verdict().name())
+                    .boolField("qat_software_installed", licence.qatSoftwareInstalled())
+                    .intField("intel_components", licence.intelComponents().size());
+        }
+        return p.at(report.createdAt());
+    }
+
+    /** Up where the kernel says so (Gen4+ sysfs); bound to a driver where it exposes no state (older, Windows). */
+    static boolean isUp(QatDevice d) {
+        return d.state() == null ? d.driver() != null : "up".equalsIgnoreCase(d.state());
+    }
+
+    /** The agent's own health, one point per report. */
+    public static String agent(String host, String group, AgentReport report, Instant receivedAt) {
+        List<ProbeStatus> probes = report.probes();
+        return LineProtocol.point(AGENT)
+                .tag("host", host).tag("group", group).tag("version", report.agent().version())
+                .intField("uptime_seconds", report.agent().uptimeSeconds())
+                .intField("outbox_depth", report.agent().outboxDepth())
+                .intField("outbox_dropped_total", report.agent().outboxDroppedTotal())
+                .intField("outbox_corrupt_total", report.agent().outboxCorruptTotal())
+                .intField("probes_total", probes.size())
+                .intField("probes_failed", probes.stream().filter(s -> !s.ok()).count())
+                .floatField("report_lag_seconds", Duration.between(report.createdAt(), receivedAt).toMillis() / 1000.0)
+                .at(report.createdAt());
+    }
+
+    /**
+     * One nightly backup window, stamped with its first start. Margin is the next business start minus the
+     * window's end; negative is a breach.
+     */
+    public static String window(String host, String group, String instance, String calendar, Instant start,
+            Instant end, Instant businessStart, int backups) {
+        double margin = Duration.between(end, businessStart).toMillis() / 1000.0;
+        return LineProtocol.point(WINDOW)
+                .tag("host", host).tag("group", group).tag("instance", instance).tag("calendar", calendar)
+                .intField("start_seconds", start.getEpochSecond())
+                .intField("end_seconds", end.getEpochSecond())
+                .floatField("duration_seconds", Duration.between(start, end).toMillis() / 1000.0)
+                .floatField("margin_seconds", margin)
+                .intField("business_start_seconds", businessStart.getEpochSecond())
+                .intField("backups", backups)
+                .boolField("breach", margin < 0)
+                .at(start);
+    }
+
+    /**
+     * The creep trend of one instance's margins at {@code evaluatedAt}.
+     *
+     * @param daysToSafetyMargin null when the margin is not approaching the safety margin
+     * @param forecast           the projected crossing, null when none
+     */
+    public static String windowTrend(String host, String group, String instance, Instant evaluatedAt,
+            double slopeMinutesPerDay, int nights, Double daysToSafetyMargin, Instant forecast) {
+        return LineProtocol.point(WINDOW_TREND)
+                .tag("host", host).tag("group", group).tag("instance", instance)
+                .floatField("slope_minutes_per_day", slopeMinutesPerDay)
+                .intField("nights", nights)
+                .floatField("days_to_safety_margin", daysToSafetyMargin)
+                .intField("forecast_seconds", forecast == null ? null : forecast.getEpochSecond())
+                .at(evaluatedAt);
+    }
+
+    /** An alert that fired, changed or resolved at {@code at}; instance and database may be null. */
+    public static String alert(String host, String group, String instance, String database, String rule,
+            String severity, boolean active, String summary, Instant at) {
+        return LineProtocol.point(ALERT)
+                .tag("host", host).tag("group", group).tag("instance", instance).tag("database", database)
+                .tag("rule", rule).tag("severity", severity)
+                .intField("active", active ? 1 : 0)
+                .stringField("summary", summary)
+                .at(at);
+    }
+
+    private static void add(List<String> lines, String line) {
+        if (line != null) {
+            lines.add(line);
+        }
+    }
+}

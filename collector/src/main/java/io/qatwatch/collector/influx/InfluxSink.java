@@ -1,0 +1,247 @@
+package io.qatwatch.collector.influx;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes points to InfluxDB without ever holding up ingest. {@link #submit} only enqueues (bounded; a full queue
+ * drops and counts); one worker thread encodes, batches and writes. When a write fails the batch goes to an
+ * on-disk {@link PointSpool} and the worker retries with exponential backoff, oldest spooled batch first, so
+ * InfluxDB being down for hours loses nothing up to the spool's bound.
+ */
+public final class InfluxSink implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InfluxSink.class);
+    private static final Duration FIRST_RETRY = Duration.ofMillis(500);
+    private static final Supplier<List<String>> STOP = List::of;
+
+    private final InfluxWriter writer;
+    private final PointSpool spool;
+    private final int batchPoints;
+    private final Duration maxRetry;
+    private final BlockingQueue<Supplier<List<String>>> queue;
+    private final Thread worker;
+    private final AtomicLong written = new AtomicLong();
+    private final AtomicLong droppedQueueFull = new AtomicLong();
+    private final AtomicLong droppedRejected = new AtomicLong();
+    private final AtomicLong writeFailures = new AtomicLong();
+    private final AtomicLong encodeFailures = new AtomicLong();
+    private volatile long spoolPoints;
+    private volatile long spoolBytes;
+    private volatile long spoolDropped;
+    private volatile long spoolFullDropped;
+    private volatile boolean healthy = true;
+    private Duration retryDelay = FIRST_RETRY;
+    private long nextAttemptNanos;
+
+    /**
+     * @param spoolDir     directory of the on-disk spool (created; batches left by an earlier run are written first)
+     * @param queueItems   submissions (reports or point lists) that may wait in memory
+     * @param batchPoints  most points per write
+     */
+    public InfluxSink(InfluxWriter writer, Path spoolDir, int queueItems, long spoolMaxBytes, int batchPoints,
+            Duration maxRetry) throws IOException {
+        this.writer = writer;
+        this.spool = new PointSpool(spoolDir, spoolMaxBytes);
+        this.batchPoints = batchPoints;
+        this.maxRetry = maxRetry;
+        this.queue = new ArrayBlockingQueue<>(queueItems);
+        publishSpool();
+        this.worker = new Thread(this::run, "qatwatch-influx-sink");
+        this.worker.setDaemon(true);
+    }
+
+    public InfluxSink start() {
+        if (!spool.isEmpty()) {
+            LOG.info("influx: {} points spooled by an earlier run will be written to {}", spool.points(), writer.describe());
+        }
+        worker.start();
+        return this;
+    }
+
+    /**
+     * Queues points for writing; {@code points} runs on the worker thread (encode there, not on the event loop).
+     * Never blocks: returns false and counts the loss when the queue is full.
+     */
+    public boolean submit(Supplier<List<String>> points) {
+        if (queue.offer(points)) {
+            return true;
+        }
+        droppedQueueFull.incrementAndGet();
+        return false;
+    }
+
+    /** Queues already-encoded lines (windows, trends, alerts). */
+    public boolean submit(List<String> lines) {
+        List<String> copy = List.copyOf(lines);
+        return submit(() -> copy);
+    }
+
+    private void run() {
+        List<String> pending = new ArrayList<>();
+        boolean stopping = false;
+        while (!stopping || !pending.isEmpty()) {
+            try {
+                if (!stopping) {
+                    Supplier<List<String>> next = queue.poll(pending.isEmpty() ? 200 : 20, TimeUnit.MILLISECONDS);
+                    while (next != null) {
+                        if (next == STOP) {
+                            stopping = true;
+                            break;
+                        }
+                        encode(next, pending);
+                        if (pending.size() >= batchPoints) {
+                            break;
+                        }
+                        next = queue.poll();
+                    }
+                }
+                if (!pending.isEmpty()) {
+                    List<String> batch = new ArrayList<>(pending.subList(0, Math.min(batchPoints, pending.size())));
+                    pending.subList(0, batch.size()).clear();
+                    deliver(batch, stopping);
+                }
+                if (!stopping) {
+                    drainSpool();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stopping = true;
+            } catch (RuntimeException e) {
+                LOG.error("influx: sink worker error: {}", e.toString(), e);
+            }
+        }
+    }
+
+    private void encode(Supplier<List<String>> next, List<String> pending) {
+        try {
+            pending.addAll(next.get());
+        } catch (RuntimeException e) {
+            encodeFailures.incrementAndGet();
+            LOG.error("influx: could not encode points: {}", e.toString(), e);
+        }
+    }
+
+    /** Writes now, unless InfluxDB is known down (backing off) or older points wait in the spool: then spools. */
+    private void deliver(List<String> batch, boolean stopping) {
+        if (stopping || !spool.isEmpty() || System.nanoTime() < nextAttemptNanos || attempt(batch) == Outcome.RETRY) {
+            toSpool(batch);
+        }
+    }
+
+    private void drainSpool() {
+        while (!spool.isEmpty() && System.nanoTime() >= nextAttemptNanos && queue.isEmpty()) {
+            PointSpool.Batch oldest = spool.oldest();
+            List<String> lines;
+            try {
+                lines = spool.read(oldest);
+            } catch (IOException e) {
+                LOG.error("influx: spooled batch {} unreadable, dropped: {}", oldest.file(), e.toString());
+                removeFromSpool(oldest);
+                continue;
+            }
+            if (attempt(lines) == Outcome.RETRY) {
+                return;
+            }
+            removeFromSpool(oldest);
+        }
+    }
+
+    /** What became of one write. */
+    private enum Outcome { WRITTEN, RETRY, REFUSED }
+
+    private Outcome attempt(List<String> batch) {
+        try {
+            writer.write(batch);
+            written.addAndGet(batch.size());
+            if (!healthy) {
+                LOG.info("influx: writing to {} again", writer.describe());
+            }
+            healthy = true;
+            retryDelay = FIRST_RETRY;
+            nextAttemptNanos = 0;
+            return Outcome.WRITTEN;
+        } catch (InfluxWriter.RejectedException e) {
+            droppedRejected.addAndGet(batch.size());
+            LOG.warn("influx: {} points refused and dropped: {}", batch.size(), e.getMessage());
+            return Outcome.REFUSED;
+        } catch (Exception e) {
+            writeFailures.incrementAndGet();
+            if (healthy) {
+                LOG.warn("influx: write to {} failed, spooling on disk and retrying: {}", writer.describe(), e.toString());
+            }
+            healthy = false;
+            nextAttemptNanos = System.nanoTime() + retryDelay.toNanos();
+            Duration doubled = retryDelay.multipliedBy(2);
+            retryDelay = doubled.compareTo(maxRetry) > 0 ? maxRetry : doubled;
+            return Outcome.RETRY;
+        }
+    }
+
+    private void toSpool(List<String> batch) {
+        try {
+            spool.append(batch);
+        } catch (IOException e) {
+            spoolDropped += batch.size();
+            LOG.error("influx: cannot spool {} points: {}", batch.size(), e.toString());
+        }
+        publishSpool();
+    }
+
+    private void removeFromSpool(PointSpool.Batch batch) {
+        try {
+            spool.remove(batch);
+        } catch (IOException e) {
+            LOG.error("influx: cannot delete spooled batch {}: {}", batch.file(), e.toString());
+        }
+        publishSpool();
+    }
+
+    private void publishSpool() {
+        spoolPoints = spool.points();
+        spoolBytes = spool.bytes();
+        spoolFullDropped = spool.droppedPoints();
+    }
+
+    /** Gauges and counters for {@code GET /metrics}. */
+    public Map<String, Long> metrics() {
+        Map<String, Long> m = new TreeMap<>();
+        m.put("qatwatch_influx_queue_items", (long) queue.size());
+        m.put("qatwatch_influx_spool_points", spoolPoints);
+        m.put("qatwatch_influx_spool_bytes", spoolBytes);
+        m.put("qatwatch_influx_points_written_total", written.get());
+        m.put("qatwatch_influx_write_failures_total", writeFailures.get());
+        m.put("qatwatch_influx_dropped_queue_full_total", droppedQueueFull.get());
+        m.put("qatwatch_influx_dropped_refused_points_total", droppedRejected.get());
+        m.put("qatwatch_influx_dropped_spool_full_points_total", spoolFullDropped + spoolDropped);
+        m.put("qatwatch_influx_encode_failures_total", encodeFailures.get());
+        m.put("qatwatch_influx_up", healthy ? 1L : 0L);
+        return m;
+    }
+
+    /** Points written since start. */
+    public long writtenPoints() {
+        return written.get();
+    }
+
+    /** Stops the worker: what is still queued goes to the spool and is written on the next start. */
+    @Override
+    public void close() throws InterruptedException {
+        if (worker.isAlive() && queue.offer(STOP, 10, TimeUnit.SECONDS)) {
+            worker.join(TimeUnit.SECONDS.toMillis(30));
+        }
+        writer.close();
+    }
+}

@@ -1,0 +1,38 @@
+package io.qatwatch.collector.store;
+
+import io.qatwatch.protocol.AgentReport;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Where accepted reports go: hosts, SQL Server instances with their latest facts and change history, and
+ * backup history. Blocking; the collector calls it from one worker. SQLite is the embedded default;
+ * the interface is what a PostgreSQL store implements (docs/scaling.md).
+ */
+public interface ReportStore {
+
+    /** Result of storing one report. */
+    record Stored(String reportId, boolean duplicate, int newBackups) {
+    }
+
+    /**
+     * Stores a validated report for {@code host} (the name of the agent's token) in one transaction;
+     * a report id seen before changes nothing and returns {@code duplicate = true}.
+     */
+    Stored store(String host, AgentReport report, Instant receivedAt) throws Exception;
+
+    /** One row per host for the fleet API and the status page. */
+    List<FleetRow> fleet() throws Exception;
+
+    /** The backups of one instance that started at or after {@code since}, oldest first. */
+    List<StoredBackup> backups(String host, String instance, Instant since) throws Exception;
+
+    /**
+     * The backups of one database, by its {@code database_guid}, on every host and instance that reported it
+     * (the replicas of an availability group each keep their own msdb history), oldest first.
+     */
+    List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) throws Exception;
+
+    /** Deletes backups started before {@code backupsBefore} and report ids received before {@code reportIdsBefore}. */
+    int prune(Instant backupsBefore, Instant reportIdsBefore) throws Exception;
+}

@@ -1,0 +1,161 @@
+package io.qatwatch.collector.store;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Agent and read tokens. A token is {@code qw_<id>_<secret>}: the id finds the row, the secret (256 random
+ * bits) is stored only as its SHA-256 and compared in constant time. Blocking; runs off the event loop.
+ */
+public final class TokenStore {
+
+    /** What a token may do: an agent posts reports as its host; a read token reads the API and status page. */
+    public enum Kind { AGENT, READ }
+
+    /** A token's public facts; the secret is never kept. */
+    public record TokenInfo(String id, String name, Kind kind, Instant createdAt, Instant revokedAt) {
+    }
+
+    /** Host and agent names: they key stored state and appear in URLs. */
+    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._\\-]{0,62}");
+
+    private static final Pattern TOKEN = Pattern.compile("qw_([a-z0-9]{12})_([A-Za-z0-9_\\-]{43})");
+    private static final char[] ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
+
+    private final Database db;
+    private final SecureRandom random = new SecureRandom();
+
+    public TokenStore(Database db) throws SQLException {
+        this.db = db;
+        db.migrate("tokens", List.of("""
+                CREATE TABLE IF NOT EXISTS tokens (
+                  id TEXT PRIMARY KEY,
+                  name TEXT NOT NULL,
+                  kind TEXT NOT NULL,
+                  secret_sha256 BLOB NOT NULL,
+                  created_at INTEGER NOT NULL,
+                  revoked_at INTEGER)"""));
+    }
+
+    /** Issues a new token for {@code name}; the returned plain token is shown once and never stored. */
+    public String add(String name, Kind kind, Instant now) throws SQLException {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("token name '" + name
+                    + "' must be 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit (use the host name)");
+        }
+        synchronized (db) {
+            if (active(name, kind).isPresent()) {
+                throw new IllegalArgumentException("an active " + kind.name().toLowerCase() + " token for '" + name
+                        + "' exists already; revoke it first (qatwatch collector token revoke " + name + ")");
+            }
+            StringBuilder id = new StringBuilder(12);
+            for (int i = 0; i < 12; i++) {
+                id.append(ID_CHARS[random.nextInt(ID_CHARS.length)]);
+            }
+            byte[] secret = new byte[32];
+            random.nextBytes(secret);
+            String secretText = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+            try (PreparedStatement s = db.connection().prepareStatement(
+                    "INSERT INTO tokens(id, name, kind, secret_sha256, created_at) VALUES (?, ?, ?, ?, ?)")) {
+                s.setString(1, id.toString());
+                s.setString(2, name);
+                s.setString(3, kind.name());
+                s.setBytes(4, sha256(secretText));
+                s.setLong(5, now.toEpochMilli());
+                s.executeUpdate();
+            }
+            return "qw_" + id + "_" + secretText;
+        }
+    }
+
+    /** Revokes the active tokens of {@code name}; returns how many were revoked. */
+    public int revoke(String name, Instant now) throws SQLException {
+        synchronized (db) {
+            try (PreparedStatement s = db.connection().prepareStatement(
+                    "UPDATE tokens SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL")) {
+                s.setLong(1, now.toEpochMilli());
+                s.setString(2, name);
+                return s.executeUpdate();
+            }
+        }
+    }
+
+    public List<TokenInfo> list() throws SQLException {
+        synchronized (db) {
+            try (PreparedStatement s = db.connection().prepareStatement(
+                    "SELECT id, name, kind, created_at, revoked_at FROM tokens ORDER BY name, created_at")) {
+                List<TokenInfo> out = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(info(rs));
+                    }
+                }
+                return out;
+            }
+        }
+    }
+
+    /** The active token the presented bearer value belongs to, if any. Never logs or keeps the value. */
+    public Optional<TokenInfo> authenticate(String presented) throws SQLException {
+        if (presented == null) {
+            return Optional.empty();
+        }
+        var m = TOKEN.matcher(presented);
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        synchronized (db) {
+            Connection c = db.connection();
+            try (PreparedStatement s = c.prepareStatement(
+                    "SELECT id, name, kind, created_at, revoked_at, secret_sha256 FROM tokens WHERE id = ?")) {
+                s.setString(1, m.group(1));
+                try (ResultSet rs = s.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    boolean matches = MessageDigest.isEqual(rs.getBytes("secret_sha256"), sha256(m.group(2)));
+                    TokenInfo info = info(rs);
+                    return matches && info.revokedAt() == null ? Optional.of(info) : Optional.empty();
+                }
+            }
+        }
+    }
+
+    private Optional<TokenInfo> active(String name, Kind kind) throws SQLException {
+        try (PreparedStatement s = db.connection().prepareStatement(
+                "SELECT id, name, kind, created_at, revoked_at FROM tokens WHERE name = ? AND kind = ? AND revoked_at IS NULL")) {
+            s.setString(1, name);
+            s.setString(2, kind.name());
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? Optional.of(info(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    private static TokenInfo info(ResultSet rs) throws SQLException {
+        long revoked = rs.getLong("revoked_at");
+        boolean wasRevoked = !rs.wasNull();
+        return new TokenInfo(rs.getString("id"), rs.getString("name"), Kind.valueOf(rs.getString("kind")),
+                Instant.ofEpochMilli(rs.getLong("created_at")), wasRevoked ? Instant.ofEpochMilli(revoked) : null);
+    }
+
+    static byte[] sha256(String secret) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.US_ASCII));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.qatwatch.collector.web;
+
+import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.ingest.IngestHandler;
+import io.qatwatch.collector.store.ReportStore;
+import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.web.status.StatusPage;
+import io.qatwatch.collector.web.status.StatusViews;
+import io.qatwatch.protocol.ReportJson;
+import io.qatwatch.protocol.ReportValidator;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.time.Clock;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The collector's HTTP(S) server: ingest, the JSON API, metrics, health and the status page. */
+public final class CollectorServer extends VerticleBase {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CollectorServer.class);
+
+    private final CollectorConfig config;
+    private final TokenStore tokens;
+    private final ReportStore store;
+    private final Clock clock;
+    private final CollectorMetrics metrics;
+    private final Consumer<IngestHandler.AcceptedReport> onAccepted;
+    private final AlertsView alerts;
+    private final WindowsView windows;
+    private final Supplier<Map<String, Long>> gauges;
+    private WorkerExecutor storeWorker;
+    private HttpServer server;
+
+    /**
+     * @param alerts  the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
+     * @param windows the window analysis's view, or null until it is wired (503)
+     * @param gauges  extra gauges and counters for {@code /metrics} (the InfluxDB sink's), read per scrape
+     */
+    public CollectorServer(CollectorConfig config, TokenStore tokens, ReportStore store, Clock clock,
+            CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
+            WindowsView windows, Supplier<Map<String, Long>> gauges) {
+        this.config = config;
+        this.tokens = tokens;
+        this.store = store;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.onAccepted = onAccepted;
+        this.alerts = alerts;
+        this.windows = windows;
+        this.gauges = gauges;
+    }
+
+    @Override
+    public Future<?> start() {
+        // one thread for the store: SQLite has one writer, and ordered access keeps it simple
+        storeWorker = vertx.createSharedWorkerExecutor("qatwatch-store", 1);
+        Router router = Router.router(vertx);
+        router.get("/healthz").handler(ctx -> ctx.response().putHeader("Content-Type", "application/json")
+                .end("{\"status\":\"ok\"}"));
+        router.get("/metrics").handler(ctx -> ctx.response()
+                .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                .end(metrics.render(gauges.get())));
+        router.post("/api/v1/reports")
+                .handler(BodyHandler.create(false).setBodyLimit(config.ingest().maxBodyBytes()))
+                .handler(new IngestHandler(vertx, storeWorker, tokens, store, config.ingest().reportsPerMinute(),
+                        config.ingest().maxBodyBytes(), clock, metrics, onAccepted));
+        ReadAccess readAccess = new ReadAccess(storeWorker, tokens);
+        router.get("/api/v1/fleet").handler(ctx -> readAccess.require(ctx, false, () -> fleet(ctx)));
+        router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
+        router.get("/api/v1/instances/:host/:instance/windows")
+                .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
+        router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
+        router.errorHandler(413, ctx -> {
+            metrics.rejected("too_large");
+            json(ctx, 413, new JsonObject().put("error", "body larger than ingest.maxBodyBytes ("
+                    + config.ingest().maxBodyBytes() + " bytes); send fewer backups per report").put("field", "$"));
+        });
+        router.errorHandler(404, ctx -> json(ctx, 404, new JsonObject().put("error", "no such path: "
+                + ctx.request().path() + " (see docs/collector.md for the API)")));
+        router.errorHandler(405, ctx -> json(ctx, 405, new JsonObject().put("error", ctx.request().method()
+                + " is not allowed on " + ctx.request().path())));
+        router.errorHandler(500, ctx -> {
+            LOG.error("{} {} failed: {}", ctx.request().method(), ctx.request().path(),
+                    ctx.failure() == null ? "unknown" : ctx.failure().toString(), ctx.failure());
+            json(ctx, 500, new JsonObject().put("error", "internal error; see the collector log"));
+        });
+
+        HttpServerOptions options = new HttpServerOptions()
+                .setHost(config.listen().host())
+                .setPort(config.listen().port())
+                .setCompressionSupported(true);
+        if (config.tls().enabled()) {
+            options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
+                    .setCertPath(config.tls().certFile().toString())
+                    .setKeyPath(config.tls().keyFile().toString()));
+        }
+        return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> server = s);
+    }
+
+    @Override
+    public Future<?> stop() {
+        Future<Void> closed = server == null ? Future.succeededFuture() : server.close();
+        return closed.eventually(() -> storeWorker == null ? Future.succeededFuture() : storeWorker.close());
+    }
+
+    /** The port actually bound (useful when the config said 0). */
+    public int port() {
+        return server.actualPort();
+    }
+
+    private void fleet(RoutingContext ctx) {
+        storeWorker.executeBlocking(store::fleet, true)
+                .onSuccess(rows -> ctx.response().putHeader("Content-Type", "application/json")
+                        .end(ReportJson.toPrettyString(FleetView.of(rows, clock.instant()))))
+                .onFailure(ctx::fail);
+    }
+
+    private void alerts(RoutingContext ctx) {
+        if (alerts == null) {
+            notConfigured(ctx);
+            return;
+        }
+        storeWorker.executeBlocking(alerts::active, true)
+                .onSuccess(list -> ctx.response().putHeader("Content-Type", "application/json")
+                        .end(ReportJson.toPrettyString(list)))
+                .onFailure(ctx::fail);
+    }
+
+    private void windows(RoutingContext ctx) {
+        if (windows == null) {
+            notConfigured(ctx);
+            return;
+        }
+        String host = ctx.pathParam("host");
+        String instance = ctx.pathParam("instance");
+        if (!TokenStore.NAME.matcher(host).matches() || !ReportValidator.IDENTIFIER.matcher(instance).matches()) {
+            json(ctx, 400, new JsonObject().put("error", "host or instance name not valid: letters, digits, '.', '_', '-'"));
+            return;
+        }
+        storeWorker.executeBlocking(() -> windows.windows(host, instance, clock.instant()), true)
+                .onSuccess(value -> {
+                    if (value == null) {
+                        json(ctx, 404, new JsonObject().put("error", "no instance " + instance + " on host " + host));
+                    } else {
+                        ctx.response().putHeader("Content-Type", "application/json").end(ReportJson.toPrettyString(value));
+                    }
+                })
+                .onFailure(ctx::fail);
+    }
+
+    private static void notConfigured(RoutingContext ctx) {
+        json(ctx, 503, new JsonObject().put("error", "not configured"));
+    }
+
+    private static void json(RoutingContext ctx, int status, JsonObject body) {
+        if (!ctx.response().ended()) {
+            ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
+        }
+    }
+
+    private void statusPage(RoutingContext ctx) {
+        storeWorker.executeBlocking(() -> StatusViews.fromStore(store, clock.instant()), true)
+                .onSuccess(view -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
+                        .end(StatusPage.render(view)))
+                .onFailure(ctx::fail);
+    }
+}

@@ -1,0 +1,74 @@
+package io.qatwatch.collector.influx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qatwatch.protocol.AgentReport;
+import io.qatwatch.protocol.GoldenReports;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class InfluxPointsTest {
+
+    private static final Instant RECEIVED = Instant.parse("2026-11-30T06:15:02Z");
+
+    @Test
+    void goldenReportGivesItsBackupAcceleratorHostAndAgentPoints() {
+        AgentReport report = GoldenReports.complete();
+        List<String> lines = InfluxPoints.lines("sql01", "prod", report, RECEIVED);
+        assertThat(lines).containsExactly(
+                "qatwatch_backup,algorithm=QAT_DEFLATE,copy_only=false,database=Sales,encrypted=false,group=prod,"
+                        + "host=sql01,instance=MSSQLSERVER,target=UNC,type=full backup_set_id=41230i,"
+                        + "compressed_bytes=41984720896i,duration_seconds=238.6,ratio=3.113951897021085,"
+                        + "size_bytes=130738401280i,throughput_mbps=522.5559743032271 1795998840600000000",
+                "qatwatch_accelerator,accelerator=QAT,group=prod,host=sql01,instance=MSSQLSERVER,mode=HARDWARE,"
+                        + "reason=HARDWARE_MODE_ENTERPRISE_SKU driver_version=\"2.0.2.0\",hardware_detected=true,"
+                        + "library_version=\"1.8.0-0010\",mode_code=2i 1796019298000000000",
+                "qatwatch_host,cpu_vendor=GenuineIntel,group=prod,host=sql01,licence_verdict=INTEL_QAT_HARDWARE,"
+                        + "virtualization=none compression_ready=true,cpu_model=\"Intel(R) Xeon(R) Gold 6448Y\","
+                        + "intel_components=2i,qat_devices=1i,qat_devices_up=1i,qat_software_installed=true "
+                        + "1796019300000000000",
+                "qatwatch_agent,group=prod,host=sql01,version=0.1.0 outbox_corrupt_total=0i,outbox_depth=0i,"
+                        + "outbox_dropped_total=0i,probes_failed=0i,probes_total=3i,report_lag_seconds=2.0,"
+                        + "uptime_seconds=86400i 1796019300000000000");
+    }
+
+    @Test
+    void unknownGroupAndTagsAreLeftOutAndSpecialCharactersEscaped() {
+        BackupRecord b = new BackupRecord(7, "Sales, EU=1\\x", null, "L", true, Instant.parse("2026-01-01T00:00:00Z"),
+                Instant.parse("2026-01-01T00:00:00Z"), true, 1000, null, null, true, "AES_256", null, null, "DISK", null);
+        String line = InfluxPoints.backup("h1", null, "PROD", b);
+        assertThat(line).startsWith("qatwatch_backup,algorithm=NONE,copy_only=true,database=Sales\\,\\ EU\\=1/x,"
+                + "encrypted=true,host=h1,instance=PROD,type=log ");
+        assertThat(line).doesNotContain("group=").doesNotContain("target=").doesNotContain("throughput_mbps")
+                .contains("ratio=1.0").contains("compressed_bytes=1000i");
+    }
+
+    @Test
+    void compressedBackupFromAServerOlderThan2022IsMsXpress() {
+        BackupRecord b = new BackupRecord(8, "db", null, "D", false, Instant.parse("2026-01-01T00:00:00Z"),
+                Instant.parse("2026-01-01T00:01:00Z"), true, 1000, 400L, null, true, null, null, null, "DISK", "LOCAL");
+        assertThat(InfluxPoints.backup("h1", null, "PROD", b)).contains("algorithm=MS_XPRESS").contains("ratio=2.5");
+    }
+
+    @Test
+    void windowMarginIsNegativeOnBreach() {
+        String line = InfluxPoints.window("h1", "g", "PROD", "office", Instant.parse("2026-01-05T01:00:00Z"),
+                Instant.parse("2026-01-05T07:30:00Z"), Instant.parse("2026-01-05T07:00:00Z"), 12);
+        assertThat(line).isEqualTo("qatwatch_window,calendar=office,group=g,host=h1,instance=PROD backups=12i,"
+                + "breach=true,business_start_seconds=1767596400i,duration_seconds=23400.0,end_seconds=1767598200i,"
+                + "margin_seconds=-1800.0,start_seconds=1767574800i 1767574800000000000");
+    }
+
+    @Test
+    void trendAndAlertPointsLeaveAbsentValuesOut() {
+        assertThat(InfluxPoints.windowTrend("h1", null, "PROD", Instant.parse("2026-01-05T08:00:00Z"), -1.5, 14, null, null))
+                .isEqualTo("qatwatch_window_trend,host=h1,instance=PROD nights=14i,slope_minutes_per_day=-1.5 "
+                        + "1767600000000000000");
+        assertThat(InfluxPoints.alert("h1", null, "PROD", null, "backup-window-creep", "warning", true,
+                "margin \"shrinks\" 3 min/day", Instant.parse("2026-01-05T08:00:00Z")))
+                .isEqualTo("qatwatch_alert,host=h1,instance=PROD,rule=backup-window-creep,severity=warning active=1i,"
+                        + "summary=\"margin \\\"shrinks\\\" 3 min/day\" 1767600000000000000");
+    }
+}

@@ -1,0 +1,46 @@
+@echo off
+rem qatwatch launcher (Windows). Commands: probe, agent, collector, up, version; see "qatwatch --help".
+setlocal
+if "%QATWATCH_HOME%"=="" set "QATWATCH_HOME=%~dp0"
+if "%QATWATCH_HOME:~-1%"=="\" set "QATWATCH_HOME=%QATWATCH_HOME:~0,-1%"
+set "JAVA=java"
+if not "%JAVA_HOME%"=="" set "JAVA=%JAVA_HOME%\bin\java"
+
+set "AGENT_JAR=%QATWATCH_HOME%\lib\qatwatch-agent.jar"
+if not exist "%AGENT_JAR%" set "AGENT_JAR=%QATWATCH_HOME%\agent\target\qatwatch-agent-all.jar"
+set "COLLECTOR_JAR=%QATWATCH_HOME%\lib\qatwatch-collector.jar"
+if not exist "%COLLECTOR_JAR%" set "COLLECTOR_JAR=%QATWATCH_HOME%\collector\target\qatwatch-collector-all.jar"
+
+if "%QATWATCH_AGENT_JAVA_OPTS%"=="" set "QATWATCH_AGENT_JAVA_OPTS=-XX:+UseSerialGC -Xms8m -Xmx48m -XX:MaxMetaspaceSize=48m -Xss512k -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:ReservedCodeCacheSize=24m -XX:MaxDirectMemorySize=16m -Dio.netty.allocator.type=unpooled -Dio.netty.noPreferDirect=true"
+if "%QATWATCH_PROBE_JAVA_OPTS%"=="" set "QATWATCH_PROBE_JAVA_OPTS=-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto"
+if "%QATWATCH_JAVA_OPTS%"=="" set "QATWATCH_JAVA_OPTS=-Xms64m -Xmx512m"
+
+set "CMD=%~1"
+if "%CMD%"=="probe" goto agentjar_probe
+if "%CMD%"=="agent" goto agentjar
+if "%CMD%"=="version" goto agentjar_probe
+if "%CMD%"=="collector" goto collectorjar
+if "%CMD%"=="up" goto collectorjar
+echo Usage: qatwatch up ^| probe [--json] ^| agent --config FILE ^| collector [--config FILE] ^| collector token add^|list^|revoke NAME ^| version
+if "%CMD%"=="" exit /b 2
+if "%CMD%"=="--help" exit /b 0
+exit /b 2
+
+:agentjar_probe
+if not exist "%AGENT_JAR%" goto missing
+"%JAVA%" %QATWATCH_PROBE_JAVA_OPTS% -jar "%AGENT_JAR%" %*
+exit /b %ERRORLEVEL%
+
+:agentjar
+if not exist "%AGENT_JAR%" goto missing
+"%JAVA%" %QATWATCH_AGENT_JAVA_OPTS% -jar "%AGENT_JAR%" %*
+exit /b %ERRORLEVEL%
+
+:collectorjar
+if not exist "%COLLECTOR_JAR%" goto missing
+"%JAVA%" %QATWATCH_JAVA_OPTS% "-Dqatwatch.agentJar=%AGENT_JAR%" "-Dqatwatch.agentJavaOpts=%QATWATCH_AGENT_JAVA_OPTS%" -jar "%COLLECTOR_JAR%" %*
+exit /b %ERRORLEVEL%
+
+:missing
+echo qatwatch: the jars are missing. In a source checkout run: mvn -B -DskipTests package 1>&2
+exit /b 1
