@@ -1,6 +1,6 @@
 package io.qatwatch.agent.daemon;
 
-import io.qatwatch.agent.probe.HostInventory;
+import io.qatwatch.agent.probe.HostInventoryProbes;
 import io.qatwatch.protocol.ProbeStatus;
 import java.util.List;
 
@@ -12,8 +12,7 @@ public final class LiveProbes {
 
     public static AgentDaemon.Probes create() {
         return new AgentDaemon.Probes(
-                () -> new HostInventory(null, null, null,
-                        List.of(ProbeStatus.failed("host", 0, "the host probe is not part of this build", null))),
+                HostInventoryProbes.live(),
                 settings -> (sections, after) -> new io.qatwatch.agent.probe.sqlserver.SqlProbeResult(null,
                         List.of(ProbeStatus.failed("sqlserver:" + settings.name(), 0,
                                 "the SQL Server probe is not part of this build", null)), false));
