@@ -110,7 +110,6 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     private SqlProbeResult read(Cycle cycle, Instant collectedAt, Set<SqlSection> sections, Long after) {
         ServerInfo server = cycle.run("server-properties", SqlQuery.SERVER_PROPERTIES, SqlQuery.none(), this::readServer);
         int major = majorVersion(server);
-        cycle.major = major;
 
         List<ConfigOption> configuration = sections.contains(SqlSection.CONFIGURATION)
                 ? cycle.run("configuration", SqlQuery.CONFIGURATION, SqlQuery.none(), JdbcSqlInstanceProbe::readConfiguration) : null;
@@ -455,7 +454,6 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     /** One probe() call: the open connection, the version, and the status of every query run so far. */
     private final class Cycle {
         Connection connection;
-        int major = SQL_SERVER_2016;
         final List<ProbeStatus> probes = new ArrayList<>();
 
         <T> T execute(SqlQuery query, Map<String, Long> numbers, RowsReader<T> reader) throws SQLException {
