@@ -1,7 +1,9 @@
 package io.qatwatch.agent.daemon;
 
 import io.qatwatch.agent.probe.HostInventory;
+import io.qatwatch.agent.probe.sqlserver.JdbcSqlInstanceProbe;
 import io.qatwatch.protocol.ProbeStatus;
+import java.time.Clock;
 import java.util.List;
 
 /** The probes the daemon runs on a real host. */
@@ -14,8 +16,7 @@ public final class LiveProbes {
         return new AgentDaemon.Probes(
                 () -> new HostInventory(null, null, null,
                         List.of(ProbeStatus.failed("host", 0, "the host probe is not part of this build", null))),
-                settings -> (sections, after) -> new io.qatwatch.agent.probe.sqlserver.SqlProbeResult(null,
-                        List.of(ProbeStatus.failed("sqlserver:" + settings.name(), 0,
-                                "the SQL Server probe is not part of this build", null)), false));
+                // The host's zone stands in for backups whose time zone msdb did not record.
+                settings -> new JdbcSqlInstanceProbe(settings, Clock.systemDefaultZone()));
     }
 }

@@ -79,11 +79,15 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
                     "put the SQL login's password in the file named by passwordFile, or in the environment variable named by passwordEnv"));
             return new SqlProbeResult(emptySnapshot(collectedAt, afterBackupSetId), cycle.probes, false);
         }
-        try (connection) {
-            cycle.connection = connection;
+        cycle.connection = connection;
+        try {
             return read(cycle, collectedAt, sections, afterBackupSetId);
-        } catch (SQLException closing) {
-            return new SqlProbeResult(emptySnapshot(collectedAt, afterBackupSetId), cycle.probes, false);
+        } finally {
+            try {
+                connection.close();
+            } catch (SQLException closing) {
+                // everything was read already; a failed close loses nothing
+            }
         }
     }
 
