@@ -162,7 +162,7 @@ class CrashRecoveryTest {
     }
 
     private static String secretOf(String token) {
-        return token.substring(token.lastIndexOf('_') + 1);
+        return token.substring("qw_".length() + 12 + 1);
     }
 
     private static String readAll(List<Path> files) throws IOException {
