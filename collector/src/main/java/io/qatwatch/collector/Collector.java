@@ -19,6 +19,8 @@ import io.qatwatch.collector.web.WindowsView;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,6 +63,7 @@ public final class Collector {
     private final CollectorServer server;
     private String deploymentId;
     private long pruneTimer = -1;
+    private final List<Runnable> onStop = new CopyOnWriteArrayList<>();
 
     private Collector(Vertx vertx, CollectorConfig config, Database db, Path dataDir, Clock clock, Stages stages)
             throws Exception {
@@ -162,8 +165,14 @@ public final class Collector {
                 .onFailure(e -> LOG.warn("retention pruning failed: {}", e.toString()));
     }
 
+    /** Runs {@code action} first when the collector stops (stages cancel their timers). */
+    public void onStop(Runnable action) {
+        onStop.add(action);
+    }
+
     /** Stops the server, spools what the sink still holds, and closes the store. */
     public Future<Void> stop() {
+        onStop.forEach(Runnable::run);
         if (pruneTimer >= 0) {
             vertx.cancelTimer(pruneTimer);
         }

@@ -1,5 +1,6 @@
 package io.qatwatch.collector.cli;
 
+import io.qatwatch.collector.AlertStage;
 import io.qatwatch.collector.Collector;
 import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
@@ -59,7 +60,7 @@ public final class UpCommand implements Callable<Integer> {
         Vertx vertx = Vertx.vertx();
         Collector collector;
         try {
-            collector = Collector.start(vertx, config, dataDir.resolve("collector"), Clock.systemUTC())
+            collector = AlertStage.startCollector(vertx, config, dataDir.resolve("collector"), Clock.systemUTC())
                     .await(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             System.err.println("up: the collector could not start on 127.0.0.1:" + port + ": " + e.getMessage()
