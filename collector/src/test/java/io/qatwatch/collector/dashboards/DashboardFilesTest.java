@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The dashboard files parse, use only the provisioned datasource, and are documented in the README. */
@@ -63,6 +64,18 @@ class DashboardFilesTest {
                     assertThat(t.path("query").asText()).as(title).startsWith("SELECT ").contains("$timeFilter");
                 }
             }
+        }
+    }
+
+    @Test
+    void queriesUseOnlyInfluxqlThatInfluxdb3Supports() {
+        // docs.influxdata.com, InfluxDB 3 "InfluxQL feature support": these are not implemented there
+        Pattern unsupported = Pattern.compile("(?i)\\b(SLIMIT|SOFFSET|SHOW SERIES|CARDINALITY|INTEGRAL|SAMPLE|HOLT_WINTERS\\w*|"
+                + "EXPONENTIAL_MOVING_AVERAGE|CHANDE_MOMENTUM_OSCILLATOR|KAUFMANS_\\w+|RELATIVE_STRENGTH_INDEX|TRIPLE_\\w+)\\b");
+        for (Dashboard d : dashboards) {
+            List<String> queries = new ArrayList<>(d.queries().stream().map(GrafanaDashboards.PanelQuery::query).toList());
+            d.variables().values().forEach(v -> queries.add(v.query()));
+            assertThat(queries).as(d.file()).noneMatch(q -> unsupported.matcher(q).find());
         }
     }
 
