@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.qatwatch.collector.dashboards.GrafanaDashboards.Dashboard;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -93,6 +94,17 @@ class DashboardFilesTest {
         assertThat(provider.path("type").asText()).isEqualTo("file");
         assertThat(provider.path("folder").asText()).isEqualTo("qatwatch");
         assertThat(provider.path("options").path("path").asText()).isNotBlank();
+    }
+
+    @Test
+    void theComposeProvisioningPointsAtTheSameDatasourceAndThisFolder() throws Exception {
+        Path compose = Path.of("..", "install", "collector");
+        JsonNode ds = YAML.readTree(compose.resolve("grafana/datasource.yaml").toFile()).path("datasources").path(0);
+        assertThat(ds.path("uid").asText()).isEqualTo(DATASOURCE_UID);
+        assertThat(ds.path("jsonData").path("dbName").asText()).isEqualTo("qatwatch");
+        String provider = YAML.readTree(compose.resolve("grafana/dashboards.yaml").toFile())
+                .path("providers").path(0).path("options").path("path").asText();
+        assertThat(Files.readString(compose.resolve("compose.yaml"))).contains("../../dashboards:" + provider + ":ro");
     }
 
     @Test
