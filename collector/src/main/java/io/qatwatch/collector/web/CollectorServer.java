@@ -170,7 +170,7 @@ public final class CollectorServer extends VerticleBase {
     }
 
     private void statusPage(RoutingContext ctx) {
-        storeWorker.executeBlocking(() -> StatusViews.fromStore(store, clock.instant()), true)
+        storeWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, null, host -> null, clock.instant()), true)
                 .onSuccess(view -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
                         .end(StatusPage.render(view)))
                 .onFailure(ctx::fail);
