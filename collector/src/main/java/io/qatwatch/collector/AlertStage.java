@@ -14,6 +14,8 @@ import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.WindowsView;
+import io.qatwatch.collector.web.status.StatusWindows;
+import io.qatwatch.collector.web.status.WindowCharts;
 import io.qatwatch.collector.window.CreepTrend;
 import io.qatwatch.collector.window.NightlyWindow;
 import io.vertx.core.Future;
@@ -81,7 +83,12 @@ public final class AlertStage {
             AlertService s = service;
             return s == null ? null : AlertViews.windows(s).windows(host, instance, now);
         };
-        return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { });
+        WindowCharts charts = now -> {
+            AlertService s = service;
+            AlertEvaluator.Evaluation e = s == null ? null : s.lastEvaluation();
+            return e == null ? List.of() : StatusWindows.of(e.analysis());
+        };
+        return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { }, charts);
     }
 
     /** The name of the first host group matching {@code host}, or null. */

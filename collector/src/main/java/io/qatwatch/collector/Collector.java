@@ -18,6 +18,7 @@ import io.qatwatch.collector.web.CollectorServer;
 import io.qatwatch.collector.web.WindowsView;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.qatwatch.collector.web.status.WindowCharts;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -44,9 +45,15 @@ public final class Collector {
      * @param alerts     {@code GET /api/v1/alerts}; null answers 503 "not configured"
      * @param windows    {@code GET /api/v1/instances/{host}/{instance}/windows}; null answers 503
      * @param afterStore called on the event loop for each report stored (not for duplicates); must not block
+     * @param charts     the status page's per-instance window charts; null shows none
      */
     public record Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
-            Consumer<AcceptedReport> afterStore) {
+            Consumer<AcceptedReport> afterStore, WindowCharts charts) {
+
+        public Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
+                Consumer<AcceptedReport> afterStore) {
+            this(groupOf, alerts, windows, afterStore, null);
+        }
 
         public static Stages none() {
             return new Stages(host -> null, null, null, accepted -> { });
@@ -89,7 +96,7 @@ public final class Collector {
             }
         };
         this.server = new CollectorServer(config, tokens, store, clock, new CollectorMetrics(), afterStore,
-                stages.alerts(), stages.windows(), () -> sink == null ? Map.of() : sink.metrics());
+                stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), () -> sink == null ? Map.of() : sink.metrics());
     }
 
     private static InfluxWriter writer(CollectorConfig.Influx influx) {

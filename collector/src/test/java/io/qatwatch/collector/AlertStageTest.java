@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The collector as {@code qatwatch collector} runs it: a report arrives over HTTP, the analysis stage
- * evaluates the fleet, the alert reaches a webhook on loopback and the alerts and windows APIs.
+ * evaluates the fleet, the alert reaches a webhook on loopback, the alerts and windows APIs and the status page.
  */
 class AlertStageTest {
 
@@ -90,5 +90,8 @@ class AlertStageTest {
         JsonObject windows = http.get(collector.port(), "127.0.0.1", "/api/v1/instances/sql01/MSSQLSERVER/windows")
                 .putHeader("Authorization", "Bearer " + reader).send().await(10, TimeUnit.SECONDS).bodyAsJsonObject();
         assertThat(windows.getJsonArray("windows")).hasSize(1);
+
+        String page = http.get(collector.port(), "127.0.0.1", "/").send().await(10, TimeUnit.SECONDS).bodyAsString();
+        assertThat(page).contains("backup-missing").contains("Sales").contains("<svg");
     }
 }
