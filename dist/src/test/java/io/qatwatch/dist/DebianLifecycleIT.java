@@ -56,7 +56,8 @@ class DebianLifecycleIT {
         assertThat(usr("share/qatwatch/lib/qatwatch-agent.jar")).isRegularFile();
         String[] collector = passwd(root, "qatwatch-collector").orElseThrow(() -> new AssertionError("no user qatwatch-collector"));
         assertThat(collector[2]).isNotEqualTo(user[2]);
-        assertThat(Files.getAttribute(root.resolve("etc/qatwatch/collector.yaml"), "unix:gid")).isEqualTo(Integer.parseInt(collector[3]));
+        assertThat(Files.getAttribute(root.resolve("etc/qatwatch/collector.yaml"), "unix:gid"))
+                .isEqualTo(Integer.parseInt(collector[3]));
 
         // the DBA edits the config; the running agent leaves reports in its outbox
         Files.writeString(config, "# edited by the DBA\n", StandardOpenOption.APPEND);

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class WindowsServiceTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
-    private static final String[] ARGS = {"--config", "C:\\ProgramData\\qatwatch\\agent.yaml", "--data", "C:\\ProgramData\\qatwatch\\state"};
+    private static final String[] ARGS = {
+        "--config", "C:\\ProgramData\\qatwatch\\agent.yaml", "--data", "C:\\ProgramData\\qatwatch\\state"};
 
     @Test
     void startRunsTheAgentFromItsArgumentsUntilStopIsCalledOnAnotherThread() throws Exception {
