@@ -1,0 +1,153 @@
+package io.qatwatch.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bench}: runs the benchmarks and prints their results as the Markdown of docs/benchmarks.md.
+ * {@code scripts/bench.sh} builds this jar and runs it; {@code --quick} is a smoke run of seconds.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, subcommands = ServeCommand.class,
+        description = "Run qatwatch's benchmarks (ingest, growth, jmh) and print Markdown for docs/benchmarks.md.")
+public final class BenchMain implements Callable<Integer> {
+
+    private static final Set<String> PARTS = Set.of("ingest", "growth", "jmh");
+
+    @Option(names = "--only", split = ",", paramLabel = "PART",
+            description = "Parts to run, comma-separated: ingest, growth, jmh (default: all).")
+    List<String> only = List.of("ingest", "growth", "jmh");
+
+    @Option(names = "--quick", description = "Smoke run: tiny sizes and seconds-long phases; figures mean nothing.")
+    boolean quick;
+
+    @Option(names = "--work", paramLabel = "DIR", defaultValue = "bench/target/bench-work",
+            description = "Scratch directory for stores and server logs (default: ${DEFAULT-VALUE}).")
+    Path work;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Also write the Markdown to FILE.")
+    Path out;
+
+    @Option(names = "--agents", description = "Ingest: simulated agents (default 1000; quick 50).")
+    Integer agents;
+
+    @Option(names = "--rates", split = ",", description = "Ingest: fixed rates in reports/s (default 100,1000; quick 100).")
+    List<Integer> rates;
+
+    @Option(names = "--duration", description = "Ingest: seconds per phase (default 30; quick 3).")
+    Integer durationSeconds;
+
+    @Option(names = "--connections", description = "Ingest: keep-alive connections (default 64; quick 16).")
+    Integer connections;
+
+    @Option(names = "--no-influx", description = "Ingest: skip the run with the InfluxDB sink (it needs Debian's influxd).")
+    boolean noInflux;
+
+    @Option(names = "--fleet-sizes", split = ",", description = "Growth: agents per store (default 1000,10000,100000; quick 100,1000).")
+    List<Integer> fleetSizes;
+
+    @Option(names = "--nights", description = "Growth: nights of history per agent (default 14; quick 7).")
+    Integer nights;
+
+    @Option(names = "--server-jvm", description = "JVM options of the server processes (default: the launcher's collector "
+            + "options, '${DEFAULT-VALUE}').", defaultValue = "-Xms64m -Xmx512m -Djava.awt.headless=true")
+    String serverJvm;
+
+    @Option(names = "--note", description = "A line to print under the machine, e.g. 'busy machine: preliminary'.")
+    String note;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new BenchMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        for (String part : only) {
+            if (!PARTS.contains(part)) {
+                System.err.println("bench: unknown part '" + part + "' in --only; choose from " + PARTS);
+                return 2;
+            }
+        }
+        BenchLog log = line -> System.err.println("[bench] " + line);
+        Files.createDirectories(work);
+        List<String> jvm = Arrays.asList(serverJvm.trim().split("\\s+"));
+        StringBuilder md = new StringBuilder();
+        md.append("### Run of ").append(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)).append("\n\n");
+        md.append(Machine.current(Instant.now()).markdown());
+        md.append("- load average before the run: ").append(loadAverage()).append('\n');
+        md.append("- command: `scripts/bench.sh ").append(String.join(" ", commandLine())).append("`\n");
+        if (quick) {
+            md.append("- **smoke run (--quick): sizes and durations too small for the figures to mean anything**\n");
+        }
+        if (note != null) {
+            md.append("- ").append(note).append('\n');
+        }
+        md.append('\n');
+        if (only.contains("ingest")) {
+            IngestBenchmark ingest = new IngestBenchmark(new IngestBenchmark.Settings(
+                    or(agents, quick ? 50 : 1000), or(rates, quick ? List.of(100) : List.of(100, 1000)),
+                    Duration.ofSeconds(quick ? 2 : 15), Duration.ofSeconds(or(durationSeconds, quick ? 3 : 30)),
+                    or(connections, quick ? 16 : 64), jvm, work.resolve("ingest"), !noInflux));
+            md.append("#### Collector ingest\n\n").append(ingest.markdown(ingest.run(log))).append('\n');
+        }
+        if (only.contains("growth")) {
+            GrowthBenchmark growth = new GrowthBenchmark(new GrowthBenchmark.Settings(
+                    or(fleetSizes, quick ? List.of(100, 1000) : List.of(1000, 10_000, 100_000)),
+                    or(nights, quick ? 7 : 14), jvm, work.resolve("growth")));
+            md.append("#### Growth with fleet size\n\n").append(growth.markdown(growth.run(log))).append('\n');
+        }
+        if (only.contains("jmh")) {
+            JmhBenchmarks jmh = new JmhBenchmarks(new JmhBenchmarks.Settings("io\\.qatwatch\\.bench\\.jmh\\..*",
+                    1, quick ? 1 : 3, quick ? 1 : 5, TimeValue.seconds(quick ? 1 : 2), List.of("-Xmx512m"), work.resolve("jmh.log")));
+            log.say("jmh: running; JMH's own output goes to " + work.resolve("jmh.log"));
+            md.append("#### Hot functions (JMH)\n\n").append(jmh.markdown(jmh.run())).append('\n');
+        }
+        System.out.print(md);
+        if (out != null) {
+            writeOut(md.toString());
+        }
+        return 0;
+    }
+
+    private List<String> commandLine() {
+        List<String> args = new ArrayList<>();
+        if (quick) {
+            args.add("--quick");
+        }
+        if (!only.containsAll(PARTS)) {
+            args.add("--only " + String.join(",", only));
+        }
+        return args;
+    }
+
+    private void writeOut(String md) throws IOException {
+        if (out.getParent() != null) {
+            Files.createDirectories(out.getParent());
+        }
+        Files.writeString(out, md);
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return parts[0] + " " + parts[1] + " " + parts[2] + " (1, 5, 15 min)";
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static <T> T or(T value, T fallback) {
+        return value != null ? value : fallback;
+    }
+}

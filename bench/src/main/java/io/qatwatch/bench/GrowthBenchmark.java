@@ -1,0 +1,193 @@
+package io.qatwatch.bench;
+
+import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.SqliteReportStore;
+import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * Growth with fleet size: for each size, a store filled through the collector's own store code with that
+ * many agents' history ({@code nights} nights of one backup per database), its size on disk per backup
+ * row, and the API endpoints' response times served by a collector process on that store.
+ */
+public final class GrowthBenchmark {
+
+    /** Endpoints timed; one instance's windows stands for every per-instance query. */
+    static final List<String> ENDPOINTS = List.of("/api/v1/fleet", "/api/v1/alerts",
+            "/api/v1/instances/sql0/" + SimulatedAgent.INSTANCE + "/windows", "/metrics", "/");
+
+    private static final int WARM_REPEATS = 5;
+
+    /** How to run it: fleet sizes (agents) and nights of history per agent. */
+    public record Settings(List<Integer> fleetSizes, int nights, List<String> serverJvm, Path workDir) {
+    }
+
+    /** One endpoint at one fleet size; {@code status} is the HTTP status (or -1 when it failed). */
+    public record Query(String path, int status, double coldMs, double warmMedianMs, long bytes, String error) {
+    }
+
+    /** One fleet size. */
+    public record Size(int agents, long backupRows, long storeBytes, Duration fill, long rssBytes, List<Query> queries) {
+
+        double bytesPerBackupRow() {
+            return backupRows == 0 ? 0 : (double) storeBytes / backupRows;
+        }
+    }
+
+    private final Settings settings;
+
+    public GrowthBenchmark(Settings settings) {
+        this.settings = settings;
+    }
+
+    public List<Size> run(BenchLog log) throws Exception {
+        List<Size> sizes = new ArrayList<>();
+        for (int agents : settings.fleetSizes()) {
+            Path dir = settings.workDir().resolve("growth-" + agents);
+            deleteTree(dir);
+            long started = System.nanoTime();
+            long rows = fill(dir, agents, log);
+            Duration fill = Duration.ofNanos(System.nanoTime() - started);
+            long bytes = directorySize(dir);
+            log.say(String.format(Locale.ROOT, "growth: %d agents, %d backup rows, %d MiB in %d s", agents, rows,
+                    bytes >> 20, fill.toSeconds()));
+            try (ServerProcess server = ServerProcess.start("growth-" + agents, settings.serverJvm(),
+                    List.of("collector", "--data", dir.toString(), "--reader"), settings.workDir())) {
+                String token = server.tokens().get("bench-reader");
+                List<Query> queries = new ArrayList<>();
+                HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+                for (String path : ENDPOINTS) {
+                    queries.add(time(http, server.port(), path, token));
+                    log.say("growth: " + agents + " agents " + describe(queries.get(queries.size() - 1)));
+                }
+                sizes.add(new Size(agents, rows, bytes, fill, server.sample().rssBytes(), queries));
+            }
+        }
+        return sizes;
+    }
+
+    /** Stores {@code agents} agents' history, one report each, through {@link SqliteReportStore}; returns backup rows. */
+    long fill(Path dir, int agents, BenchLog log) throws Exception {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Instant firstNight = now.truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(settings.nights()))
+                .plus(Duration.ofHours(22));
+        long rows = 0;
+        try (Database db = Database.open(dir)) {
+            new TokenStore(db);
+            SqliteReportStore store = new SqliteReportStore(db);
+            for (int i = 0; i < agents; i++) {
+                SimulatedAgent agent = new SimulatedAgent(i);
+                List<BackupRecord> backups = new ArrayList<>(settings.nights() * SimulatedAgent.DATABASES);
+                long id = 0;
+                for (int night = 0; night < settings.nights(); night++) {
+                    for (int d = 0; d < SimulatedAgent.DATABASES; d++) {
+                        backups.add(agent.nightlyBackup(++id, d, night, firstNight));
+                    }
+                }
+                rows += store.store(agent.host(), agent.report("growth-" + i + "-fill", now, backups, id), now)
+                        .newBackups();
+                if ((i + 1) % 10_000 == 0) {
+                    log.say("growth: stored " + (i + 1) + " of " + agents + " agents");
+                }
+            }
+            try (Statement s = db.connection().createStatement()) {
+                s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+            }
+        }
+        return rows;
+    }
+
+    private static Query time(HttpClient http, int port, String path, String token) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofMinutes(2)).header("Authorization", "Bearer " + token).GET().build();
+        try {
+            long t0 = System.nanoTime();
+            HttpResponse<byte[]> first = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            double cold = (System.nanoTime() - t0) / 1e6;
+            double[] warm = new double[WARM_REPEATS];
+            for (int i = 0; i < WARM_REPEATS; i++) {
+                long t = System.nanoTime();
+                http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+                warm[i] = (System.nanoTime() - t) / 1e6;
+            }
+            Arrays.sort(warm);
+            return new Query(path, first.statusCode(), cold, warm[WARM_REPEATS / 2], first.body().length, null);
+        } catch (IOException | InterruptedException e) {
+            return new Query(path, -1, 0, 0, 0, e.toString());
+        }
+    }
+
+    private static String describe(Query q) {
+        return q.error() != null ? q.path() + " failed: " + q.error()
+                : String.format(Locale.ROOT, "%s: %d, cold %.1f ms, warm %.1f ms, %d bytes", q.path(), q.status(),
+                        q.coldMs(), q.warmMedianMs(), q.bytes());
+    }
+
+    public String markdown(List<Size> sizes) {
+        StringBuilder md = new StringBuilder();
+        md.append(String.format(Locale.ROOT, "Each agent: 1 instance, %d databases, %d nights of one backup per "
+                + "database, stored through the collector's store code (one report per agent). Query times: "
+                + "first request, then the median of %d more, served by a collector process on that store.%n%n",
+                SimulatedAgent.DATABASES, settings.nights(), WARM_REPEATS));
+        md.append("| agents | backup rows | store MiB | bytes/backup row | fill s | collector RSS MiB |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|\n");
+        for (Size s : sizes) {
+            md.append(String.format(Locale.ROOT, "| %d | %d | %d | %.0f | %d | %d |%n", s.agents(), s.backupRows(),
+                    s.storeBytes() >> 20, s.bytesPerBackupRow(), s.fill().toSeconds(), s.rssBytes() >> 20));
+        }
+        md.append("\n| endpoint |");
+        for (Size s : sizes) {
+            md.append(' ').append(s.agents()).append(" agents: first / warm ms (bytes) |");
+        }
+        md.append("\n|---|").append("---:|".repeat(sizes.size())).append('\n');
+        for (int e = 0; e < ENDPOINTS.size(); e++) {
+            md.append("| `").append(ENDPOINTS.get(e)).append("` |");
+            for (Size s : sizes) {
+                Query q = s.queries().get(e);
+                if (q.error() != null) {
+                    md.append(" failed: ").append(q.error().replace('|', '/')).append(" |");
+                } else if (q.status() != 200) {
+                    md.append(" HTTP ").append(q.status()).append(" |");
+                } else {
+                    md.append(String.format(Locale.ROOT, " %.1f / %.1f (%d) |", q.coldMs(), q.warmMedianMs(), q.bytes()));
+                }
+            }
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
+    static long directorySize(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}

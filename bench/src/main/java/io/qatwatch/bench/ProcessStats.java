@@ -1,0 +1,51 @@
+package io.qatwatch.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * CPU time and resident memory of a process, as Linux accounts them: CPU from {@link ProcessHandle}
+ * (which reads {@code /proc/<pid>/stat}), RSS and its peak from {@code /proc/<pid>/status}.
+ */
+public final class ProcessStats {
+
+    /** One reading. {@code rssBytes}/{@code peakRssBytes} are -1 where {@code /proc} is unavailable. */
+    public record Sample(long nanoTime, Duration cpu, long rssBytes, long peakRssBytes) {
+
+        /** Average cores used between {@code earlier} and this sample (1.0 = one core busy). */
+        public double coresSince(Sample earlier) {
+            long wall = nanoTime - earlier.nanoTime;
+            return wall <= 0 ? 0 : (double) cpu.minus(earlier.cpu).toNanos() / wall;
+        }
+    }
+
+    private ProcessStats() {
+    }
+
+    public static Sample sample(long pid) {
+        ProcessHandle handle = ProcessHandle.of(pid).orElseThrow(
+                () -> new IllegalStateException("process " + pid + " is gone; see its log in the bench work directory"));
+        Duration cpu = handle.info().totalCpuDuration().orElse(Duration.ZERO);
+        String status;
+        try {
+            status = Files.readString(Path.of("/proc", Long.toString(pid), "status"));
+        } catch (IOException e) {
+            status = "";
+        }
+        return new Sample(System.nanoTime(), cpu, kilobytes(status, "VmRSS") * 1024, kilobytes(status, "VmHWM") * 1024);
+    }
+
+    /** The value of a {@code Key:   1234 kB} line of {@code /proc/<pid>/status}, or -1 when absent. */
+    static long kilobytes(String status, String key) {
+        for (String line : status.split("\n")) {
+            if (line.startsWith(key + ":")) {
+                String value = line.substring(key.length() + 1).trim();
+                int space = value.indexOf(' ');
+                return Long.parseLong(space < 0 ? value : value.substring(0, space));
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,135 @@
+package io.qatwatch.bench;
+
+import io.qatwatch.collector.Collector;
+import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.store.TokenStore;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code bench serve collector|bare}: the server under test, run by {@link ServerProcess} in a JVM of its
+ * own. Prints {@code READY <port>} when listening; stops when its stdin closes (the bench exited) or on SIGTERM.
+ */
+@Command(name = "serve", hidden = true, description = "Run a server under test (started by the bench itself).")
+final class ServeCommand implements Callable<Integer> {
+
+    /** What to serve. */
+    enum Kind { collector, bare }
+
+    @Parameters(index = "0", description = "collector or bare")
+    Kind kind;
+
+    @Option(names = "--data", description = "Collector data directory.")
+    Path data;
+
+    @Option(names = "--agents", defaultValue = "0", description = "Agent tokens to enroll (hosts sql0..sqlN-1).")
+    int agents;
+
+    @Option(names = "--reader", description = "Also enroll a read token named bench-reader.")
+    boolean reader;
+
+    @Option(names = "--influx-url", description = "Collector: write to this InfluxDB 1.x (v1 /write mode).")
+    String influxUrl;
+
+    @Option(names = "--influx-database", defaultValue = "qatwatch", description = "Collector: the InfluxDB 1.x database.")
+    String influxDatabase;
+
+    @Option(names = "--tokens", required = true, description = "File to write 'name token' lines to.")
+    Path tokenFile;
+
+    @Override
+    public Integer call() throws Exception {
+        Vertx vertx = Vertx.vertx();
+        int port;
+        Runnable stop;
+        if (kind == Kind.collector) {
+            CollectorConfig config = benchConfig(influxUrl, influxDatabase);
+            Collector collector = Collector.start(vertx, config, data, Clock.systemUTC()).await(120, TimeUnit.SECONDS);
+            enroll(collector.tokens());
+            port = collector.port();
+            stop = () -> {
+                try {
+                    collector.stop().eventually(vertx::close).await(30, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    System.err.println("bench serve: stopping the collector failed: " + e);
+                }
+            };
+        } else {
+            port = deployBare(vertx, Runtime.getRuntime().availableProcessors());
+            stop = () -> {
+                try {
+                    vertx.close().await(30, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    System.err.println("bench serve: stopping the bare server failed: " + e);
+                }
+            };
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(stop));
+        System.out.println("READY " + port);
+        System.out.flush();
+        drain(System.in);
+        System.exit(0);
+        return 0;
+    }
+
+    /** The collector's defaults on a free loopback port, without the per-agent rate limit, optionally with the sink. */
+    static CollectorConfig benchConfig(String influxUrl, String influxDatabase) {
+        CollectorConfig d = CollectorConfig.defaults();
+        // the per-agent rate limit would turn a load test into a 429 test
+        CollectorConfig config = d.withListen("127.0.0.1", 0)
+                .withIngest(new CollectorConfig.Ingest(d.ingest().maxBodyBytes(), 1_000_000));
+        if (influxUrl == null) {
+            return config;
+        }
+        CollectorConfig.Influx i = d.influx();
+        return config.withInflux(new CollectorConfig.Influx(influxUrl, "v1", null, null, null, influxDatabase, null,
+                null, null, i.batchPoints(), i.queueReports(), i.spoolMaxBytes(), i.retryMaxSeconds(),
+                i.timeoutSeconds()));
+    }
+
+    /** One instance per core, deployed together so they share one port (Vert.x server sharing). */
+    static int deployBare(Vertx vertx, int instances) throws Exception {
+        AtomicInteger port = new AtomicInteger();
+        vertx.deployVerticle(() -> new BareIngestServer(0, port), new DeploymentOptions().setInstances(instances))
+                .await(30, TimeUnit.SECONDS);
+        return port.get();
+    }
+
+    private void enroll(TokenStore tokens) throws Exception {
+        List<String> lines = new ArrayList<>();
+        Instant now = Instant.now();
+        for (int i = 0; i < agents; i++) {
+            String host = new SimulatedAgent(i).host();
+            lines.add(host + " " + tokens.add(host, TokenStore.Kind.AGENT, now));
+        }
+        if (reader) {
+            lines.add("bench-reader " + tokens.add("bench-reader", TokenStore.Kind.READ, now));
+        }
+        Files.write(tokenFile, lines);
+    }
+
+    private static void drain(InputStream in) {
+        byte[] buffer = new byte[256];
+        try {
+            while (in.read(buffer) >= 0) {
+                // the bench writes nothing; EOF means it is gone
+            }
+        } catch (IOException ignored) {
+            // a broken pipe is the same news as EOF
+        }
+    }
+}
