@@ -21,7 +21,7 @@ class WindowsServiceTest {
         AtomicReference<ServiceArguments> seen = new AtomicReference<>();
 
         CompletableFuture<ServiceOutcome> start = CompletableFuture.supplyAsync(() -> WindowsService.run(ARGS,
-                () -> arguments -> {
+                arguments -> {
                     seen.set(arguments);
                     return runtime;
                 }, TIMEOUT, TIMEOUT));
@@ -40,7 +40,7 @@ class WindowsServiceTest {
     void badStartParametersFailTheStartWithoutBuildingAnAgent() {
         AtomicReference<ServiceArguments> seen = new AtomicReference<>();
 
-        ServiceOutcome outcome = WindowsService.run(new String[] {"--config"}, () -> arguments -> {
+        ServiceOutcome outcome = WindowsService.run(new String[] {"--config"}, arguments -> {
             seen.set(arguments);
             return FakeAgentRuntime.healthy();
         }, TIMEOUT, TIMEOUT);
@@ -50,17 +50,11 @@ class WindowsServiceTest {
     }
 
     @Test
-    void aJarWithoutADaemonFailsTheStartWithAMessageInsteadOfHanging() {
-        assertThat(WindowsService.run(ARGS, WindowsService::loadFactory, TIMEOUT, TIMEOUT))
-                .isEqualTo(ServiceOutcome.START_FAILED);
-    }
-
-    @Test
     void aStopThatOvertakesTheStartKeepsTheAgentFromStarting() {
         FakeAgentRuntime runtime = FakeAgentRuntime.healthy();
 
         WindowsService.stop(new String[0]);
-        ServiceOutcome outcome = WindowsService.run(ARGS, () -> arguments -> runtime, TIMEOUT, TIMEOUT);
+        ServiceOutcome outcome = WindowsService.run(ARGS, arguments -> runtime, TIMEOUT, TIMEOUT);
 
         assertThat(outcome).isEqualTo(ServiceOutcome.STOPPED);
         assertThat(runtime.starts).hasValue(0);
