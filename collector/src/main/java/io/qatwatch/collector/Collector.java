@@ -74,12 +74,16 @@ public final class Collector {
                 config.influx().queueReports(), config.influx().spoolMaxBytes(), config.influx().batchPoints(),
                 Duration.ofSeconds(config.influx().retryMaxSeconds())).start() : null;
         Consumer<AcceptedReport> afterStore = accepted -> {
+            // duplicates too: the points of a report whose 202 was lost in a crash may never have been written;
+            // rewriting them is harmless (same measurement, tags and time overwrite)
             if (sink != null) {
                 Instant receivedAt = clock.instant();
                 String group = stages.groupOf().apply(accepted.host());
                 sink.submit(() -> InfluxPoints.lines(accepted.host(), group, accepted.report(), receivedAt));
             }
-            stages.afterStore().accept(accepted);
+            if (!accepted.stored().duplicate()) {
+                stages.afterStore().accept(accepted);
+            }
         };
         this.server = new CollectorServer(config, tokens, store, clock, new CollectorMetrics(), afterStore,
                 stages.alerts(), stages.windows(), () -> sink == null ? Map.of() : sink.metrics());
@@ -112,7 +116,17 @@ public final class Collector {
                             config.listen().host(), c.port(), dataDir.toAbsolutePath(),
                             c.sink == null ? "" : ", InfluxDB sink on");
                     return c;
-                }));
+                }).recover(e -> vertx.executeBlocking(() -> {
+                    c.closeStoreAndSink();
+                    return null;
+                }).transform(closed -> Future.<Collector>failedFuture(e))));
+    }
+
+    private void closeStoreAndSink() throws Exception {
+        if (sink != null) {
+            sink.close();
+        }
+        db.close();
     }
 
     public int port() {
@@ -155,10 +169,7 @@ public final class Collector {
         }
         Future<Void> undeployed = deploymentId == null ? Future.succeededFuture() : vertx.undeploy(deploymentId);
         return undeployed.eventually(() -> vertx.executeBlocking(() -> {
-            if (sink != null) {
-                sink.close();
-            }
-            db.close();
+            closeStoreAndSink();
             return null;
         }));
     }

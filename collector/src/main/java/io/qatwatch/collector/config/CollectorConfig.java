@@ -74,6 +74,11 @@ public record CollectorConfig(Listen listen, Tls tls, Ingest ingest, Retention r
                         256L * 1024 * 1024, 60, 10));
     }
 
+    /** A config without an InfluxDB sink (the form callers used before the {@code influx} section existed). */
+    public CollectorConfig(Listen listen, Tls tls, Ingest ingest, Retention retention, StatusPage statusPage) {
+        this(listen, tls, ingest, retention, statusPage, defaults().influx());
+    }
+
     /** This config listening on {@code host:port} (tests and {@code qatwatch up}). */
     public CollectorConfig withListen(String host, int port) {
         return new CollectorConfig(new Listen(host, port), tls, ingest, retention, statusPage, influx);
