@@ -112,7 +112,7 @@ $procrun = @(
     "--JvmMx=$MaxHeapMB",
     "--JvmSs=512",
     # the same small-footprint settings as the qatwatch launcher's agent defaults; procrun splits them at ';'
-    "--JvmOptions=-Dfile.encoding=UTF-8;-XX:+UseSerialGC;-XX:TieredStopAtLevel=1;-XX:CICompilerCount=1;-XX:MaxMetaspaceSize=48m;-XX:ReservedCodeCacheSize=24m;-XX:MaxDirectMemorySize=16m;-Dio.netty.allocator.type=unpooled;-Dio.netty.noPreferDirect=true",
+    "--JvmOptions=-Dfile.encoding=UTF-8;-XX:+UseSerialGC;-XX:TieredStopAtLevel=1;-XX:CICompilerCount=1;-XX:MaxMetaspaceSize=48m;-XX:ReservedCodeCacheSize=24m;-XX:MaxDirectMemorySize=16m;-Dio.netty.allocator.type=unpooled;-Dio.netty.noPreferDirect=true;-Dorg.slf4j.simpleLogger.showDateTime=true;-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd HH:mm:ss.SSSZ;-Dorg.slf4j.simpleLogger.log.io.netty=warn;-Dorg.slf4j.simpleLogger.log.io.vertx=warn",
     "--StartMode=jvm",
     "--StartClass=$serviceClass",
     "--StartMethod=start",

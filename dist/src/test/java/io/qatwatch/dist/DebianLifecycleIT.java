@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Install, upgrade, remove and purge the agent package with the real dpkg and the real maintainer scripts,
- * inside a throw-away root (src/test/resources/dpkg-root.sh), and check what a DBA would look at afterwards.
+ * Install, upgrade, remove and purge the agent package (beside the collector) with the real dpkg and the
+ * real maintainer scripts, inside a throw-away root (src/test/resources/dpkg-root.sh), and check what a DBA
+ * would look at afterwards.
  */
 class DebianLifecycleIT {
 
@@ -37,8 +38,10 @@ class DebianLifecycleIT {
     void installUpgradeRemoveAndPurgeLeaveWhatADbaExpects() throws IOException {
         Path root = work.resolve("root");
 
-        // install: a system user, a config only root and that user can read, the unit enabled for boot
-        dpkg("--install", Dist.deb("qatwatch-common").toString(), Dist.deb("qatwatch-agent").toString());
+        // install (the collector too, on the same host): a system user each, a config only root and that
+        // user can read, the unit enabled for boot
+        dpkg("--install", Dist.deb("qatwatch-common").toString(), Dist.deb("qatwatch-agent").toString(),
+                Dist.deb("qatwatch-collector").toString());
 
         String[] user = passwd(root, "qatwatch-agent").orElseThrow(() -> new AssertionError("no user qatwatch-agent"));
         assertThat(Integer.parseInt(user[2])).as("a system uid").isLessThan(1000);
@@ -51,6 +54,10 @@ class DebianLifecycleIT {
                 .contains("root qatwatch-agent 640 /etc/qatwatch/agent.yaml");
         assertThat(root.resolve("etc/systemd/system/multi-user.target.wants/qatwatch-agent.service")).isSymbolicLink();
         assertThat(usr("share/qatwatch/lib/qatwatch-agent.jar")).isRegularFile();
+        String[] collector = passwd(root, "qatwatch-collector").orElseThrow(() -> new AssertionError("no user qatwatch-collector"));
+        assertThat(collector[2]).isNotEqualTo(user[2]);
+        assertThat(Files.getAttribute(root.resolve("etc/qatwatch/collector.yaml"), "unix:gid"))
+                .isEqualTo(Integer.parseInt(collector[3]));
 
         // the DBA edits the config; the running agent leaves reports in its outbox
         Files.writeString(config, "# edited by the DBA\n", StandardOpenOption.APPEND);
@@ -74,16 +81,26 @@ class DebianLifecycleIT {
         assertThat(config).exists();
         assertThat(outbox.resolve("report-1.json")).exists();
 
-        // purge: nothing of the agent is left; the launcher package is untouched
+        // purge: nothing of the agent is left; the launcher and the collector are untouched
         dpkg("--purge", "qatwatch-agent");
+
+        assertThat(root.resolve(CONFIG)).doesNotExist();
+        assertThat(root.resolve(STATE)).doesNotExist();
+        assertThat(root.resolve("etc/qatwatch/collector.yaml")).exists();
+        assertThat(passwd(root, "qatwatch-collector")).isPresent();
+        assertThat(passwd(root, "qatwatch-agent")).isEmpty();
+        assertThat(Files.readString(root.resolve("etc/group"))).doesNotContain("qatwatch-agent:");
+        assertThat(Files.readString(root.resolve("var/lib/dpkg/statoverride"))).doesNotContain("qatwatch-agent");
+        assertThat(root.resolve("etc/systemd/system/multi-user.target.wants/qatwatch-agent.service")).doesNotExist();
+        assertThat(usr("share/qatwatch/qatwatch")).as("qatwatch-common stays").exists();
+
+        // purging the collector as well empties the shared folders
+        dpkg("--purge", "qatwatch-collector");
 
         assertThat(root.resolve("etc/qatwatch")).doesNotExist();
         assertThat(root.resolve("var/lib/qatwatch")).doesNotExist();
-        assertThat(passwd(root, "qatwatch-agent")).isEmpty();
-        assertThat(Files.readString(root.resolve("etc/group"))).doesNotContain("qatwatch-agent:");
+        assertThat(passwd(root, "qatwatch-collector")).isEmpty();
         assertThat(Files.readString(root.resolve("var/lib/dpkg/statoverride"))).doesNotContain("qatwatch");
-        assertThat(root.resolve("etc/systemd/system/multi-user.target.wants/qatwatch-agent.service")).doesNotExist();
-        assertThat(usr("share/qatwatch/qatwatch")).as("qatwatch-common stays").exists();
     }
 
     private String dpkg(String... args) {

@@ -56,7 +56,8 @@ class DebianPackagesIT {
         assertThat(version.exitCode()).as(version.output()).isZero();
         assertThat(version.output()).startsWith("qatwatch " + Dist.VERSION + " (report schema ");
 
-        Command tokens = launch(root, launcher, "collector", "token", "list", "--data", root.resolve("var/lib/qatwatch/collector").toString());
+        Path data = root.resolve("var/lib/qatwatch/collector");
+        Command tokens = launch(root, launcher, "collector", "token", "list", "--data", data.toString());
         assertThat(tokens.exitCode()).as(tokens.output()).isZero();
         assertThat(tokens.output()).contains("NAME", "KIND", "STATE");
     }

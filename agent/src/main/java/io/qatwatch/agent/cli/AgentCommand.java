@@ -90,7 +90,7 @@ public final class AgentCommand implements Callable<Integer> {
     }
 
     /** One event loop and a small worker pool: the agent does little, and every thread costs memory. */
-    static VertxOptions smallVertx() {
+    public static VertxOptions smallVertx() {
         return new VertxOptions()
                 .setEventLoopPoolSize(1)
                 .setWorkerPoolSize(2)

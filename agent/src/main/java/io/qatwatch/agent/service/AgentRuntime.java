@@ -4,7 +4,7 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The agent daemon as a service host sees it: started once, stopped once, both asynchronous.
- * The daemon implements this; {@link ServiceHost} drives it for the Windows service.
+ * {@link AgentDaemonRuntime} is the real one; {@link ServiceHost} drives it for the Windows service.
  */
 public interface AgentRuntime {
 

@@ -1,9 +1,7 @@
 package io.qatwatch.agent.service;
 
-/**
- * Builds the agent runtime for a service start. The daemon registers its one implementation in
- * {@code META-INF/services/io.qatwatch.agent.service.AgentRuntimeFactory}.
- */
+/** Builds the agent runtime for a service start: {@link AgentDaemonRuntime} in the service, a fake in tests. */
+@FunctionalInterface
 public interface AgentRuntimeFactory {
 
     /** A runtime reading its configuration from {@code arguments.configFile()}, keeping state in {@code arguments.dataDir()}. */

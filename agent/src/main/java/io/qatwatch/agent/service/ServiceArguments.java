@@ -27,7 +27,8 @@ public record ServiceArguments(Path configFile, Path dataDir) {
             }
             if (i + 1 >= args.size() || args.get(i + 1).isBlank()) {
                 throw new IllegalArgumentException("service start parameter " + name + " has no value:"
-                        + " give it after a ';' in procrun --StartParams, e.g. --StartParams=--config;C:\\ProgramData\\qatwatch\\agent.yaml");
+                        + " give it after a ';' in procrun --StartParams,"
+                        + " e.g. --StartParams=--config;C:\\ProgramData\\qatwatch\\agent.yaml");
             }
             Path value = Path.of(args.get(++i));
             if (name.equals("--config")) {

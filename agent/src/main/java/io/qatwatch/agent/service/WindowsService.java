@@ -2,9 +2,6 @@ package io.qatwatch.agent.service;
 
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Iterator;
-import java.util.ServiceLoader;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +26,8 @@ public final class WindowsService {
 
     /** Called by procrun on service start; returns only after {@link #stop} has stopped the agent. */
     public static void start(String[] args) {
-        ServiceOutcome outcome = run(args, WindowsService::loadFactory, START_TIMEOUT, STOP_TIMEOUT);
+        ServiceOutcome outcome = run(args, arguments -> new AgentDaemonRuntime(arguments, System.getenv()),
+                START_TIMEOUT, STOP_TIMEOUT);
         if (outcome != ServiceOutcome.STOPPED) {
             // procrun reports the JVM's exit code to the Service Control Manager: non-zero triggers the recovery actions
             System.exit(outcome.exitCode());
@@ -57,13 +55,13 @@ public final class WindowsService {
     }
 
     /** Parses the arguments, builds the runtime, runs it until {@link #stop}; never throws. */
-    static ServiceOutcome run(String[] args, Supplier<AgentRuntimeFactory> factories,
+    static ServiceOutcome run(String[] args, AgentRuntimeFactory factory,
                               Duration startTimeout, Duration stopTimeout) {
         ServiceHost host;
         try {
             ServiceArguments arguments = ServiceArguments.parse(Arrays.asList(args == null ? new String[0] : args));
             LOG.info("qatwatch agent service starting: config {}, data {}", arguments.configFile(), arguments.dataDir());
-            host = new ServiceHost(factories.get().create(arguments), startTimeout, stopTimeout);
+            host = new ServiceHost(factory.create(arguments), startTimeout, stopTimeout);
         } catch (RuntimeException e) {
             LOG.error("qatwatch agent service cannot start: {}", e.getMessage());
             return ServiceOutcome.START_FAILED;
@@ -87,14 +85,5 @@ public final class WindowsService {
                 running = null;
             }
         }
-    }
-
-    static AgentRuntimeFactory loadFactory() {
-        Iterator<AgentRuntimeFactory> found = ServiceLoader.load(AgentRuntimeFactory.class).iterator();
-        if (!found.hasNext()) {
-            throw new IllegalStateException("this qatwatch-agent jar has no agent daemon"
-                    + " (no META-INF/services/" + AgentRuntimeFactory.class.getName() + "): use a release build");
-        }
-        return found.next();
     }
 }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class WindowsServiceTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
-    private static final String[] ARGS = {"--config", "C:\\ProgramData\\qatwatch\\agent.yaml", "--data", "C:\\ProgramData\\qatwatch\\state"};
+    private static final String[] ARGS = {
+        "--config", "C:\\ProgramData\\qatwatch\\agent.yaml", "--data", "C:\\ProgramData\\qatwatch\\state"};
 
     @Test
     void startRunsTheAgentFromItsArgumentsUntilStopIsCalledOnAnotherThread() throws Exception {
@@ -20,7 +21,7 @@ class WindowsServiceTest {
         AtomicReference<ServiceArguments> seen = new AtomicReference<>();
 
         CompletableFuture<ServiceOutcome> start = CompletableFuture.supplyAsync(() -> WindowsService.run(ARGS,
-                () -> arguments -> {
+                arguments -> {
                     seen.set(arguments);
                     return runtime;
                 }, TIMEOUT, TIMEOUT));
@@ -39,7 +40,7 @@ class WindowsServiceTest {
     void badStartParametersFailTheStartWithoutBuildingAnAgent() {
         AtomicReference<ServiceArguments> seen = new AtomicReference<>();
 
-        ServiceOutcome outcome = WindowsService.run(new String[] {"--config"}, () -> arguments -> {
+        ServiceOutcome outcome = WindowsService.run(new String[] {"--config"}, arguments -> {
             seen.set(arguments);
             return FakeAgentRuntime.healthy();
         }, TIMEOUT, TIMEOUT);
@@ -49,17 +50,11 @@ class WindowsServiceTest {
     }
 
     @Test
-    void aJarWithoutADaemonFailsTheStartWithAMessageInsteadOfHanging() {
-        assertThat(WindowsService.run(ARGS, WindowsService::loadFactory, TIMEOUT, TIMEOUT))
-                .isEqualTo(ServiceOutcome.START_FAILED);
-    }
-
-    @Test
     void aStopThatOvertakesTheStartKeepsTheAgentFromStarting() {
         FakeAgentRuntime runtime = FakeAgentRuntime.healthy();
 
         WindowsService.stop(new String[0]);
-        ServiceOutcome outcome = WindowsService.run(ARGS, () -> arguments -> runtime, TIMEOUT, TIMEOUT);
+        ServiceOutcome outcome = WindowsService.run(ARGS, arguments -> runtime, TIMEOUT, TIMEOUT);
 
         assertThat(outcome).isEqualTo(ServiceOutcome.STOPPED);
         assertThat(runtime.starts).hasValue(0);
