@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,8 +61,6 @@ class DebianPackagesIT {
         assertThat(tokens.output()).contains("NAME", "KIND", "STATE");
     }
 
-    @Disabled("the launcher's ensure_built wants both jars, so a host with only qatwatch-agent (or only qatwatch-collector)"
-            + " exits 1 with 'qatwatch-collector-all.jar is missing': enable once it checks only the jar its command runs")
     @ParameterizedTest
     @ValueSource(strings = {"qatwatch-agent:version", "qatwatch-collector:collector --help"})
     void aHostWithOnePackageRunsItsCommand(String packageAndCommand, @TempDir Path root) {
