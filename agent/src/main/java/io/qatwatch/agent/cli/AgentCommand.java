@@ -65,7 +65,7 @@ public final class AgentCommand implements Callable<Integer> {
         Vertx vertx = Vertx.vertx(smallVertx());
         AgentDaemon daemon;
         try {
-            daemon = AgentDaemon.start(vertx, config, dataDir, token, LiveProbes.create(), Clock.systemUTC())
+            daemon = AgentDaemon.start(vertx, config, dataDir, token, LiveProbes.create(Clock.systemUTC()), Clock.systemUTC())
                     .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;

@@ -1,21 +1,16 @@
 package io.qatwatch.agent.daemon;
 
-import io.qatwatch.agent.probe.HostInventory;
-import io.qatwatch.protocol.ProbeStatus;
-import java.util.List;
+import io.qatwatch.agent.probe.HostInventoryProbes;
+import io.qatwatch.agent.probe.sqlserver.JdbcSqlInstanceProbe;
+import java.time.Clock;
 
-/** The probes the daemon runs on a real host. */
+/** The probes the daemon runs on a real host: this machine's inventory, and JDBC to each configured instance. */
 public final class LiveProbes {
 
     private LiveProbes() {
     }
 
-    public static AgentDaemon.Probes create() {
-        return new AgentDaemon.Probes(
-                () -> new HostInventory(null, null, null,
-                        List.of(ProbeStatus.failed("host", 0, "the host probe is not part of this build", null))),
-                settings -> (sections, after) -> new io.qatwatch.agent.probe.sqlserver.SqlProbeResult(null,
-                        List.of(ProbeStatus.failed("sqlserver:" + settings.name(), 0,
-                                "the SQL Server probe is not part of this build", null)), false));
+    public static AgentDaemon.Probes create(Clock clock) {
+        return new AgentDaemon.Probes(HostInventoryProbes.live(), settings -> new JdbcSqlInstanceProbe(settings, clock));
     }
 }
