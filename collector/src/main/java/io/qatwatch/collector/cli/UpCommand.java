@@ -132,7 +132,7 @@ public final class UpCommand implements Callable<Integer> {
             Path passwordFile = sqlPasswordFile != null ? sqlPasswordFile
                     : envPath("QATWATCH_SQL_PASSWORD_FILE");
             yaml.append("sqlserver:\n  instances:\n    - name: local\n")
-                    .append("      url: ").append(quote(url)).append("\n");
+                    .append("      jdbcUrl: ").append(quote(url)).append("\n");
             if (user != null) {
                 yaml.append("      user: ").append(quote(user)).append("\n");
             }
