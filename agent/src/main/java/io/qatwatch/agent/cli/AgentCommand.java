@@ -62,10 +62,10 @@ public final class AgentCommand implements Callable<Integer> {
     }
 
     private static int run(AgentConfig config, Path dataDir, String token) throws InterruptedException {
-        Vertx vertx = Vertx.vertx(smallVertx());
+        Vertx vertx = Vertx.vertx(smallVertx(config.sqlInstances().size()));
         AgentDaemon daemon;
         try {
-            daemon = AgentDaemon.start(vertx, config, dataDir, token, LiveProbes.create(), Clock.systemUTC())
+            daemon = AgentDaemon.start(vertx, config, dataDir, token, LiveProbes.create(Clock.systemDefaultZone()), Clock.systemUTC())
                     .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
@@ -89,11 +89,15 @@ public final class AgentCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** One event loop and a small worker pool: the agent does little, and every thread costs memory. */
-    public static VertxOptions smallVertx() {
+    /**
+     * One event loop and a small worker pool: the agent does little, and every thread costs memory. Two
+     * workers for the outbox and the host probe, plus one per SQL Server instance (up to 8) so that a slow
+     * instance does not hold up the others or the outbox.
+     */
+    public static VertxOptions smallVertx(int sqlInstances) {
         return new VertxOptions()
                 .setEventLoopPoolSize(1)
-                .setWorkerPoolSize(2)
+                .setWorkerPoolSize(2 + Math.min(sqlInstances, 8))
                 .setInternalBlockingPoolSize(2)
                 // the check wakes a thread; every 5 s still catches a blocked event loop, with fewer wake-ups
                 .setBlockedThreadCheckInterval(5000)

@@ -2,6 +2,7 @@ package io.qatwatch.agent.daemon;
 
 import io.qatwatch.agent.config.AgentConfig;
 import io.qatwatch.agent.probe.HostInventoryProbe;
+import io.qatwatch.agent.probe.sqlserver.HighWaterMarks;
 import io.qatwatch.agent.probe.sqlserver.SqlInstanceProbe;
 import io.qatwatch.agent.probe.sqlserver.SqlInstanceSettings;
 import io.qatwatch.agent.ship.Backoff;
@@ -31,6 +32,8 @@ import org.slf4j.LoggerFactory;
 public final class AgentDaemon {
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentDaemon.class);
+    /** Under {@code <data>/state/}: the backup high-water mark of each SQL Server instance. */
+    public static final String HIGH_WATER_MARKS = "backup-high-water-marks";
 
     private final Vertx vertx;
     private final Outbox outbox;
@@ -61,10 +64,11 @@ public final class AgentDaemon {
         String version = Version.current();
         DeliveryStatus delivery = new DeliveryStatus();
         AgentHealth health = new AgentHealth(clock, startedAt, version, delivery);
-        record Opened(Outbox outbox, String name) {
+        record Opened(Outbox outbox, String name, HighWaterMarks marks) {
         }
         return vertx.executeBlocking(() -> new Opened(Outbox.open(dataDir.resolve("outbox"), config.outbox()),
-                config.name().isEmpty() ? hostName() : config.name())).compose(opened -> {
+                config.name().isEmpty() ? hostName() : config.name(),
+                new HighWaterMarks(dataDir.resolve("state").resolve(HIGH_WATER_MARKS)))).compose(opened -> {
             Outbox outbox = opened.outbox();
             String name = opened.name();
             health.watch(outbox);
@@ -74,7 +78,6 @@ public final class AgentDaemon {
             CollectorClient client = new CollectorClient(vertx, c.url(), token, c.caFile(), c.connectTimeout(), c.requestTimeout());
             SecureRandom random = new SecureRandom();
             Backoff backoff = new Backoff(c.initialBackoff(), c.maxBackoff(), random::nextDouble);
-            BackupCursors cursors = new BackupCursors(dataDir.resolve("state").resolve("backup-cursors"));
             return daemon.deploy(new DeliveryVerticle(outbox, client, backoff, clock, c.gzip(), delivery), daemon.otherDeployments)
                     .compose(v -> config.healthPort() == 0 ? Future.succeededFuture() : daemon.deployHealth(config.healthPort(), health))
                     .compose(v -> daemon.deploy(new HostProbeVerticle(probes.host(), publisher, config.schedule().host()),
@@ -83,7 +86,7 @@ public final class AgentDaemon {
                         Future<Void> all = Future.succeededFuture();
                         for (SqlInstanceSettings instance : config.sqlInstances()) {
                             all = all.compose(x -> daemon.deploy(new SqlInstanceVerticle(instance.name(),
-                                    probes.sqlServer().apply(instance), publisher, cursors, config.schedule(), clock),
+                                    probes.sqlServer().apply(instance), publisher, opened.marks(), config.schedule(), clock),
                                     daemon.probeDeployments));
                         }
                         return all;

@@ -1,5 +1,6 @@
 package io.qatwatch.agent.daemon;
 
+import io.qatwatch.agent.probe.sqlserver.HighWaterMarks;
 import io.qatwatch.agent.probe.sqlserver.SqlInstanceProbe;
 import io.qatwatch.agent.probe.sqlserver.SqlProbeResult;
 import io.qatwatch.agent.probe.sqlserver.SqlSection;
@@ -25,7 +26,7 @@ public final class SqlInstanceVerticle extends VerticleBase {
     private final String instance;
     private final SqlInstanceProbe probe;
     private final ReportPublisher publisher;
-    private final BackupCursors cursors;
+    private final HighWaterMarks marks;
     private final SqlCadence cadence;
     private final Clock clock;
     private long timer = -1;
@@ -33,12 +34,12 @@ public final class SqlInstanceVerticle extends VerticleBase {
     private boolean stopping;
     private Promise<Void> idle;
 
-    public SqlInstanceVerticle(String instance, SqlInstanceProbe probe, ReportPublisher publisher, BackupCursors cursors,
+    public SqlInstanceVerticle(String instance, SqlInstanceProbe probe, ReportPublisher publisher, HighWaterMarks marks,
                                io.qatwatch.agent.config.AgentConfig.Schedule schedule, Clock clock) {
         this.instance = instance;
         this.probe = probe;
         this.publisher = publisher;
-        this.cursors = cursors;
+        this.marks = marks;
         this.cadence = new SqlCadence(schedule);
         this.clock = clock;
     }
@@ -74,7 +75,7 @@ public final class SqlInstanceVerticle extends VerticleBase {
         }
         running = true;
         vertx.executeBlocking(() -> {
-                    Long after = due.contains(SqlSection.BACKUP_HISTORY) ? cursors.read(instance) : null;
+                    Long after = due.contains(SqlSection.BACKUP_HISTORY) ? marks.afterBackupSetId(instance) : null;
                     return probe.probe(due, after);
                 }, false)
                 .compose(result -> publisher.publishInstance(result.snapshot(), result.probes()).map(r -> result))
@@ -100,8 +101,12 @@ public final class SqlInstanceVerticle extends VerticleBase {
             return Future.succeededFuture();
         }
         long mark = snapshot.backupHighWaterMark();
+        Long current = marks.afterBackupSetId(instance);
+        if (current != null && current >= mark) {
+            return Future.succeededFuture();
+        }
         return vertx.executeBlocking(() -> {
-            cursors.advance(instance, mark);
+            marks.put(instance, mark);
             return null;
         });
     }

@@ -107,7 +107,7 @@ class AgentProcessTest {
 
         collector = startCollector(vertx, collectorData, collectorPort);
         AgentConfig restarted = AgentConfigLoader.load(config, Map.of()).config();
-        AgentDaemon daemon = AgentDaemon.start(vertx, restarted, data, token, LiveProbes.create(), Clock.systemUTC())
+        AgentDaemon daemon = AgentDaemon.start(vertx, restarted, data, token, LiveProbes.create(Clock.systemUTC()), Clock.systemUTC())
                 .await(30, TimeUnit.SECONDS);
         try {
             long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -148,8 +148,7 @@ class AgentProcessTest {
     }
 
     private static Collector startCollector(Vertx vertx, Path data, int port) throws Exception {
-        CollectorConfig d = CollectorConfig.defaults();
-        CollectorConfig config = d.withListen("127.0.0.1", port);
+        CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", port);
         return Collector.start(vertx, config, data, Clock.systemUTC()).await(30, TimeUnit.SECONDS);
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.qatwatch.agent.config.AgentConfig;
 import io.qatwatch.agent.probe.HostInventory;
 import io.qatwatch.agent.probe.HostInventoryProbe;
+import io.qatwatch.agent.probe.sqlserver.HighWaterMarks;
 import io.qatwatch.agent.probe.sqlserver.SqlInstanceProbe;
 import io.qatwatch.agent.probe.sqlserver.SqlInstanceSettings;
 import io.qatwatch.agent.ship.Outbox;
@@ -93,7 +94,8 @@ class AgentCollectorEndToEndTest {
         assertThat(metric("qatwatch_reports_duplicate_total")).as("nothing was sent twice").isZero();
         assertThat(msdb.askedAfter).as("high-water marks: first sync, then page by page, never backwards")
                 .startsWith(-1L, 10L, 20L, 30L, 40L).isSorted();
-        assertThat(Files.readString(agentData.resolve("state/backup-cursors/PROD.hwm")).trim()).isEqualTo("45");
+        assertThat(new HighWaterMarks(agentData.resolve("state").resolve(AgentDaemon.HIGH_WATER_MARKS)).afterBackupSetId("PROD"))
+                .isEqualTo(45L);
     }
 
     @Test
