@@ -3,6 +3,7 @@ package io.qatwatch.agent;
 import io.qatwatch.agent.cli.AgentCommand;
 import io.qatwatch.agent.cli.ProbeCommand;
 import io.qatwatch.agent.cli.VersionCommand;
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -20,6 +21,20 @@ public final class AgentMain {
 
     /** Runs the command line and returns the exit code: 0 done, 1 failed, 2 usage error. */
     public static int run(String... args) {
-        return new CommandLine(new AgentMain()).execute(args);
+        return commandLine(CommandLine.defaultFactory()).execute(args);
+    }
+
+    /** The command line with its subcommands made by {@code factory}; a bad flag prints the error, suggestions and usage. */
+    public static CommandLine commandLine(CommandLine.IFactory factory) {
+        CommandLine cli = new CommandLine(new AgentMain(), factory);
+        cli.setParameterExceptionHandler((e, args) -> {
+            CommandLine command = e.getCommandLine();
+            PrintWriter err = command.getErr();
+            err.println(e.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+            command.usage(err);
+            return command.getCommandSpec().exitCodeOnInvalidInput();
+        });
+        return cli;
     }
 }

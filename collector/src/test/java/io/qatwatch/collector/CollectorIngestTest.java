@@ -159,7 +159,7 @@ class CollectorIngestTest {
         post(token, GoldenReports.bytes(GoldenReports.COMPLETE), false);
         HttpResponse<Buffer> page = get("/", null);
         assertThat(page.statusCode()).isEqualTo(200);
-        assertThat(page.bodyAsString()).contains("<td>web05</td>").contains("INTEL_QAT_HARDWARE");
+        assertThat(page.bodyAsString()).contains("<strong>web05</strong>").contains("INTEL_QAT_HARDWARE");
         assertThat(get("/metrics", null).bodyAsString()).contains("qatwatch_reports_accepted_total 1");
     }
 }

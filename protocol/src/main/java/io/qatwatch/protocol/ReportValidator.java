@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
  */
 public final class ReportValidator {
 
-    /** Names that become parts of URLs and keys (instance names): no separators, no spaces. */
-    public static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_$#.\\-]{1,64}");
+    /** Names that become parts of URLs and keys (instance names): no separators, no spaces, no leading dot. */
+    public static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_$#.\\-]{0,63}");
     public static final int MAX_NAME_CHARS = 256;
     public static final int MAX_TEXT_CHARS = 4096;
     public static final int MAX_INSTANCES = 64;
@@ -148,7 +148,7 @@ public final class ReportValidator {
         required(at + ".name", s.name());
         if (!IDENTIFIER.matcher(s.name()).matches()) {
             throw new ReportFormatException(at + ".name",
-                    "instance name must be 1 to 64 letters, digits or _ $ # . - (no spaces or path separators)");
+                    "instance name must be 1 to 64 letters, digits or _ $ # . - starting with a letter, digit or _ (no spaces or path separators)");
         }
         time(at + ".collectedAt", s.collectedAt(), now, true);
         if (s.backupHighWaterMark() != null) {

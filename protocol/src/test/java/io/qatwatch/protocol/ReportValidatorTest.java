@@ -20,6 +20,7 @@ class ReportValidatorTest {
         "finish before start       | \"2026-11-30T00:34:00.600Z\"          | \"2026-11-29T00:34:00Z\"                  | instances[0].backups[0].finishedAt",
         "unknown backup type       | \"type\" : \"D\"                        | \"type\" : \"X\"                            | instances[0].backups[0].type",
         "path in instance name     | \"name\" : \"MSSQLSERVER\"              | \"name\" : \"../../etc\"                    | instances[0].name",
+        "dot-dot instance name     | \"name\" : \"MSSQLSERVER\"              | \"name\" : \"..\"                           | instances[0].name",
         "control char in database  | \"databaseName\" : \"Sales\"            | \"databaseName\" : \"Sa\\u0007les\"         | instances[0].backups[0].databaseName",
         "blank agent name          | \"name\" : \"sql01\"                    | \"name\" : \" \"                            | agent.name",
     })

@@ -1,16 +1,102 @@
 package io.qatwatch.agent.cli;
 
+import io.qatwatch.agent.config.AgentConfig;
+import io.qatwatch.agent.config.AgentConfigLoader;
+import io.qatwatch.agent.config.ConfigException;
+import io.qatwatch.agent.config.Secrets;
+import io.qatwatch.agent.daemon.AgentDaemon;
+import io.qatwatch.agent.daemon.LiveProbes;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.file.FileSystemOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** Runs the agent daemon. */
+/** Runs the agent daemon until SIGTERM or Ctrl-C. */
 @Command(name = "agent", mixinStandardHelpOptions = true,
         description = "Run the agent: probe on schedule, keep reports in the outbox, deliver them to the collector.")
 public final class AgentCommand implements Callable<Integer> {
 
+    /** How long a stop may take before the process exits anyway; every report is on disk before that. */
+    static final long STOP_SECONDS = 8;
+
+    @Option(names = "--config", required = true, paramLabel = "FILE",
+            description = "agent configuration (YAML); see install/agent.example.yaml")
+    Path config;
+
+    @Option(names = "--data", paramLabel = "DIR",
+            description = "the agent's folder for its outbox and state (default: $QATWATCH_DATA, else ./.qatwatch)")
+    Path data;
+
     @Override
-    public Integer call() {
-        System.err.println("agent: not implemented yet");
-        return 1;
+    public Integer call() throws Exception {
+        LogSetup.daemon();
+        Map<String, String> env = System.getenv();
+        Path dataDir = data != null ? data : Path.of(env.getOrDefault("QATWATCH_DATA", ".qatwatch"));
+        AgentConfigLoader.Loaded loaded;
+        String token;
+        try {
+            loaded = AgentConfigLoader.load(config, env);
+            token = Secrets.collectorToken(loaded.config().collector(), env);
+        } catch (ConfigException e) {
+            System.err.println("qatwatch agent: " + config + ": " + e.getMessage());
+            return 2;
+        }
+        org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AgentCommand.class);
+        loaded.warnings().forEach(w -> log.warn("{}", w));
+        try {
+            Files.createDirectories(dataDir);
+        } catch (IOException e) {
+            System.err.println("qatwatch agent: cannot create the data folder " + dataDir + " (--data, QATWATCH_DATA): " + e);
+            return 1;
+        }
+        return run(loaded.config(), dataDir, token);
+    }
+
+    private static int run(AgentConfig config, Path dataDir, String token) throws InterruptedException {
+        Vertx vertx = Vertx.vertx(smallVertx());
+        AgentDaemon daemon;
+        try {
+            daemon = AgentDaemon.start(vertx, config, dataDir, token, LiveProbes.create(), Clock.systemUTC())
+                    .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            System.err.println("qatwatch agent: could not start: " + cause.getMessage());
+            vertx.close();
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            try {
+                daemon.stop().eventually(vertx::close).toCompletionStage().toCompletableFuture()
+                        .get(STOP_SECONDS, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                org.slf4j.LoggerFactory.getLogger(AgentCommand.class).warn("stop took too long or failed: {}", e.toString());
+            } finally {
+                stopped.countDown();
+            }
+        }, "qatwatch-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        stopped.await();
+        return 0;
+    }
+
+    /** One event loop and a small worker pool: the agent does little, and every thread costs memory. */
+    static VertxOptions smallVertx() {
+        return new VertxOptions()
+                .setEventLoopPoolSize(1)
+                .setWorkerPoolSize(2)
+                .setInternalBlockingPoolSize(2)
+                // the check wakes a thread; every 5 s still catches a blocked event loop, with fewer wake-ups
+                .setBlockedThreadCheckInterval(5000)
+                .setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false).setClassPathResolvingEnabled(false));
     }
 }

@@ -4,8 +4,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
 /**
  * The collector's embedded SQLite file (WAL). Each part of the collector that keeps state owns its tables
@@ -32,7 +35,8 @@ public final class Database implements AutoCloseable {
         Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
         try (Statement s = c.createStatement()) {
             s.execute("PRAGMA journal_mode=WAL");
-            s.execute("PRAGMA synchronous=NORMAL");
+            // FULL: a 202 tells the agent to delete its copy, so the commit must survive a power cut, not only a crash
+            s.execute("PRAGMA synchronous=FULL");
             s.execute("PRAGMA foreign_keys=ON");
             s.execute("PRAGMA busy_timeout=5000");
         }
@@ -49,6 +53,56 @@ public final class Database implements AutoCloseable {
      */
     public Connection connection() {
         return connection;
+    }
+
+    /**
+     * Brings one component's tables to the newest schema: {@code steps[i]} is the migration from version {@code i}
+     * to {@code i + 1}, applied once, in order, each in its own transaction with the version it reaches recorded in
+     * {@code schema_versions}. Steps are only ever appended; a released step never changes.
+     *
+     * @return the schema version the component had before (0 for a new database)
+     */
+    public synchronized int migrate(String component, List<String> steps) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL)");
+        }
+        int current = 0;
+        try (PreparedStatement q = connection.prepareStatement("SELECT version FROM schema_versions WHERE component = ?")) {
+            q.setString(1, component);
+            try (ResultSet rs = q.executeQuery()) {
+                if (rs.next()) {
+                    current = rs.getInt(1);
+                }
+            }
+        }
+        if (current > steps.size()) {
+            throw new SQLException(file + ": the " + component + " tables are at schema version " + current
+                    + ", newer than this qatwatch (" + steps.size() + "); run the newer qatwatch or restore a backup");
+        }
+        for (int version = current; version < steps.size(); version++) {
+            connection.setAutoCommit(false);
+            try (Statement s = connection.createStatement();
+                 PreparedStatement record = connection.prepareStatement(
+                         "INSERT INTO schema_versions(component, version) VALUES (?, ?) "
+                                 + "ON CONFLICT(component) DO UPDATE SET version = excluded.version")) {
+                for (String statement : steps.get(version).split(";\\s*\\n")) {
+                    if (!statement.isBlank()) {
+                        s.execute(statement);
+                    }
+                }
+                record.setString(1, component);
+                record.setInt(2, version + 1);
+                record.executeUpdate();
+                connection.commit();
+            } catch (SQLException e) {
+                connection.rollback();
+                throw new SQLException(file + ": migrating " + component + " to schema version " + (version + 1)
+                        + " failed: " + e.getMessage(), e);
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        }
+        return current;
     }
 
     /** Runs idempotent DDL ({@code CREATE TABLE IF NOT EXISTS ...}) for one component. */

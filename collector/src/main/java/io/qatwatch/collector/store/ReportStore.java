@@ -27,6 +27,12 @@ public interface ReportStore {
     /** The backups of one instance that started at or after {@code since}, oldest first. */
     List<StoredBackup> backups(String host, String instance, Instant since) throws Exception;
 
+    /**
+     * The backups of one database, by its {@code database_guid}, on every host and instance that reported it
+     * (the replicas of an availability group each keep their own msdb history), oldest first.
+     */
+    List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) throws Exception;
+
     /** Deletes backups started before {@code backupsBefore} and report ids received before {@code reportIdsBefore}. */
     int prune(Instant backupsBefore, Instant reportIdsBefore) throws Exception;
 }

@@ -39,7 +39,7 @@ public final class SqliteReportStore implements ReportStore {
 
     public SqliteReportStore(Database db) throws SQLException {
         this.db = db;
-        db.migrate("""
+        db.migrate("reports", List.of(String.join(";\n", """
                 CREATE TABLE IF NOT EXISTS reports (
                   report_id TEXT PRIMARY KEY,
                   host TEXT NOT NULL,
@@ -104,7 +104,7 @@ public final class SqliteReportStore implements ReportStore {
                   target TEXT,
                   PRIMARY KEY (host, instance, backup_set_id))""",
                 "CREATE INDEX IF NOT EXISTS backups_by_start ON backups(host, instance, started_at)",
-                "CREATE INDEX IF NOT EXISTS backups_by_guid ON backups(database_guid, started_at)");
+                "CREATE INDEX IF NOT EXISTS backups_by_guid ON backups(database_guid, started_at)")));
     }
 
     @Override
@@ -334,6 +334,25 @@ public final class SqliteReportStore implements ReportStore {
                 s.setString(1, host);
                 s.setString(2, instance);
                 s.setLong(3, since.toEpochMilli());
+                List<StoredBackup> out = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new StoredBackup(rs.getString("host"), rs.getString("instance"), backupOf(rs)));
+                    }
+                }
+                return out;
+            }
+        }
+    }
+
+    @Override
+    public List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) throws SQLException {
+        synchronized (db) {
+            try (PreparedStatement s = db.connection().prepareStatement("""
+                    SELECT * FROM backups WHERE database_guid = ? AND started_at >= ?
+                    ORDER BY started_at, host, instance, backup_set_id""")) {
+                s.setString(1, databaseGuid);
+                s.setLong(2, since.toEpochMilli());
                 List<StoredBackup> out = new ArrayList<>();
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {

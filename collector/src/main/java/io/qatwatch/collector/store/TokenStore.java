@@ -39,14 +39,14 @@ public final class TokenStore {
 
     public TokenStore(Database db) throws SQLException {
         this.db = db;
-        db.migrate("""
+        db.migrate("tokens", List.of("""
                 CREATE TABLE IF NOT EXISTS tokens (
                   id TEXT PRIMARY KEY,
                   name TEXT NOT NULL,
                   kind TEXT NOT NULL,
                   secret_sha256 BLOB NOT NULL,
                   created_at INTEGER NOT NULL,
-                  revoked_at INTEGER)""");
+                  revoked_at INTEGER)"""));
     }
 
     /** Issues a new token for {@code name}; the returned plain token is shown once and never stored. */

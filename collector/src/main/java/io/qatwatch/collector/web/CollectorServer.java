@@ -4,6 +4,8 @@ import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.ingest.IngestHandler;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.web.status.StatusPage;
+import io.qatwatch.collector.web.status.StatusViews;
 import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.ReportValidator;
 import io.vertx.core.json.JsonObject;
@@ -168,9 +170,9 @@ public final class CollectorServer extends VerticleBase {
     }
 
     private void statusPage(RoutingContext ctx) {
-        storeWorker.executeBlocking(store::fleet, true)
-                .onSuccess(rows -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
-                        .end(StatusPage.render(rows, clock.instant())))
+        storeWorker.executeBlocking(() -> StatusViews.fromStore(store, clock.instant()), true)
+                .onSuccess(view -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
+                        .end(StatusPage.render(view)))
                 .onFailure(ctx::fail);
     }
 }

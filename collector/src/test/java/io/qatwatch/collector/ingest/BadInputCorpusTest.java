@@ -201,6 +201,8 @@ class BadInputCorpusTest {
                 "path separators"));
         c.add(mutated("backslash in instance name", r -> instance(r).put("name", "SQL01\\PROD"), 400, "instances[0].name",
                 "path separators"));
+        c.add(mutated("instance name '..'", r -> instance(r).put("name", ".."), 400, "instances[0].name",
+                "path separators"));
         c.add(mutated("space in instance name", r -> instance(r).put("name", "PROD 2"), 400, "instances[0].name", null));
         c.add(mutated("path in reportId", r -> r.put("reportId", "../../../etc/passwd"), 400, "reportId", "letters, digits"));
         // protocol

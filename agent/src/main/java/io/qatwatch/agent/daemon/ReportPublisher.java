@@ -1,0 +1,84 @@
+package io.qatwatch.agent.daemon;
+
+import io.qatwatch.agent.probe.HostInventory;
+import io.qatwatch.agent.ship.DeliveryVerticle;
+import io.qatwatch.agent.ship.Outbox;
+import io.qatwatch.agent.ship.OutboxStats;
+import io.qatwatch.protocol.AgentInfo;
+import io.qatwatch.protocol.AgentReport;
+import io.qatwatch.protocol.ProbeStatus;
+import io.qatwatch.protocol.ReportJson;
+import io.qatwatch.protocol.SqlInstanceSnapshot;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Turns what a probe found into a report that says who sent it and how the agent is doing (version,
+ * uptime, outbox depth and losses), appends it to the outbox and wakes the delivery loop. The returned
+ * future completes once the report is durably in the outbox.
+ */
+public final class ReportPublisher {
+
+    private final Vertx vertx;
+    private final Outbox outbox;
+    private final Clock clock;
+    private final String agentName;
+    private final String version;
+    private final Instant startedAt;
+    private final AgentHealth health;
+
+    public ReportPublisher(Vertx vertx, Outbox outbox, Clock clock, String agentName, String version, Instant startedAt,
+                           AgentHealth health) {
+        this.vertx = vertx;
+        this.outbox = outbox;
+        this.clock = clock;
+        this.agentName = agentName;
+        this.version = version;
+        this.startedAt = startedAt;
+        this.health = health;
+    }
+
+    /** A report of the host probes: machine, QAT, licence. */
+    public Future<AgentReport> publishHost(HostInventory inventory) {
+        return publish(inventory.host(), inventory.qat(), inventory.licence(), List.of(), inventory.probes());
+    }
+
+    /** A report of one SQL Server instance. */
+    public Future<AgentReport> publishInstance(SqlInstanceSnapshot snapshot, List<ProbeStatus> probes) {
+        return publish(null, null, null, snapshot == null ? List.of() : List.of(snapshot), probes);
+    }
+
+    private Future<AgentReport> publish(io.qatwatch.protocol.HostFacts host, io.qatwatch.protocol.QatFacts qat,
+                                        io.qatwatch.protocol.LicenceFacts licence, List<SqlInstanceSnapshot> instances,
+                                        List<ProbeStatus> probes) {
+        health.probesRan(probes, clock.instant());
+        return vertx.executeBlocking(() -> {
+            AgentReport report = build(host, qat, licence, instances, probes);
+            outbox.append(report.reportId(), ReportJson.toBytes(report));
+            return report;
+        }).onSuccess(r -> {
+            health.appended(null);
+            vertx.eventBus().publish(DeliveryVerticle.WAKE_ADDRESS, null);
+        }).onFailure(health::appended);
+    }
+
+    AgentReport build(io.qatwatch.protocol.HostFacts host, io.qatwatch.protocol.QatFacts qat,
+                      io.qatwatch.protocol.LicenceFacts licence, List<SqlInstanceSnapshot> instances, List<ProbeStatus> probes) {
+        Instant now = clock.instant();
+        OutboxStats stats = outbox.stats();
+        AgentInfo agent = new AgentInfo(agentName, version, uptime(now).toSeconds(),
+                stats.depth(), stats.droppedTotal(), stats.corruptTotal());
+        return new AgentReport(AgentReport.SCHEMA_VERSION, UUID.randomUUID().toString(), now, agent,
+                host, qat, licence, instances, probes);
+    }
+
+    Duration uptime(Instant now) {
+        Duration d = Duration.between(startedAt, now);
+        return d.isNegative() ? Duration.ZERO : d;
+    }
+}

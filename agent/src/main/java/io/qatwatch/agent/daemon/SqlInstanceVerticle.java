@@ -1,0 +1,116 @@
+package io.qatwatch.agent.daemon;
+
+import io.qatwatch.agent.probe.sqlserver.SqlInstanceProbe;
+import io.qatwatch.agent.probe.sqlserver.SqlProbeResult;
+import io.qatwatch.agent.probe.sqlserver.SqlSection;
+import io.qatwatch.protocol.SqlInstanceSnapshot;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads one SQL Server instance on its cadence (see {@link SqlCadence}), off the event loop, and
+ * publishes one report per read. The backup high-water mark moves only after that report is in the
+ * outbox; a full page of history is followed by the next page after {@code schedule.backupCatchUp}.
+ */
+public final class SqlInstanceVerticle extends VerticleBase {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SqlInstanceVerticle.class);
+
+    private final String instance;
+    private final SqlInstanceProbe probe;
+    private final ReportPublisher publisher;
+    private final BackupCursors cursors;
+    private final SqlCadence cadence;
+    private final Clock clock;
+    private long timer = -1;
+    private boolean running;
+    private boolean stopping;
+    private Promise<Void> idle;
+
+    public SqlInstanceVerticle(String instance, SqlInstanceProbe probe, ReportPublisher publisher, BackupCursors cursors,
+                               io.qatwatch.agent.config.AgentConfig.Schedule schedule, Clock clock) {
+        this.instance = instance;
+        this.probe = probe;
+        this.publisher = publisher;
+        this.cursors = cursors;
+        this.cadence = new SqlCadence(schedule);
+        this.clock = clock;
+    }
+
+    @Override
+    public Future<?> start() {
+        tick();
+        return Future.succeededFuture();
+    }
+
+    @Override
+    public Future<?> stop() {
+        stopping = true;
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+        }
+        if (!running) {
+            return Future.succeededFuture();
+        }
+        idle = Promise.promise();
+        return idle.future();
+    }
+
+    private void tick() {
+        timer = -1;
+        if (stopping) {
+            return;
+        }
+        Set<SqlSection> due = cadence.due(clock.instant());
+        if (due.isEmpty()) {
+            scheduleNext();
+            return;
+        }
+        running = true;
+        vertx.executeBlocking(() -> {
+                    Long after = due.contains(SqlSection.BACKUP_HISTORY) ? cursors.read(instance) : null;
+                    return probe.probe(due, after);
+                }, false)
+                .compose(result -> publisher.publishInstance(result.snapshot(), result.probes()).map(r -> result))
+                .compose(result -> advanceCursor(due, result).map(v -> result))
+                .onComplete(ar -> {
+                    running = false;
+                    if (ar.succeeded()) {
+                        cadence.ran(due, clock.instant(), ar.result().moreBackupsPending());
+                    } else {
+                        LOG.error("SQL Server {}: cycle failed, will try again on schedule: {}", instance, ar.cause().toString());
+                        cadence.ran(due, clock.instant(), false);
+                    }
+                    if (idle != null) {
+                        idle.tryComplete();
+                    }
+                    scheduleNext();
+                });
+    }
+
+    private Future<Void> advanceCursor(Set<SqlSection> due, SqlProbeResult result) {
+        SqlInstanceSnapshot snapshot = result.snapshot();
+        if (!due.contains(SqlSection.BACKUP_HISTORY) || snapshot == null || snapshot.backupHighWaterMark() == null) {
+            return Future.succeededFuture();
+        }
+        long mark = snapshot.backupHighWaterMark();
+        return vertx.executeBlocking(() -> {
+            cursors.advance(instance, mark);
+            return null;
+        });
+    }
+
+    private void scheduleNext() {
+        if (stopping) {
+            return;
+        }
+        Duration wait = cadence.untilNext(clock.instant());
+        timer = vertx.setTimer(Math.max(1, wait.toMillis()), id -> tick());
+    }
+}

@@ -1,0 +1,124 @@
+package io.qatwatch.agent.probe.host;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A Linux file system seen through a root folder ({@code /} live, a fixture tree or a mounted image with
+ * {@code --root}). Every Linux read of the probe goes through here; paths are relative to the root and
+ * shown to people as the host names them ({@code /sys/...}).
+ */
+public final class LinuxRoot {
+
+    private final Path root;
+
+    private LinuxRoot(Path root) {
+        this.root = root;
+    }
+
+    public static LinuxRoot of(Path root) {
+        return new LinuxRoot(root.toAbsolutePath().normalize());
+    }
+
+    /** The live machine's root folder. */
+    public static LinuxRoot live() {
+        return of(Path.of("/"));
+    }
+
+    public Path folder() {
+        return root;
+    }
+
+    /** The path as the probed host names it, e.g. {@code /proc/cpuinfo}. */
+    public static String display(String relative) {
+        return "/" + relative;
+    }
+
+    /** The file's text, empty when it does not exist; any other failure (a folder, no permission) is thrown. */
+    public Optional<String> read(String relative) throws IOException {
+        try {
+            return Optional.of(Files.readString(root.resolve(relative), StandardCharsets.UTF_8));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (java.nio.charset.MalformedInputException e) {
+            return Optional.of(new String(Files.readAllBytes(root.resolve(relative)), StandardCharsets.ISO_8859_1));
+        }
+    }
+
+    /** The first line of the file, trimmed; empty when the file does not exist or is blank. */
+    public Optional<String> readLine(String relative) throws IOException {
+        return read(relative).map(String::strip).map(s -> s.lines().findFirst().orElse("").strip())
+                .filter(s -> !s.isEmpty());
+    }
+
+    public boolean exists(String relative) {
+        return Files.exists(root.resolve(relative), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    public boolean isFolder(String relative) {
+        return Files.isDirectory(root.resolve(relative));
+    }
+
+    /** Names in a folder, sorted; empty when the folder does not exist. */
+    public List<String> list(String relative) throws IOException {
+        Path folder = root.resolve(relative);
+        if (!Files.exists(folder)) {
+            return List.of();
+        }
+        try (Stream<Path> entries = Files.list(folder)) {
+            List<String> names = new ArrayList<>();
+            entries.forEach(p -> names.add(p.getFileName().toString()));
+            names.sort(null);
+            return names;
+        } catch (NotDirectoryException e) {
+            throw new NotDirectoryException(display(relative) + " (not a folder)");
+        }
+    }
+
+    /** Names in a folder that match a glob ({@code lib{qat,usdm}*}), sorted; empty when the folder does not exist. */
+    public List<String> list(String relative, String glob) throws IOException {
+        Path folder = root.resolve(relative);
+        if (!Files.isDirectory(folder)) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>();
+        try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(folder, glob)) {
+            entries.forEach(p -> names.add(p.getFileName().toString()));
+        }
+        names.sort(null);
+        return names;
+    }
+
+    /** The folder's real location (links resolved), to visit a folder reached by two names once; null when absent. */
+    public Path realFolder(String relative) {
+        try {
+            return root.resolve(relative).toRealPath();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Whether the entry is a regular file reached without following a symbolic link. */
+    public boolean isPlainFile(String relative) {
+        return Files.isRegularFile(root.resolve(relative), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** The last name of a symbolic link's target ({@code driver → ../../bus/pci/drivers/4xxx} gives {@code 4xxx}). */
+    public Optional<String> linkTargetName(String relative) throws IOException {
+        Path link = root.resolve(relative);
+        if (!Files.isSymbolicLink(link)) {
+            return Optional.empty();
+        }
+        Path target = Files.readSymbolicLink(link).getFileName();
+        return Optional.ofNullable(target).map(Path::toString);
+    }
+}

@@ -1,0 +1,86 @@
+package io.qatwatch.agent.probe.sqlserver;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One query of the SQL Server probe, read from {@code /sqlserver/<name>.sql}. The file's header says what it
+ * reads, the minimum major version, the permission and the columns; the text goes to the server unchanged
+ * (header included, so a trace on the server names the file), except {@code {placeholders}} that the agent
+ * fills with numbers it formats itself.
+ *
+ * @param name                 file name, e.g. {@code backup-history.sql}; also the probe name's suffix and the
+ *                             key the TDS test server answers by
+ * @param minimumMajorVersion  lowest {@code ProductMajorVersion} the query runs on (13 = 2016, 16 = 2022)
+ * @param permission           what the header says the login needs, used in hints
+ */
+record SqlQuery(String name, int minimumMajorVersion, String permission, String text) {
+
+    private static final Pattern MINIMUM = Pattern.compile("^-- Minimum:\\s+(\\d+)", Pattern.MULTILINE);
+    private static final Pattern PERMISSION = Pattern.compile("^-- Permission:\\s+(.+)$", Pattern.MULTILINE);
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_]+)}");
+
+    static final SqlQuery SERVER_PROPERTIES = load("server-properties.sql");
+    static final SqlQuery CONFIGURATION = load("configuration.sql");
+    static final SqlQuery ACCELERATOR_STATUS = load("accelerator-status.sql");
+    static final SqlQuery DATABASES = load("databases.sql");
+    static final SqlQuery DATABASE_ENCRYPTION = load("database-encryption.sql");
+    static final SqlQuery AVAILABILITY_REPLICAS = load("availability-replicas.sql");
+    static final SqlQuery BACKUP_HISTORY = load("backup-history.sql");
+    static final SqlQuery BACKUP_HISTORY_2022 = load("backup-history-2022.sql");
+    static final SqlQuery RUNNING_BACKUPS = load("running-backups.sql");
+    static final SqlQuery CERTIFICATES = load("certificates.sql");
+    static final SqlQuery LATEST_BACKUP_SET_ID = load("latest-backup-set-id.sql");
+
+    static SqlQuery load(String name) {
+        String resource = "/sqlserver/" + name;
+        try (InputStream in = SqlQuery.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("query resource missing from the agent jar: " + resource);
+            }
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            Matcher minimum = MINIMUM.matcher(text);
+            Matcher permission = PERMISSION.matcher(text);
+            if (!text.startsWith("-- qatwatch query: " + name + "\n") || !minimum.find() || !permission.find()) {
+                throw new IllegalStateException(resource + ": header must start with '-- qatwatch query: " + name
+                        + "' and carry '-- Minimum: <major version>' and '-- Permission: ...'");
+            }
+            return new SqlQuery(name, Integer.parseInt(minimum.group(1)), permission.group(1).trim(), text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource, e);
+        }
+    }
+
+    /** The query's short name for probe names: the file name without {@code .sql}. */
+    String shortName() {
+        return name.substring(0, name.length() - 4);
+    }
+
+    /** The text with every {@code {placeholder}} replaced by its number; a missing number is a programming error. */
+    String text(Map<String, Long> numbers) {
+        Matcher m = PLACEHOLDER.matcher(text);
+        StringBuilder out = new StringBuilder(text.length());
+        while (m.find()) {
+            Long value = numbers.get(m.group(1));
+            if (value == null) {
+                throw new IllegalArgumentException(name + " needs a value for {" + m.group(1) + "}");
+            }
+            m.appendReplacement(out, Long.toString(value));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    boolean runsOn(int majorVersion) {
+        return majorVersion >= minimumMajorVersion;
+    }
+
+    static Map<String, Long> none() {
+        return Map.of();
+    }
+}

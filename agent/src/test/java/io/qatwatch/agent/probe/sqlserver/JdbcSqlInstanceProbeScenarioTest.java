@@ -1,0 +1,177 @@
+package io.qatwatch.agent.probe.sqlserver;
+
+import static io.qatwatch.agent.probe.sqlserver.SqlScenarios.ALL;
+import static io.qatwatch.agent.probe.sqlserver.SqlScenarios.CLOCK;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.qatwatch.protocol.AgentInfo;
+import io.qatwatch.protocol.AgentReport;
+import io.qatwatch.protocol.ProbeStatus;
+import io.qatwatch.protocol.ReportJson;
+import io.qatwatch.protocol.ReportValidator;
+import io.qatwatch.protocol.SqlInstanceSnapshot;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.tds.TdsTestServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Each captured-looking SQL Server scenario through the real mssql-jdbc driver and the TDS test server; the
+ * whole result is compared with a golden file (regenerate on purpose with {@code -Dqatwatch.golden.update=true}).
+ */
+class JdbcSqlInstanceProbeScenarioTest {
+
+    private static final Path GOLDEN = Path.of("src/test/resources/sqlserver/golden");
+
+    @TempDir
+    Path dir;
+
+    private record Run(SqlProbeResult result, List<String> batches) {
+    }
+
+    private Run run(String scenario) {
+        try (TdsTestServer server = TdsTestServer.start(SqlScenarios.scenario(scenario))) {
+            SqlProbeResult result = new JdbcSqlInstanceProbe(SqlScenarios.settings(server, dir, 1000), CLOCK).probe(ALL, null);
+            return new Run(result, server.batches());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sql2019-standard", "sql2022-standard-software", "sql2022-enterprise-vm-no-qat",
+            "sql2022-enterprise-hardware", "sql2025-zstd", "sql2022-ag-secondary", "sql2022-no-view-server-state"})
+    void scenarioMatchesItsGoldenFileAndPassesTheCollectorsValidation(String scenario) throws Exception {
+        Run run = run(scenario);
+        SqlProbeResult result = run.result();
+
+        ReportValidator.check(new AgentReport(AgentReport.SCHEMA_VERSION, "r-" + scenario, CLOCK.instant(),
+                new AgentInfo("test", "0", 1, 0, 0, 0), null, null, null, List.of(result.snapshot()), result.probes()), CLOCK.instant());
+
+        Map<String, Object> actual = new LinkedHashMap<>();
+        actual.put("snapshot", result.snapshot());
+        actual.put("moreBackupsPending", result.moreBackupsPending());
+        actual.put("probes", result.probes().stream().map(p -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", p.name());
+            m.put("ok", p.ok());
+            m.put("error", p.error());
+            m.put("hint", p.hint());
+            return m;
+        }).toList());
+        actual.put("queriesSent", run.batches().stream().map(JdbcSqlInstanceProbeScenarioTest::queryName).toList());
+        String json = ReportJson.toPrettyString(actual).replaceAll("127\\.0\\.0\\.1:\\d+", "127.0.0.1:PORT") + "\n";
+        Path golden = GOLDEN.resolve(scenario + ".json");
+        if (Boolean.getBoolean("qatwatch.golden.update")) {
+            Files.createDirectories(GOLDEN);
+            Files.writeString(golden, json, StandardCharsets.UTF_8);
+        }
+        ObjectMapper mapper = new ObjectMapper();
+        assertThat(mapper.readTree(json)).as("golden %s (regenerate with -Dqatwatch.golden.update=true)", golden)
+                .isEqualTo(mapper.readTree(Files.readString(golden)));
+    }
+
+    private static String queryName(String batch) {
+        String first = batch.lines().findFirst().orElse("");
+        return first.startsWith("-- qatwatch query: ") ? first.substring("-- qatwatch query: ".length()) : first;
+    }
+
+    @Test
+    void sql2019AsksNothingItDoesNotHaveAndInfersMsXpressFromSizes() {
+        Run run = run("sql2019-standard");
+        SqlInstanceSnapshot s = run.result().snapshot();
+        assertThat(run.batches()).noneMatch(b -> b.contains("accelerator-status.sql") || b.contains("backup-history-2022.sql"));
+        assertThat(s.accelerators()).isEmpty();
+        assertThat(s.server().majorVersion()).isEqualTo(15);
+        assertThat(s.configuration()).contains(new SqlInstanceSnapshot.ConfigOption("backup checksum default", 1, 0));
+        BackupRecord compressed = backup(s, 9101);
+        assertThat(compressed.compressionAlgorithm()).isEqualTo("MS_XPRESS");
+        assertThat(compressed.startedAt()).isEqualTo(Instant.parse("2026-11-28T22:00:02Z"));
+        assertThat(backup(s, 9103).compressionAlgorithm()).as("not compressed").isNull();
+        BackupRecord unknownZone = backup(s, 9104);
+        assertThat(unknownZone.timeZoneKnown()).isFalse();
+        assertThat(unknownZone.startedAt()).as("host zone Europe/Berlin stands in").isEqualTo(Instant.parse("2026-11-29T22:00:00Z"));
+        assertThat(backup(s, 9105).target()).isEqualTo("VIRTUAL_DEVICE");
+        assertThat(backup(s, 9103).target()).isEqualTo("UNC");
+        assertThat(s.databases()).filteredOn(d -> d.name().equals("HR")).singleElement()
+                .satisfies(d -> assertThat(d.encryptionState()).isEqualTo("ENCRYPTED"));
+        assertThat(run.result().probes()).allMatch(ProbeStatus::ok);
+    }
+
+    @Test
+    void aLoginWithoutViewServerStateGetsTheRestAndAGrantPerMissingPiece() {
+        SqlProbeResult r = run("sql2022-no-view-server-state").result();
+        assertThat(failed(r)).containsOnlyKeys("sqlserver:PROD/accelerator-status", "sqlserver:PROD/database-encryption",
+                "sqlserver:PROD/running-backups");
+        assertThat(failed(r).get("sqlserver:PROD/accelerator-status").hint())
+                .startsWith("USE master; GRANT VIEW SERVER PERFORMANCE STATE TO [qatwatch_monitor];");
+        assertThat(failed(r).get("sqlserver:PROD/database-encryption").hint()).contains("GRANT VIEW SERVER SECURITY STATE");
+        assertThat(failed(r).get("sqlserver:PROD/running-backups").error()).contains("only its own requests");
+        assertThat(r.snapshot().backups()).extracting(BackupRecord::backupSetId).containsExactly(812L);
+        assertThat(r.snapshot().accelerators()).isNull();
+        assertThat(r.snapshot().runningBackups()).as("unknown, not 'none'").isNull();
+        assertThat(r.snapshot().databases()).allSatisfy(d -> assertThat(d.encryptionState()).isNull());
+    }
+
+    @Test
+    void anAvailabilityGroupSecondaryShowsItsRoleAndPreference() {
+        Run run = run("sql2022-ag-secondary");
+        assertThat(run.batches()).anyMatch(b -> b.contains("availability-replicas.sql"));
+        assertThat(run.result().snapshot().databases()).filteredOn(d -> d.name().equals("Orders")).singleElement().satisfies(d -> {
+            assertThat(d.availabilityGroup()).isEqualTo("AG_Orders");
+            assertThat(d.replicaRole()).isEqualTo("SECONDARY");
+            assertThat(d.preferredBackupReplica()).isTrue();
+        });
+        BackupRecord copyOnly = backup(run.result().snapshot(), 3001);
+        assertThat(copyOnly.copyOnly()).isTrue();
+        assertThat(copyOnly.startedAt()).as("time_zone -20 is UTC-5").isEqualTo(Instant.parse("2026-11-29T06:00:00Z"));
+    }
+
+    @Test
+    void hardwareModeWithEncryptedBackupsARunningBackupAndCertificates() {
+        SqlInstanceSnapshot s = run("sql2022-enterprise-hardware").result().snapshot();
+        assertThat(s.accelerators()).singleElement().satisfies(a -> {
+            assertThat(a.modeDesc()).isEqualTo("HARDWARE");
+            assertThat(a.hardwareDetected()).isTrue();
+        });
+        BackupRecord full = backup(s, 41229);
+        assertThat(full.backupSizeBytes()).isEqualTo(130_738_401_280L);
+        assertThat(full.encryptorThumbprint()).isEqualTo("0x8A3F5B2C9D1E4F6A7B8C9D0E1F2A3B4C5D6E7F80");
+        assertThat(full.encryptorType()).isEqualTo("CERTIFICATE");
+        assertThat(full.target()).isEqualTo("UNC");
+        assertThat(s.runningBackups()).singleElement().satisfies(b -> {
+            assertThat(b.startedAt()).isEqualTo(Instant.parse("2026-11-30T00:30:00Z"));
+            assertThat(b.percentComplete()).isEqualTo(42.5);
+            assertThat(b.elapsedSeconds()).isEqualTo(101);
+            assertThat(b.estimatedRemainingSeconds()).isEqualTo(136);
+        });
+        assertThat(s.certificates()).filteredOn(c -> c.name().equals("BackupCert2026")).singleElement()
+                .satisfies(c -> assertThat(c.usedForBackupEncryption()).isTrue());
+    }
+
+    @Test
+    void sql2025ReadsZstdBackupsToUrls() {
+        SqlInstanceSnapshot s = run("sql2025-zstd").result().snapshot();
+        assertThat(s.backups()).extracting(BackupRecord::compressionAlgorithm).containsExactly("MS_XPRESS", "ZSTD", "ZSTD");
+        assertThat(s.backups()).extracting(BackupRecord::target).containsOnly("URL");
+        assertThat(s.configuration()).contains(new SqlInstanceSnapshot.ConfigOption("backup compression algorithm", 3, 3));
+    }
+
+    private static BackupRecord backup(SqlInstanceSnapshot s, long id) {
+        return s.backups().stream().filter(b -> b.backupSetId() == id).findFirst().orElseThrow();
+    }
+
+    private static Map<String, ProbeStatus> failed(SqlProbeResult r) {
+        Map<String, ProbeStatus> m = new LinkedHashMap<>();
+        r.probes().stream().filter(p -> !p.ok()).forEach(p -> m.put(p.name(), p));
+        return m;
+    }
+}

@@ -1,0 +1,219 @@
+package io.qatwatch.agent.probe.sqlserver;
+
+import static io.qatwatch.agent.probe.sqlserver.SqlScenarios.ALL;
+import static io.qatwatch.agent.probe.sqlserver.SqlScenarios.CLOCK;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qatwatch.protocol.ProbeStatus;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.tds.Column;
+import io.qatwatch.tds.Scenario;
+import io.qatwatch.tds.TdsResponse;
+import io.qatwatch.tds.TdsTestServer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Incremental backup history, timeouts and connection failures, through mssql-jdbc and the TDS test server. */
+class JdbcSqlInstanceProbeTest {
+
+    private static final Pattern TOP = Pattern.compile("SELECT TOP \\((\\d+)\\)");
+    private static final Pattern AFTER = Pattern.compile("backup_set_id > (\\d+)");
+    private static final List<Column> BACKUPSET = List.of(
+            Column.col("backup_set_id", "int"), Column.col("database_name", "nvarchar(128)"),
+            Column.col("database_guid", "uniqueidentifier"), Column.col("type", "char(1)"), Column.col("is_copy_only", "bit"),
+            Column.col("backup_start_date", "datetime"), Column.col("backup_finish_date", "datetime"),
+            Column.col("time_zone", "smallint"), Column.col("backup_size", "numeric(20,0)"),
+            Column.col("compressed_backup_size", "numeric(20,0)"), Column.col("compression_algorithm", "nvarchar(32)"),
+            Column.col("has_backup_checksums", "bit"), Column.col("key_algorithm", "nvarchar(32)"),
+            Column.col("encryptor_thumbprint", "varbinary(20)"), Column.col("encryptor_type", "nvarchar(32)"),
+            Column.col("device_type", "tinyint"), Column.col("physical_device_name", "nvarchar(260)"));
+    private static final LocalDateTime FIRST_BACKUP = LocalDateTime.parse("2023-01-01T00:00:00");
+
+    @TempDir
+    Path dir;
+
+    /** A msdb with {@code rows} backup sets numbered 1..rows: a log every 15 minutes, a full every 96th, 40 databases. */
+    private static Scenario msdbWith(AtomicLong rows) {
+        return SqlScenarios.scenario("sql2022-enterprise-hardware").answer("backup-history-2022.sql", sql -> {
+            long top = number(TOP, sql);
+            long after = number(AFTER, sql);
+            long last = Math.min(rows.get(), after + top);
+            Iterable<List<?>> page = () -> LongStream.rangeClosed(after + 1, last).<List<?>>mapToObj(JdbcSqlInstanceProbeTest::backupRow).iterator();
+            return TdsResponse.rows(BACKUPSET, page);
+        });
+    }
+
+    private static List<?> backupRow(long id) {
+        boolean full = id % 96 == 0;
+        LocalDateTime start = FIRST_BACKUP.plusMinutes(15 * id);
+        long size = full ? 50_000_000_000L + id * 1000 : 200_000_000L;
+        List<Object> row = new ArrayList<>();
+        row.add(id);
+        row.add("db" + (id % 40));
+        row.add(String.format(Locale.ROOT, "00000000-0000-4000-8000-%012d", id % 40));
+        row.add(full ? "D" : "L");
+        row.add(false);
+        row.add(start.toString());
+        row.add(start.plusSeconds(full ? 240 : 3).toString());
+        row.add(4);
+        row.add(size);
+        row.add(size / 3);
+        row.add(id % 2 == 0 ? "QAT_DEFLATE" : "MS_XPRESS");
+        row.add(true);
+        row.add("NO_Encryption");
+        row.add(null);
+        row.add(null);
+        row.add(2);
+        row.add("\\\\backup01\\sql\\db" + (id % 40) + "\\" + id + ".bak");
+        return row;
+    }
+
+    private static long number(Pattern p, String sql) {
+        Matcher m = p.matcher(sql);
+        if (!m.find()) {
+            throw new AssertionError("query lacks " + p + ": " + sql);
+        }
+        return Long.parseLong(m.group(1));
+    }
+
+    @Test
+    void readsAHundredThousandBackupRowsInPagesAcrossProbesAndGoesOnAfterARestart() throws Exception {
+        AtomicLong rows = new AtomicLong(100_000);
+        Path marksFile = dir.resolve("backup-marks");
+        try (TdsTestServer server = TdsTestServer.start(msdbWith(rows))) {
+            SqlInstanceProbe probe = new JdbcSqlInstanceProbe(SqlScenarios.settings(server, dir, 5_000), CLOCK);
+            HighWaterMarks marks = new HighWaterMarks(marksFile);
+            long expectedNext = 1;
+            int probes = 0;
+            long queryMillis = 0;
+            long started = System.nanoTime();
+            SqlProbeResult r;
+            do {
+                r = probe.probe(EnumSet.of(SqlSection.BACKUP_HISTORY), marks.afterBackupSetId("PROD"));
+                assertThat(r.probes()).allMatch(ProbeStatus::ok);
+                queryMillis += r.probes().stream().filter(p -> p.name().endsWith("/backup-history")).mapToLong(ProbeStatus::durationMs).sum();
+                List<BackupRecord> backups = r.snapshot().backups();
+                assertThat(backups.size()).isLessThanOrEqualTo(JdbcSqlInstanceProbe.MAX_BACKUP_ROWS_PER_PROBE);
+                for (BackupRecord b : backups) {
+                    assertThat(b.backupSetId()).isEqualTo(expectedNext++);
+                }
+                marks.put("PROD", r.snapshot().backupHighWaterMark());
+                probes++;
+            } while (r.moreBackupsPending());
+            double seconds = (System.nanoTime() - started) / 1e9;
+
+            assertThat(expectedNext - 1).isEqualTo(100_000);
+            assertThat(probes).isEqualTo(6);
+            List<Long> pageSizes = server.batches().stream().filter(b -> b.contains("backup-history-2022.sql"))
+                    .map(b -> number(TOP, b)).toList();
+            assertThat(pageSizes).hasSize(21).allMatch(n -> n <= 5_000);
+            Files.writeString(Path.of("target/sqlserver-first-sync.txt"), String.format(Locale.ROOT,
+                    "first sync of 100000 backupset rows: %.2f s, %.0f rows/s, %d probe calls, %d pages of at most 5000; %.2f s in the backup-history queries%n",
+                    seconds, 100_000 / seconds, probes, pageSizes.size(), queryMillis / 1e3));
+
+            rows.set(100_003);
+            HighWaterMarks afterRestart = new HighWaterMarks(marksFile);
+            SqlProbeResult next = new JdbcSqlInstanceProbe(SqlScenarios.settings(server, dir, 5_000), CLOCK)
+                    .probe(EnumSet.of(SqlSection.BACKUP_HISTORY), afterRestart.afterBackupSetId("PROD"));
+            assertThat(next.snapshot().backups()).extracting(BackupRecord::backupSetId).containsExactly(100_001L, 100_002L, 100_003L);
+            assertThat(next.snapshot().backupHighWaterMark()).isEqualTo(100_003L);
+            assertThat(next.moreBackupsPending()).isFalse();
+        }
+    }
+
+    @Test
+    void aQueryTimeoutFailsThatQueryOnlyAndSaysWhatToDo() {
+        Scenario slow = SqlScenarios.scenario("sql2022-enterprise-hardware").answer("running-backups.sql",
+                new TdsResponse.Delayed(Duration.ofSeconds(20), TdsResponse.rows(List.of(Column.col("x", "int")), List.of())));
+        try (TdsTestServer server = TdsTestServer.start(slow)) {
+            SqlProbeResult r = new JdbcSqlInstanceProbe(SqlScenarios.settings(server.jdbcUrl(), dir, 1000, Duration.ofSeconds(1)), CLOCK)
+                    .probe(ALL, null);
+            assertThat(r.probes()).filteredOn(p -> !p.ok()).singleElement().satisfies(p -> {
+                assertThat(p.name()).isEqualTo("sqlserver:PROD/running-backups");
+                assertThat(p.hint()).contains("ran longer than 1 s");
+            });
+            assertThat(r.snapshot().runningBackups()).isNull();
+            assertThat(r.snapshot().certificates()).as("read after the timeout, on the same connection").hasSize(2);
+        }
+    }
+
+    @Test
+    void anUnreachableServerIsOneFailedConnectProbe() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        String url = "jdbc:sqlserver://127.0.0.1:" + port + ";encrypt=false;loginTimeout=2";
+        SqlProbeResult r = new JdbcSqlInstanceProbe(SqlScenarios.settings(url, dir, 1000, Duration.ofSeconds(5)), CLOCK).probe(ALL, 41L);
+        assertThat(r.probes()).singleElement().satisfies(p -> {
+            assertThat(p.name()).isEqualTo("sqlserver:PROD/connect");
+            assertThat(p.ok()).isFalse();
+            assertThat(p.error()).contains("127.0.0.1:" + port);
+            assertThat(p.hint()).contains("check host and port");
+        });
+        assertThat(r.snapshot().server()).isNull();
+        assertThat(r.snapshot().backupHighWaterMark()).as("the mark is kept").isEqualTo(41L);
+    }
+
+    @Test
+    void aWrongPasswordAndAMissingPasswordFileAreToldApart() throws Exception {
+        try (TdsTestServer server = TdsTestServer.start(SqlScenarios.scenario("sql2019-standard"))) {
+            Path wrong = dir.resolve("wrong");
+            Files.writeString(wrong, "not-it\n");
+            SqlInstanceSettings base = SqlScenarios.settings(server, dir, 1000);
+            SqlProbeResult r = new JdbcSqlInstanceProbe(withPasswordFile(base, wrong), CLOCK).probe(ALL, null);
+            assertThat(r.probes()).singleElement().satisfies(p -> {
+                assertThat(p.error()).contains("Login failed for user 'qatwatch_monitor'");
+                assertThat(p.hint()).contains("password file");
+            });
+            SqlProbeResult missing = new JdbcSqlInstanceProbe(withPasswordFile(base, dir.resolve("absent")), CLOCK).probe(ALL, null);
+            assertThat(missing.probes()).singleElement().satisfies(p -> assertThat(p.error()).contains("cannot read the password file"));
+            assertThat(server.logins()).hasSize(1);
+        }
+    }
+
+    @Test
+    void thePasswordCanComeFromTheEnvironment() {
+        try (TdsTestServer server = TdsTestServer.start(SqlScenarios.scenario("sql2019-standard"))) {
+            SqlInstanceSettings s = new SqlInstanceSettings("PROD", server.jdbcUrl(), SqlScenarios.USER, null, "QW_SQL_PASSWORD",
+                    false, Duration.ofSeconds(5), Duration.ofSeconds(5), 1000);
+            SqlProbeResult r = new JdbcSqlInstanceProbe(s, CLOCK, name -> name.equals("QW_SQL_PASSWORD") ? SqlScenarios.PASSWORD : null)
+                    .probe(EnumSet.of(SqlSection.SERVER), null);
+            assertThat(r.probes()).allMatch(ProbeStatus::ok);
+            assertThat(server.logins()).singleElement().satisfies(l -> assertThat(l.applicationName()).isEqualTo("qatwatch"));
+        }
+    }
+
+    @Test
+    void encryptionStaysOnByDefaultAndTheHintNamesTheWayOut() {
+        try (TdsTestServer server = TdsTestServer.start(SqlScenarios.scenario("sql2019-standard"))) {
+            String urlWithoutEncryptFalse = "jdbc:sqlserver://127.0.0.1:" + server.port() + ";loginTimeout=3";
+            SqlProbeResult r = new JdbcSqlInstanceProbe(SqlScenarios.settings(urlWithoutEncryptFalse, dir, 1000, Duration.ofSeconds(5)), CLOCK)
+                    .probe(ALL, null);
+            assertThat(r.probes()).singleElement().satisfies(p -> {
+                assertThat(p.name()).isEqualTo("sqlserver:PROD/connect");
+                assertThat(p.hint()).contains("trustServerCertificate");
+            });
+            assertThat(server.batches()).isEmpty();
+        }
+    }
+
+    private static SqlInstanceSettings withPasswordFile(SqlInstanceSettings s, Path file) {
+        return new SqlInstanceSettings(s.name(), s.jdbcUrl(), s.user(), file, null, s.trustServerCertificate(), s.loginTimeout(),
+                s.queryTimeout(), s.backupPageSize());
+    }
+}

@@ -1,0 +1,45 @@
+package io.qatwatch.agent.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ServiceArgumentsTest {
+
+    @Test
+    void readsConfigAndDataInAnyOrder() {
+        ServiceArguments parsed = ServiceArguments.parse(
+                List.of("--data", "C:\\ProgramData\\qatwatch\\state", "--config", "C:\\ProgramData\\qatwatch\\agent.yaml"));
+
+        assertThat(parsed.configFile()).isEqualTo(Path.of("C:\\ProgramData\\qatwatch\\agent.yaml"));
+        assertThat(parsed.dataDir()).isEqualTo(Path.of("C:\\ProgramData\\qatwatch\\state"));
+    }
+
+    @Test
+    void missingConfigIsNamed() {
+        assertThatThrownBy(() -> ServiceArguments.parse(List.of("--data", "state")))
+                .hasMessageContaining("--config FILE is missing")
+                .hasMessageContaining("install-agent.ps1");
+    }
+
+    @Test
+    void missingDataIsNamed() {
+        assertThatThrownBy(() -> ServiceArguments.parse(List.of("--config", "agent.yaml")))
+                .hasMessageContaining("--data DIR is missing");
+    }
+
+    @Test
+    void aFlagWithoutValueIsNamed() {
+        assertThatThrownBy(() -> ServiceArguments.parse(List.of("--data", "state", "--config")))
+                .hasMessageContaining("--config has no value");
+    }
+
+    @Test
+    void anUnknownParameterIsNamed() {
+        assertThatThrownBy(() -> ServiceArguments.parse(List.of("--confg", "agent.yaml")))
+                .hasMessageContaining("unknown service start parameter '--confg'");
+    }
+}

@@ -1,0 +1,44 @@
+package io.qatwatch.collector.alert;
+
+import io.qatwatch.collector.alert.rule.Rule;
+import io.qatwatch.collector.alert.rule.Rules;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Runs every enabled rule over the fleet: the evaluate stage. Pure; a failing rule is reported, not fatal. */
+public final class AlertEvaluator {
+
+    private final AlertsConfig config;
+    private final Map<String, Rule> rules;
+
+    public AlertEvaluator(AlertsConfig config) {
+        this.config = config;
+        this.rules = Rules.enabled(config.rules());
+    }
+
+    /**
+     * The outcome of one evaluation.
+     *
+     * @param ruleErrors rule name to the error that stopped it; its alerts keep their last state
+     */
+    public record Evaluation(Instant at, FleetAnalysis analysis, List<Alert> alerts, Map<String, String> ruleErrors) {
+    }
+
+    /** Evaluates all rules as of {@code now}. */
+    public Evaluation evaluate(FleetState fleet, Instant now) {
+        FleetAnalysis analysis = new FleetAnalysis(fleet, config, now);
+        List<Alert> alerts = new ArrayList<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        rules.forEach((name, rule) -> {
+            try {
+                alerts.addAll(rule.evaluate(analysis));
+            } catch (RuntimeException e) {
+                errors.put(name, e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+        });
+        return new Evaluation(now, analysis, alerts, errors);
+    }
+}

@@ -1,0 +1,208 @@
+package io.qatwatch.collector.alert;
+
+import io.qatwatch.collector.alert.FleetState.HostState;
+import io.qatwatch.collector.alert.FleetState.InstanceState;
+import io.qatwatch.collector.window.BusinessCalendar;
+import io.qatwatch.collector.window.CreepAnalysis;
+import io.qatwatch.collector.window.CreepTrend;
+import io.qatwatch.collector.window.NightKind;
+import io.qatwatch.collector.window.NightlyWindow;
+import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
+import io.qatwatch.collector.window.NightlyWindows;
+import io.qatwatch.collector.window.SpillForecast;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
+import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The fleet seen through the configuration at one instant: each instance's calendar, nightly windows,
+ * creep trend and spill forecasts, each availability group's merged windows, and every database merged
+ * across replicas by {@code database_guid}. Pure; the status page and the InfluxDB sink can read it too.
+ */
+public final class FleetAnalysis {
+
+    private final FleetState fleet;
+    private final AlertsConfig config;
+    private final Instant now;
+    private final Map<String, BusinessCalendar> calendars;
+    private final List<InstanceAnalysis> instances = new ArrayList<>();
+    private final Map<String, MergedDatabase> databases = new LinkedHashMap<>();
+    private final Map<String, List<NightlyWindow>> groupWindows = new LinkedHashMap<>();
+
+    /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
+    public FleetAnalysis(FleetState fleet, AlertsConfig config, Instant now) {
+        this.fleet = fleet;
+        this.config = config;
+        this.now = now;
+        this.calendars = config.businessCalendars();
+        for (HostState h : fleet.hosts()) {
+            for (InstanceState i : h.instances()) {
+                instances.add(analyse(h, i));
+            }
+        }
+        mergeDatabases();
+    }
+
+    /**
+     * One instance's analysis.
+     *
+     * @param scope {@code host/instance}
+     * @param silent the instance's agent has not reported within the agent-silent threshold
+     */
+    public record InstanceAnalysis(HostState host, InstanceState instance, String scope, BusinessCalendar calendar,
+                                   List<NightlyWindow> windows, Map<NightKind, CreepTrend> creep,
+                                   List<SpillForecast> spills, boolean silent) {
+    }
+
+    /**
+     * A database across the fleet: every replica's backups together, so a backup taken on a secondary
+     * counts for the database, and no replica's own msdb makes it look unprotected.
+     *
+     * @param host       the host of the primary replica (or the only copy)
+     * @param replicas   {@code host/instance} of every copy
+     * @param silent     every agent holding a copy is silent: nothing here is current
+     */
+    public record MergedDatabase(String guid, String name, String availabilityGroup, String host, String instance,
+                                 String recoveryModel, List<String> replicas, List<DatabaseBackup> backups, boolean silent) {
+    }
+
+    public Instant now() {
+        return now;
+    }
+
+    public AlertsConfig config() {
+        return config;
+    }
+
+    public FleetState fleet() {
+        return fleet;
+    }
+
+    public List<InstanceAnalysis> instances() {
+        return instances;
+    }
+
+    /** One instance's analysis, if the fleet has it (host and instance names compare case-insensitively). */
+    public java.util.Optional<InstanceAnalysis> instance(String host, String instance) {
+        return instances.stream().filter(ia -> ia.host().host().equalsIgnoreCase(host)
+                && ia.instance().name().equalsIgnoreCase(instance)).findFirst();
+    }
+
+    /** Databases by guid (by {@code host/instance/name} when an agent sent no guid). */
+    public Map<String, MergedDatabase> databases() {
+        return databases;
+    }
+
+    /** Nightly windows of each availability group, merged across its replicas, by group name. */
+    public Map<String, List<NightlyWindow>> availabilityGroupWindows() {
+        return groupWindows;
+    }
+
+    /** The calendar that applies to a host and instance. */
+    public BusinessCalendar calendarFor(HostState h, String instance) {
+        return calendars.get(config.calendarNameFor(h.host(), instance, h.tags()));
+    }
+
+    /** True when the host's agent has not reported for longer than the agent-silent threshold. */
+    public boolean silent(HostState h) {
+        return h.lastSeen() == null
+                || Duration.between(h.lastSeen(), now).toMinutes() > config.rules().agentSilent().silentMinutes();
+    }
+
+    private InstanceAnalysis analyse(HostState h, InstanceState i) {
+        String scope = h.host() + "/" + i.name();
+        BusinessCalendar calendar = calendarFor(h, i.name());
+        Set<String> secondaries = new HashSet<>();
+        for (DatabaseInfo d : i.databases()) {
+            if ("SECONDARY".equalsIgnoreCase(d.replicaRole()) && d.databaseGuid() != null) {
+                secondaries.add(d.databaseGuid());
+            }
+        }
+        List<DatabaseBackup> backups = recent(i).stream().map(b -> toBackup(scope, b)).toList();
+        List<NightlyWindow> windows = NightlyWindows.build(scope, backups, calendar, config.windows(), secondaries);
+        List<NightlyWindow> finished = windows.stream().filter(w -> !w.businessStart().isAfter(now)).toList();
+        Map<NightKind, CreepTrend> creep = CreepAnalysis.analyse(finished, calendar, config.rules().backupWindowCreep().settings(), now);
+        List<SpillForecast> spills = new ArrayList<>();
+        Instant at = i.collectedAt() == null ? now : i.collectedAt();
+        for (RunningBackup r : i.runningBackups()) {
+            if (r.command() == null || !r.command().toUpperCase(Locale.ROOT).startsWith("BACKUP DATABASE")) {
+                continue;
+            }
+            SpillForecast.of(scope, r.databaseName(), r.startedAt(), r.percentComplete(), r.elapsedSeconds(), at, calendar,
+                    finished, config.rules().backupWindowSpillForecast().minPercentComplete()).ifPresent(spills::add);
+        }
+        return new InstanceAnalysis(h, i, scope, calendar, windows, creep, spills, silent(h));
+    }
+
+    /** The instance's backups inside the lookback period. */
+    private List<BackupRecord> recent(InstanceState i) {
+        Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
+        return i.backups().stream().filter(b -> b.finishedAt() != null && b.startedAt() != null
+                && b.finishedAt().isAfter(from) && !b.startedAt().isAfter(now)).toList();
+    }
+
+    static DatabaseBackup toBackup(String scope, BackupRecord b) {
+        return new DatabaseBackup(scope, b.databaseName(), b.databaseGuid(), b.type(), b.copyOnly(), b.startedAt(),
+                b.finishedAt(), b.backupSizeBytes(), b.compressedSizeBytes(), b.compressionAlgorithm(), b.target());
+    }
+
+    private void mergeDatabases() {
+        Map<String, List<DatabaseBackup>> agBackups = new LinkedHashMap<>();
+        Map<String, BusinessCalendar> agCalendar = new LinkedHashMap<>();
+        Map<String, Set<String>> agSecondaryGuids = new LinkedHashMap<>();
+        for (InstanceAnalysis ia : instances) {
+            Map<String, String> guidByName = new LinkedHashMap<>();
+            for (DatabaseInfo d : ia.instance().databases()) {
+                String key = d.databaseGuid() != null ? d.databaseGuid() : ia.scope() + "/" + d.name();
+                guidByName.put(d.name().toLowerCase(Locale.ROOT), key);
+                boolean primary = d.replicaRole() == null || "PRIMARY".equalsIgnoreCase(d.replicaRole());
+                MergedDatabase m = databases.get(key);
+                List<String> replicas = new ArrayList<>(m == null ? List.of() : m.replicas());
+                replicas.add(ia.scope());
+                boolean silent = ia.silent() && (m == null || m.silent());
+                if (m == null || primary) {
+                    m = new MergedDatabase(key, d.name(), d.availabilityGroup(), ia.host().host(), ia.instance().name(),
+                            d.recoveryModel(), replicas, m == null ? List.of() : m.backups(), silent);
+                } else {
+                    m = new MergedDatabase(m.guid(), m.name(), m.availabilityGroup(), m.host(), m.instance(),
+                            m.recoveryModel(), replicas, m.backups(), silent);
+                }
+                databases.put(key, m);
+                if (d.availabilityGroup() != null) {
+                    agCalendar.putIfAbsent(d.availabilityGroup(), ia.calendar());
+                    if (primary) {
+                        agCalendar.put(d.availabilityGroup(), ia.calendar());
+                    } else if (d.databaseGuid() != null) {
+                        agSecondaryGuids.computeIfAbsent(d.availabilityGroup(), k -> new HashSet<>()).add(d.databaseGuid());
+                    }
+                }
+            }
+            for (BackupRecord b : recent(ia.instance())) {
+                String key = b.databaseGuid() != null ? b.databaseGuid()
+                        : guidByName.getOrDefault(b.databaseName().toLowerCase(Locale.ROOT), ia.scope() + "/" + b.databaseName());
+                MergedDatabase m = databases.get(key);
+                if (m == null) {
+                    continue;
+                }
+                List<DatabaseBackup> all = new ArrayList<>(m.backups());
+                all.add(toBackup(ia.scope(), b));
+                databases.put(key, new MergedDatabase(m.guid(), m.name(), m.availabilityGroup(), m.host(), m.instance(),
+                        m.recoveryModel(), m.replicas(), all, m.silent()));
+                if (m.availabilityGroup() != null) {
+                    agBackups.computeIfAbsent(m.availabilityGroup(), k -> new ArrayList<>()).add(toBackup(ia.scope(), b));
+                }
+            }
+        }
+        agBackups.forEach((ag, backups) -> groupWindows.put(ag, NightlyWindows.build("ag:" + ag, backups,
+                agCalendar.get(ag), config.windows(), agSecondaryGuids.getOrDefault(ag, Set.of()))));
+    }
+}

@@ -1,0 +1,139 @@
+package io.qatwatch.collector.alert.rule;
+
+import io.qatwatch.collector.alert.Alert;
+import io.qatwatch.collector.alert.Alert.Fact;
+import io.qatwatch.collector.alert.FleetAnalysis;
+import io.qatwatch.collector.alert.FleetAnalysis.MergedDatabase;
+import io.qatwatch.collector.alert.RulesConfig;
+import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
+import io.qatwatch.collector.window.TheilSen;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/** backup-missing and backup-throughput-drop: judged per database across all its replicas. */
+final class BackupRules {
+
+    static final String MISSING_WHY = "The newest backup of this database is older than its recovery point objective: "
+            + "if the database were lost now, more work would be lost than agreed. Backups from every replica of an "
+            + "availability group count, so a backup taken on a secondary protects the database too.";
+    static final String THROUGHPUT_WHY = "The latest full backup moved data much slower than this database's own "
+            + "baseline for the same compression algorithm and target: a slow share, a saturated link, a QAT fallback "
+            + "or storage trouble, and a longer window tonight.";
+
+    private static final Set<String> FULL = Set.of("D", "F", "P");
+    private static final Set<String> FULL_OR_DIFF = Set.of("D", "F", "P", "I", "G", "Q");
+
+    private BackupRules() {
+    }
+
+    static List<Alert> missing(FleetAnalysis fleet) {
+        RulesConfig.Missing cfg = fleet.config().rules().backupMissing();
+        List<Alert> out = new ArrayList<>();
+        for (MergedDatabase db : fleet.databases().values()) {
+            if (db.silent() || "tempdb".equalsIgnoreCase(db.name())) {
+                continue;
+            }
+            check(fleet, db, "full", b -> FULL.contains(b.type()), Duration.ofHours(cfg.fullMaxAgeHours()), out);
+            check(fleet, db, "full or differential", b -> FULL_OR_DIFF.contains(b.type()),
+                    Duration.ofHours(cfg.fullOrDifferentialMaxAgeHours()), out);
+            boolean logged = db.recoveryModel() != null && !"SIMPLE".equalsIgnoreCase(db.recoveryModel());
+            if (logged && !"master".equalsIgnoreCase(db.name())) {
+                check(fleet, db, "log", b -> "L".equals(b.type()), Duration.ofMinutes(cfg.logMaxAgeMinutes()), out);
+            }
+        }
+        return out;
+    }
+
+    private static void check(FleetAnalysis fleet, MergedDatabase db, String kind, Predicate<DatabaseBackup> type,
+                              Duration maxAge, List<Alert> out) {
+        Optional<DatabaseBackup> newest = db.backups().stream().filter(type)
+                .max(Comparator.comparing(DatabaseBackup::finishedAt));
+        Duration age = newest.map(b -> Duration.between(b.finishedAt(), fleet.now())).orElse(null);
+        if (age != null && age.compareTo(maxAge) <= 0) {
+            return;
+        }
+        List<Fact> facts = new ArrayList<>();
+        facts.add(new Fact("Objective", "a " + kind + " backup at least every " + human(maxAge)));
+        String summary;
+        if (newest.isEmpty()) {
+            summary = "No " + kind + " backup of " + db.name() + " in the last "
+                    + fleet.config().windows().lookbackDays() + " days";
+        } else {
+            DatabaseBackup b = newest.get();
+            summary = "Newest " + kind + " backup of " + db.name() + " is " + human(age) + " old";
+            facts.add(new Fact("Newest", b.finishedAt().atOffset(ZoneOffset.UTC) + " on " + b.instance()
+                    + (b.copyOnly() ? " (copy-only)" : "")));
+        }
+        if (db.availabilityGroup() != null) {
+            facts.add(new Fact("Availability group", db.availabilityGroup() + ", replicas " + String.join(", ", db.replicas())));
+        }
+        out.add(new Alert("backup-missing", fleet.config().rules().backupMissing().severity(), db.host(), db.instance(),
+                db.name(), kind, summary, MISSING_WHY, facts, List.of()));
+    }
+
+    private static String human(Duration d) {
+        long m = d.toMinutes();
+        if (m % (24 * 60) == 0 || m >= 72 * 60) {
+            return m >= 48 * 60 ? Math.round(m / 1440.0) + " days" : m / 60 + " h";
+        }
+        return m >= 120 ? m / 60 + " h" : m + " min";
+    }
+
+    static List<Alert> throughputDrop(FleetAnalysis fleet) {
+        RulesConfig.ThroughputDrop cfg = fleet.config().rules().backupThroughputDrop();
+        List<Alert> out = new ArrayList<>();
+        for (MergedDatabase db : fleet.databases().values()) {
+            List<DatabaseBackup> fulls = db.backups().stream()
+                    .filter(b -> "D".equals(b.type()) && b.durationSeconds() >= cfg.minDurationMinutes() * 60L)
+                    .sorted(Comparator.comparing(DatabaseBackup::finishedAt)).toList();
+            if (fulls.isEmpty()) {
+                continue;
+            }
+            DatabaseBackup latest = fulls.get(fulls.size() - 1);
+            Map<String, List<DatabaseBackup>> byPath = new LinkedHashMap<>();
+            for (DatabaseBackup b : fulls) {
+                byPath.computeIfAbsent(path(b), k -> new ArrayList<>()).add(b);
+            }
+            List<DatabaseBackup> same = byPath.get(path(latest));
+            List<DatabaseBackup> baseline = same.subList(Math.max(0, same.size() - 1 - cfg.baselineBackups()), same.size() - 1);
+            if (baseline.size() < cfg.minBaselineBackups()) {
+                continue;
+            }
+            double median = TheilSen.median(baseline.stream().mapToDouble(DatabaseBackup::throughputMbps).toArray());
+            double now = latest.throughputMbps();
+            if (now >= median * (1 - cfg.dropPercent() / 100.0)) {
+                continue;
+            }
+            double drop = (1 - now / median) * 100;
+            List<Fact> facts = List.of(
+                    new Fact("Latest full", Fmt.one(now) + " MB/s (" + Fmt.bytes(latest.sizeBytes()) + " in "
+                            + Fmt.minutes(latest.durationSeconds() / 60.0) + ", finished "
+                            + latest.finishedAt().atOffset(ZoneOffset.UTC) + " on " + latest.instance() + ")"),
+                    new Fact("Baseline", Fmt.one(median) + " MB/s, median of the previous " + baseline.size() + " fulls"),
+                    new Fact("Drop", Fmt.one(drop) + " % (threshold " + Fmt.one(cfg.dropPercent()) + " %)"),
+                    new Fact("Algorithm and target", path(latest).replace('|', ' ') + ""));
+            List<Fact> series = same.stream().skip(Math.max(0, same.size() - 14))
+                    .map(b -> new Fact(b.finishedAt().atOffset(ZoneOffset.UTC).toLocalDate().toString(), Fmt.one(b.throughputMbps()) + " MB/s"))
+                    .toList();
+            out.add(new Alert("backup-throughput-drop", cfg.severity(), db.host(), db.instance(), db.name(), path(latest),
+                    "Full backup of " + db.name() + " ran at " + Fmt.one(now) + " MB/s, " + Fmt.one(drop)
+                            + " % under its baseline of " + Fmt.one(median) + " MB/s",
+                    THROUGHPUT_WHY, facts, series));
+        }
+        return out;
+    }
+
+    /** The comparison class of a backup: its compression algorithm and its target kind. */
+    private static String path(DatabaseBackup b) {
+        String alg = b.compressionAlgorithm() == null ? "uncompressed" : b.compressionAlgorithm();
+        return alg + "|" + (b.target() == null ? "UNKNOWN" : b.target());
+    }
+}

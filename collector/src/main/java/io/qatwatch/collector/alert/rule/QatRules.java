@@ -1,0 +1,207 @@
+package io.qatwatch.collector.alert.rule;
+
+import io.qatwatch.collector.alert.Alert;
+import io.qatwatch.collector.alert.Alert.Fact;
+import io.qatwatch.collector.alert.FleetAnalysis;
+import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.alert.FleetAnalysis.MergedDatabase;
+import io.qatwatch.collector.alert.FleetState.HostState;
+import io.qatwatch.collector.alert.HostGroupConfig;
+import io.qatwatch.collector.alert.RulesConfig;
+import io.qatwatch.protocol.QatDevice;
+import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.ConfigOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** qat-fallback, qat-config-mismatch and qat-restore-risk. */
+final class QatRules {
+
+    static final String FALLBACK_WHY = "SQL Server is not compressing backups on the QAT hardware it was set up for: "
+            + "it fell back to software (CPU) or to no QAT at all. Backups take longer and cost CPU until the device, "
+            + "driver or library is fixed.";
+    static final String MISMATCH_WHY = "The QAT configuration and the backups actually taken disagree: either QAT is "
+            + "enabled but the jobs still compress with MS_XPRESS (a job or default not switched), or backups are "
+            + "QAT_DEFLATE while the engine reports QAT off, so the next restart or restore may surprise you.";
+    static final String RESTORE_WHY = "These backups are compressed with QAT_DEFLATE. Restoring them needs the QAT "
+            + "driver and libraries and QAT enabled in SQL Server on the restoring host; without them the restore "
+            + "fails with Msg 17441 on the day you need it.";
+
+    /** Reasons that mean SQL Server lost QAT it was meant to use (sys.dm_server_accelerator_status). */
+    private static final Set<String> FAILURES = Set.of(
+            "SOFTWARE_MODE_ACCELERATOR_HARDWARE_NOT_FOUND", "NONE_ACCELERATOR_LOAD_FAILED", "NONE_ACCELERATOR_PROC_FAILED",
+            "NONE_ACCELERATOR_VERSION_NOT_COMPATIBLE", "NONE_ACCELERATOR_INITIALIZATION_FAILED",
+            "NONE_ACCELERATOR_SESSION_FAILED", "NONE_ACCELERATOR_LIBRARY_NOT_FOUND");
+
+    private QatRules() {
+    }
+
+    static Optional<AcceleratorStatus> qat(InstanceAnalysis ia) {
+        return ia.instance().accelerators().stream()
+                .filter(a -> a.accelerator() != null && a.accelerator().toUpperCase(Locale.ROOT).contains("QAT")).findFirst();
+    }
+
+    static boolean enabled(AcceleratorStatus a) {
+        return "HARDWARE".equalsIgnoreCase(a.modeDesc()) || "SOFTWARE".equalsIgnoreCase(a.modeDesc());
+    }
+
+    static List<Alert> fallback(FleetAnalysis fleet) {
+        RulesConfig.Basic cfg = fleet.config().rules().qatFallback();
+        List<Alert> out = new ArrayList<>();
+        for (InstanceAnalysis ia : fleet.instances()) {
+            Optional<AcceleratorStatus> q = qat(ia);
+            if (q.isEmpty() || q.get().modeReasonDesc() == null || !FAILURES.contains(q.get().modeReasonDesc().toUpperCase(Locale.ROOT))) {
+                continue;
+            }
+            AcceleratorStatus a = q.get();
+            String to = "SOFTWARE".equalsIgnoreCase(a.modeDesc()) ? "software mode" : "no QAT";
+            List<Fact> facts = new ArrayList<>(List.of(
+                    new Fact("Mode", a.modeDesc() + " (" + a.modeReasonDesc() + ")"),
+                    new Fact("Hardware detected", String.valueOf(a.hardwareDetected())),
+                    new Fact("Library / driver", nz(a.libraryVersion()) + " / " + nz(a.driverVersion()))));
+            HostState h = ia.host();
+            if (h.qat() != null) {
+                facts.add(new Fact("Host QAT devices", h.qat().devices().isEmpty() ? "none found"
+                        : h.qat().devices().stream().map(QatRules::device).reduce((x, y) -> x + ", " + y).orElse("")));
+            }
+            out.add(new Alert("qat-fallback", cfg.severity(), h.host(), ia.instance().name(), null, null,
+                    "QAT backup compression fell back to " + to + ": " + a.modeReasonDesc(), FALLBACK_WHY, facts, List.of()));
+        }
+        return out;
+    }
+
+    private static String device(QatDevice d) {
+        return d.address() + " " + d.pciId() + " " + nz(d.driver()) + " " + nz(d.state());
+    }
+
+    static List<Alert> configMismatch(FleetAnalysis fleet) {
+        RulesConfig.QatConfigMismatch cfg = fleet.config().rules().qatConfigMismatch();
+        Instant since = fleet.now().minusSeconds(cfg.recentHours() * 3600L);
+        List<Alert> out = new ArrayList<>();
+        for (InstanceAnalysis ia : fleet.instances()) {
+            Optional<AcceleratorStatus> q = qat(ia);
+            if (q.isEmpty()) {
+                continue;
+            }
+            Set<String> xpress = new TreeSet<>();
+            Set<String> qatDeflate = new TreeSet<>();
+            for (BackupRecord b : ia.instance().backups()) {
+                if (b.finishedAt().isBefore(since) || "L".equals(b.type())) {
+                    continue;
+                }
+                if ("MS_XPRESS".equalsIgnoreCase(b.compressionAlgorithm())) {
+                    xpress.add(b.databaseName());
+                } else if ("QAT_DEFLATE".equalsIgnoreCase(b.compressionAlgorithm())) {
+                    qatDeflate.add(b.databaseName());
+                }
+            }
+            String algorithm = ia.instance().configuration().stream()
+                    .filter(c -> "backup compression algorithm".equalsIgnoreCase(c.name()))
+                    .map(ConfigOption::valueInUse).findFirst().map(QatRules::algorithmName).orElse("unknown");
+            AcceleratorStatus a = q.get();
+            Fact mode = new Fact("Engine says", "QAT mode " + a.modeDesc() + " (" + nz(a.modeReasonDesc()) + ")");
+            Fact dflt = new Fact("'backup compression algorithm'", algorithm);
+            if (enabled(a) && !xpress.isEmpty()) {
+                out.add(new Alert("qat-config-mismatch", cfg.severity(), ia.host().host(), ia.instance().name(), null, "xpress",
+                        "QAT is enabled but " + xpress.size() + " database(s) still back up with MS_XPRESS", MISMATCH_WHY,
+                        List.of(mode, dflt, new Fact("MS_XPRESS in the last " + cfg.recentHours() + " h", String.join(", ", xpress)),
+                                new Fact("Fix", "add COMPRESSION (ALGORITHM = QAT_DEFLATE) to the jobs, or set "
+                                        + "'backup compression algorithm' to 2")),
+                        List.of()));
+            }
+            if ("NONE".equalsIgnoreCase(a.modeDesc()) && !qatDeflate.isEmpty()) {
+                out.add(new Alert("qat-config-mismatch", cfg.severity(), ia.host().host(), ia.instance().name(), null, "engine-none",
+                        "QAT_DEFLATE backups while the engine reports QAT mode NONE", MISMATCH_WHY,
+                        List.of(mode, dflt, new Fact("QAT_DEFLATE in the last " + cfg.recentHours() + " h", String.join(", ", qatDeflate))),
+                        List.of()));
+            }
+        }
+        return out;
+    }
+
+    private static String algorithmName(long v) {
+        return switch ((int) v) {
+            case 0, 1 -> v + " (MS_XPRESS)";
+            case 2 -> "2 (QAT_DEFLATE)";
+            case 3 -> "3 (ZSTD)";
+            default -> String.valueOf(v);
+        };
+    }
+
+    static List<Alert> restoreRisk(FleetAnalysis fleet) {
+        RulesConfig.QatRestoreRisk cfg = fleet.config().rules().qatRestoreRisk();
+        Map<String, String> lacking = new LinkedHashMap<>();
+        for (HostState h : fleet.fleet().hosts()) {
+            lacking.put(h.host(), lacks(h, fleet));
+        }
+        List<Alert> out = new ArrayList<>();
+        for (MergedDatabase db : fleet.databases().values()) {
+            if (db.backups().stream().noneMatch(b -> "QAT_DEFLATE".equalsIgnoreCase(b.compressionAlgorithm()))) {
+                continue;
+            }
+            List<String> targets = new ArrayList<>();
+            boolean named = false;
+            for (RulesConfig.RestoreTarget t : cfg.restoreTargets()) {
+                if (t.databases().stream().anyMatch(p -> HostGroupConfig.glob(p, db.name()))) {
+                    named = true;
+                    for (String pattern : t.hosts()) {
+                        List<String> matched = lacking.keySet().stream().filter(host -> HostGroupConfig.glob(pattern, host)).toList();
+                        targets.addAll(matched.isEmpty() ? List.of(pattern) : matched);
+                    }
+                }
+            }
+            if (!named) {
+                if (!cfg.fleetWide()) {
+                    continue;
+                }
+                targets.addAll(lacking.keySet());
+            }
+            List<String> risky = new ArrayList<>();
+            for (String host : new TreeSet<>(targets)) {
+                String why = lacking.containsKey(host) ? lacking.get(host) : "not monitored by qatwatch";
+                // Fleet-wide, a host never probed is unknown rather than lacking; a named target must be known.
+                if (why != null && (named || h(fleet, host).qat() != null)) {
+                    risky.add(host + " (" + why + ")");
+                }
+            }
+            if (risky.isEmpty()) {
+                continue;
+            }
+            out.add(new Alert("qat-restore-risk", cfg.severity(), db.host(), db.instance(), db.name(), null,
+                    "QAT_DEFLATE backups of " + db.name() + " cannot be restored on " + risky.size() + " "
+                            + (named ? "named restore target(s)" : "host(s) of the fleet"),
+                    RESTORE_WHY,
+                    List.of(new Fact("Restore targets", named ? "named in alerts.rules.qatRestoreRisk.restoreTargets" : "the whole fleet"),
+                            new Fact("Lacking QAT", String.join("; ", risky))),
+                    List.of()));
+        }
+        return out;
+    }
+
+    private static HostState h(FleetAnalysis fleet, String host) {
+        return fleet.fleet().hosts().stream().filter(x -> x.host().equals(host)).findFirst().orElseThrow();
+    }
+
+    /** Why a host could not restore a QAT_DEFLATE backup, or null when it could. */
+    private static String lacks(HostState h, FleetAnalysis fleet) {
+        boolean software = h.qat() != null && h.qat().software() != null && h.qat().software().anyInstalled();
+        if (!software) {
+            return h.qat() == null ? "QAT software unknown" : "no QAT driver or library";
+        }
+        boolean enabledSomewhere = fleet.instances().stream().filter(ia -> ia.host() == h)
+                .map(QatRules::qat).flatMap(Optional::stream).anyMatch(QatRules::enabled);
+        return enabledSomewhere ? null : "QAT not enabled in SQL Server (HARDWARE_OFFLOAD)";
+    }
+
+    static String nz(Object s) {
+        return s == null ? "?" : s.toString();
+    }
+}

@@ -1,0 +1,35 @@
+package io.qatwatch.collector.alert.rule;
+
+import io.qatwatch.collector.alert.RulesConfig;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The rule registry: each rule's fixed name (DESIGN.md) and its function, one line each. */
+public final class Rules {
+
+    private Rules() {
+    }
+
+    /** The enabled rules, by name, in a stable order. */
+    public static Map<String, Rule> enabled(RulesConfig cfg) {
+        Map<String, Rule> all = new LinkedHashMap<>();
+        put(all, cfg.backupWindowBreach().enabled(), "backup-window-breach", WindowRules::breach);
+        put(all, cfg.backupWindowSpillForecast().enabled(), "backup-window-spill-forecast", WindowRules::spill);
+        put(all, cfg.backupWindowCreep().enabled(), "backup-window-creep", WindowRules::creep);
+        put(all, cfg.backupMissing().enabled(), "backup-missing", BackupRules::missing);
+        put(all, cfg.backupThroughputDrop().enabled(), "backup-throughput-drop", BackupRules::throughputDrop);
+        put(all, cfg.qatFallback().enabled(), "qat-fallback", QatRules::fallback);
+        put(all, cfg.qatConfigMismatch().enabled(), "qat-config-mismatch", QatRules::configMismatch);
+        put(all, cfg.qatRestoreRisk().enabled(), "qat-restore-risk", QatRules::restoreRisk);
+        put(all, cfg.licenceRisk().enabled(), "licence-risk", HostRules::licenceRisk);
+        put(all, cfg.certKeyNotBackedUp().enabled(), "cert-key-not-backed-up", HostRules::certKey);
+        put(all, cfg.agentSilent().enabled(), "agent-silent", HostRules::agentSilent);
+        return all;
+    }
+
+    private static void put(Map<String, Rule> all, boolean on, String name, Rule rule) {
+        if (on) {
+            all.put(name, rule);
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package io.qatwatch.collector.alert.rule;
+
+import io.qatwatch.collector.alert.Alert;
+import io.qatwatch.collector.alert.Alert.Fact;
+import io.qatwatch.collector.alert.FleetAnalysis;
+import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.alert.RulesConfig;
+import io.qatwatch.collector.window.BusinessCalendar;
+import io.qatwatch.collector.window.CreepTrend;
+import io.qatwatch.collector.window.CreepTrend.DatabaseDriver;
+import io.qatwatch.collector.window.NightlyWindow;
+import io.qatwatch.collector.window.SpillForecast;
+import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The three backup-window rules: breach, spill forecast and creep. */
+final class WindowRules {
+
+    static final String BREACH_WHY = "The nightly backup window ran into business hours: backups compete with the "
+            + "working day for disk, network and CPU, and a restore point the business expected at opening is late.";
+    static final String SPILL_WHY = "A backup running now is predicted, from its percent complete and elapsed time, "
+            + "to finish after business hours start; there is still time to act (move or stop other jobs, add a "
+            + "stripe, or warn the business).";
+    static final String CREEP_WHY = "The margin between the end of the nightly backup window and the start of "
+            + "business is shrinking night after night; at this rate it falls under the safety margin soon, weeks "
+            + "before the morning a backup spills into business hours.";
+
+    private WindowRules() {
+    }
+
+    /** backup-window-breach: the latest finished night ended inside business hours, or a night's backup still runs in them. */
+    static List<Alert> breach(FleetAnalysis fleet) {
+        RulesConfig.Breach cfg = fleet.config().rules().backupWindowBreach();
+        List<Alert> out = new ArrayList<>();
+        for (InstanceAnalysis ia : fleet.instances()) {
+            BusinessCalendar cal = ia.calendar();
+            List<NightlyWindow> finished = ia.windows().stream().filter(w -> !w.businessStart().isAfter(fleet.now())).toList();
+            RunningBackup running = stillRunningInBusinessHours(ia, fleet.now());
+            if (running != null) {
+                Instant at = ia.instance().collectedAt() == null ? fleet.now() : ia.instance().collectedAt();
+                BusinessCalendar.Night night = cal.nightContaining(running.startedAt()).orElseThrow();
+                long overMinutes = Duration.between(night.businessStart(), at).toMinutes();
+                out.add(new Alert("backup-window-breach", cfg.severity(), ia.host().host(), ia.instance().name(), null, null,
+                        "Backup of " + running.databaseName() + " still running " + Fmt.minutes(overMinutes)
+                                + " into business hours",
+                        BREACH_WHY,
+                        List.of(new Fact("Running", running.command() + " " + running.databaseName() + ", "
+                                        + Fmt.one(running.percentComplete()) + " % after " + Fmt.minutes(running.elapsedSeconds() / 60.0)),
+                                new Fact("Started", Fmt.when(running.startedAt(), cal.zone())),
+                                new Fact("Business started", Fmt.when(night.businessStart(), cal.zone()) + " (calendar " + cal.name() + ")")),
+                        margins(finished, 14)));
+                continue;
+            }
+            if (finished.isEmpty()) {
+                continue;
+            }
+            NightlyWindow last = finished.get(finished.size() - 1);
+            if (!last.breached() || nextNightStarted(last, fleet.now(), cal)) {
+                continue;
+            }
+            NightlyWindow.DatabaseBackup lastOut = last.backups().stream()
+                    .max(java.util.Comparator.comparing(NightlyWindow.DatabaseBackup::finishedAt)).orElseThrow();
+            out.add(new Alert("backup-window-breach", cfg.severity(), ia.host().host(), ia.instance().name(), null, null,
+                    "Backup window ended " + Fmt.minutes(-last.marginMinutes()) + " into business hours on " + last.morning(),
+                    BREACH_WHY,
+                    List.of(new Fact("Window", Fmt.when(last.firstStart(), cal.zone()) + " → " + Fmt.when(last.lastFinish(), cal.zone())),
+                            new Fact("Business start", Fmt.when(last.businessStart(), cal.zone()) + " (calendar " + cal.name() + ")"),
+                            new Fact("Margin", Fmt.minutes(last.marginMinutes())),
+                            new Fact("Last to finish", lastOut.database() + " (" + typeName(lastOut.type()) + ", "
+                                    + Fmt.minutes(lastOut.durationSeconds() / 60.0) + ", " + Fmt.bytes(lastOut.sizeBytes()) + ")")),
+                    margins(finished, 14)));
+        }
+        return out;
+    }
+
+    /** A breach is about the last night; once the next night has begun it is history. */
+    private static boolean nextNightStarted(NightlyWindow last, Instant now, BusinessCalendar cal) {
+        return cal.nightContaining(now).map(n -> n.morning().isAfter(last.morning())).orElse(false);
+    }
+
+    private static RunningBackup stillRunningInBusinessHours(InstanceAnalysis ia, Instant now) {
+        Instant at = ia.instance().collectedAt() == null ? now : ia.instance().collectedAt();
+        if (!ia.calendar().isBusinessTime(at)) {
+            return null;
+        }
+        for (RunningBackup r : ia.instance().runningBackups()) {
+            if (r.command() != null && r.command().toUpperCase(Locale.ROOT).startsWith("BACKUP DATABASE")
+                    && r.startedAt() != null && ia.calendar().nightContaining(r.startedAt()).isPresent()) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** backup-window-spill-forecast: a running backup predicted to end the window after business starts, while it has not yet. */
+    static List<Alert> spill(FleetAnalysis fleet) {
+        RulesConfig.SpillForecast cfg = fleet.config().rules().backupWindowSpillForecast();
+        List<Alert> out = new ArrayList<>();
+        for (InstanceAnalysis ia : fleet.instances()) {
+            BusinessCalendar cal = ia.calendar();
+            for (SpillForecast f : ia.spills()) {
+                if (!f.spills() || f.leadTimeSeconds() <= 0 || f.elapsedSeconds() < cfg.minElapsedMinutes() * 60L) {
+                    continue;
+                }
+                List<Fact> facts = new ArrayList<>(List.of(
+                        new Fact("Running", f.database() + ", " + Fmt.one(f.percentComplete()) + " % after "
+                                + Fmt.minutes(f.elapsedSeconds() / 60.0) + " (started " + Fmt.when(f.startedAt(), cal.zone()) + ")"),
+                        new Fact("Predicted finish", Fmt.when(f.predictedFinish(), cal.zone()))));
+                if (f.tailSeconds() > 0) {
+                    facts.add(new Fact("Rest of the job", Fmt.minutes(f.tailSeconds() / 60.0) + " after it, as on the latest night"));
+                }
+                facts.add(new Fact("Predicted window end", Fmt.when(f.predictedWindowEnd(), cal.zone())));
+                facts.add(new Fact("Business start", Fmt.when(f.businessStart(), cal.zone()) + " (calendar " + cal.name() + ")"));
+                facts.add(new Fact("Time left to act", Fmt.minutes(f.leadTimeSeconds() / 60.0)));
+                out.add(new Alert("backup-window-spill-forecast", cfg.severity(), ia.host().host(), ia.instance().name(),
+                        f.database(), null,
+                        "Backup window predicted to end " + Fmt.minutes(-f.marginSeconds() / 60.0) + " into business hours on "
+                                + f.morning(),
+                        SPILL_WHY, facts, List.of()));
+            }
+        }
+        return out;
+    }
+
+    /** backup-window-creep: the margin trend crosses the safety margin within the horizon. */
+    static List<Alert> creep(FleetAnalysis fleet) {
+        RulesConfig.Creep cfg = fleet.config().rules().backupWindowCreep();
+        List<Alert> out = new ArrayList<>();
+        for (InstanceAnalysis ia : fleet.instances()) {
+            for (CreepTrend t : ia.creep().values()) {
+                if (t.forecastDate() == null || t.slopeMinutesPerDay() > -cfg.minSlopeMinutesPerDay()
+                        || t.daysUntilForecast() > cfg.horizonDays()) {
+                    continue;
+                }
+                String kind = t.kind().name().toLowerCase(Locale.ROOT);
+                List<Fact> facts = new ArrayList<>(List.of(
+                        new Fact("Trend", Fmt.two(t.slopeMinutesPerDay()) + " min/day over the last " + t.nights().size()
+                                + " " + kind + " nights (Theil–Sen)"),
+                        new Fact("Margin now", Fmt.minutes(t.projectedMarginMinutes()) + " (trend), safety margin "
+                                + Fmt.minutes(t.safetyMarginMinutes()) + " (calendar " + ia.calendar().name() + ")"),
+                        new Fact("Forecast", "under the safety margin on the night before " + t.forecastDate()
+                                + " (in " + t.daysUntilForecast() + " days)")));
+                if (!t.drivers().isEmpty()) {
+                    facts.add(new Fact("Driven by", t.drivers().stream().map(WindowRules::driver).collect(Collectors.joining("; "))));
+                }
+                List<Fact> series = t.nights().stream()
+                        .skip(Math.max(0, t.nights().size() - 14))
+                        .map(n -> new Fact(n.morning().toString(), Fmt.minutes(n.marginMinutes()))).toList();
+                out.add(new Alert("backup-window-creep", cfg.severity(), ia.host().host(), ia.instance().name(), null, kind,
+                        "Backup window margin shrinks " + Fmt.two(-t.slopeMinutesPerDay()) + " min/day; under "
+                                + Fmt.minutes(t.safetyMarginMinutes()) + " by " + t.forecastDate(),
+                        CREEP_WHY, facts, series));
+            }
+        }
+        return out;
+    }
+
+    private static String driver(DatabaseDriver d) {
+        return d.database() + " +" + Fmt.two(d.durationSlopeMinutesPerDay()) + " min/day (now "
+                + Fmt.minutes(d.latestDurationMinutes()) + ", " + Fmt.bytes(d.latestSizeBytes()) + ", size "
+                + (d.sizeGrowthPercentPerWeek() >= 0 ? "+" : "") + Fmt.two(d.sizeGrowthPercentPerWeek()) + " %/week)";
+    }
+
+    private static List<Fact> margins(List<NightlyWindow> windows, int n) {
+        return windows.stream().skip(Math.max(0, windows.size() - n))
+                .map(w -> new Fact(w.morning().toString(), Fmt.minutes(w.marginMinutes()))).toList();
+    }
+
+    static String typeName(String type) {
+        return switch (type) {
+            case "D" -> "full";
+            case "I" -> "differential";
+            case "L" -> "log";
+            case "F" -> "file";
+            case "G" -> "differential file";
+            case "P" -> "partial";
+            case "Q" -> "differential partial";
+            default -> type;
+        };
+    }
+}

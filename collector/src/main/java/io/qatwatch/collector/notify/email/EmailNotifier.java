@@ -1,0 +1,53 @@
+package io.qatwatch.collector.notify.email;
+
+import io.qatwatch.collector.alert.Severity;
+import io.qatwatch.collector.notify.Delivery;
+import io.qatwatch.collector.notify.MessageText;
+import io.qatwatch.collector.notify.MessageText.Markup;
+import io.qatwatch.collector.notify.Notification;
+import io.qatwatch.collector.notify.Notifier;
+import io.vertx.core.Future;
+import io.vertx.ext.mail.MailClient;
+import io.vertx.ext.mail.MailMessage;
+import java.util.List;
+
+/** Email through an SMTP relay (STARTTLS by default): the title as subject, the full text as body. */
+public final class EmailNotifier implements Notifier {
+
+    private final String name;
+    private final Severity minSeverity;
+    private final MailClient client;
+    private final String from;
+    private final List<String> to;
+
+    public EmailNotifier(String name, Severity minSeverity, MailClient client, String from, List<String> to) {
+        this.name = name;
+        this.minSeverity = minSeverity;
+        this.client = client;
+        this.from = from;
+        this.to = List.copyOf(to);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Severity minSeverity() {
+        return minSeverity;
+    }
+
+    @Override
+    public Future<Delivery> send(Notification n) {
+        return client.sendMail(message(n, from, to))
+                .map(r -> Delivery.ok())
+                .otherwise(e -> Delivery.failed(true, null, name + ": SMTP " + e.getMessage()));
+    }
+
+    /** The mail a user reads. */
+    public static MailMessage message(Notification n, String from, List<String> to) {
+        return new MailMessage().setFrom(from).setTo(to).setSubject("qatwatch " + MessageText.title(n))
+                .setText(MessageText.full(n, Markup.PLAIN));
+    }
+}

@@ -1,0 +1,393 @@
+package io.qatwatch.collector.web.status;
+
+import io.qatwatch.collector.web.status.StatusView.ActiveAlert;
+import io.qatwatch.collector.web.status.StatusView.AlgorithmRow;
+import io.qatwatch.collector.web.status.StatusView.Fact;
+import io.qatwatch.collector.web.status.StatusView.HostRow;
+import io.qatwatch.collector.web.status.StatusView.InstanceWindows;
+import io.qatwatch.collector.web.status.StatusView.SqlInstanceRow;
+import io.qatwatch.collector.web.status.StatusView.Trend;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Renders the status page from a {@link StatusView}: server-side HTML with inline CSS and SVG, no scripts,
+ * no external requests, readable from a phone to a laptop. Every text that came from a report is escaped.
+ */
+public final class StatusPage {
+
+    private static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("EEE d MMM yyyy", Locale.ENGLISH);
+    /** Verdicts in the grey zone of the Intel driver licence ("for use with Intel component products"). */
+    private static final Set<String> GREY_VERDICTS = Set.of("INTEL_COMPONENT_ONLY", "INTEL_EMULATED_DEVICE_ONLY", "UNKNOWN");
+
+    private static final String CSS = """
+            :root{--fg:#1d2329;--muted:#5f6b76;--line:#dde2e6;--card:#f5f7f8;--ok:#2f9e5b;--near:#d98e04;--bad:#d43d3d;\
+            --band:#fbe1e1;--trend:#3b5bdb;--info:#4c7bd9}
+            *{box-sizing:border-box}
+            body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:var(--fg);background:#fff}
+            header{padding:.7rem 1rem;border-bottom:1px solid var(--line);display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;align-items:baseline}
+            header h1{font-size:1.25rem;margin:0}
+            main{max-width:1100px;margin:0 auto;padding:0 1rem 2rem}
+            h2{font-size:1.1rem;margin:1.6rem 0 .5rem}
+            h3{font-size:1rem;margin:1.2rem 0 .2rem}
+            .muted{color:var(--muted)}
+            .count{font-weight:600}
+            .count.bad{color:var(--bad)}
+            .alert{border-left:5px solid var(--near);background:var(--card);padding:.55rem .8rem;margin:.6rem 0;border-radius:4px}
+            .alert.critical{border-color:var(--bad)}
+            .alert.info{border-color:var(--info)}
+            .alert h3{margin:0 0 .2rem;font-size:1rem}
+            .alert p{margin:.2rem 0}
+            .sev{display:inline-block;font-size:.72rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em;
+            padding:.05rem .4rem;border-radius:3px;color:#fff;background:var(--near);margin-right:.4rem;vertical-align:2px}
+            .critical .sev{background:var(--bad)}
+            .info .sev{background:var(--info)}
+            .rule{font-family:ui-monospace,Consolas,monospace;font-size:.85rem;color:var(--muted)}
+            dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.3rem 0 0;font-size:.9rem}
+            dl.facts dt{color:var(--muted)}
+            dl.facts dd{margin:0}
+            table{border-collapse:collapse;width:100%;font-size:.92rem}
+            th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
+            th{background:var(--card);font-weight:600}
+            td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+            .tag{display:inline-block;font-size:.78rem;padding:0 .35rem;border-radius:3px;background:var(--card);
+            border:1px solid var(--line);white-space:nowrap}
+            .tag.good{border-color:var(--ok);color:#1e6b3c}
+            .tag.warn{border-color:var(--near);color:#8a5a00}
+            .tag.bad{border-color:var(--bad);color:#a12828}
+            .instance{display:block;margin:.1rem 0}
+            .chart{margin:.2rem 0 .4rem}
+            .trend-text{margin:.1rem 0 .3rem}
+            svg.windows{width:100%;height:auto;display:block;font-size:12px;max-width:960px}
+            svg.windows text{fill:var(--muted)}
+            svg .band{fill:var(--band)}
+            svg .band-label{fill:var(--bad)}
+            svg .grid{stroke:var(--line);stroke-width:1}
+            svg .business-start{stroke:var(--bad);stroke-width:1.5}
+            svg .safety{stroke:var(--near);stroke-width:1.2;stroke-dasharray:5 4}
+            svg .bar.ok{fill:var(--ok)}
+            svg .bar.near{fill:var(--near)}
+            svg .bar.breach{fill:var(--bad)}
+            svg .bar.diff{opacity:.55}
+            svg .bar.running{stroke:var(--fg);stroke-dasharray:3 2}
+            svg .trend line{stroke:var(--trend);stroke-width:2.2}
+            svg .trend .projection{stroke-dasharray:7 5}
+            svg .forecast{fill:#fff;stroke:var(--trend);stroke-width:2.5}
+            svg text.forecast-label{fill:var(--trend);font-weight:600}
+            .legend{display:flex;flex-wrap:wrap;gap:.2rem 1rem;font-size:.82rem;color:var(--muted);margin:.2rem 0 0}
+            .legend i{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;margin-right:.3rem;vertical-align:-1px}
+            .legend .line{height:.2rem;vertical-align:3px}
+            .best{font-weight:600}
+            @media (max-width:700px){
+            body{font-size:14px}
+            main{padding:0 .6rem 1.5rem}
+            svg.windows{font-size:21px}
+            table.cards thead{display:none}
+            table.cards tr{display:block;border:1px solid var(--line);border-radius:6px;margin:.5rem 0;padding:.3rem .55rem}
+            table.cards td{display:flex;justify-content:space-between;gap:1rem;border:0;padding:.12rem 0;text-align:right}
+            table.cards td::before{content:attr(data-label);color:var(--muted);text-align:left}
+            table.cards td.num{text-align:right}
+            }
+            """;
+
+    private StatusPage() {
+    }
+
+    /** The whole page. */
+    public static String render(StatusView view) {
+        StringBuilder html = new StringBuilder(32_768);
+        html.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+                .append("<meta http-equiv=\"refresh\" content=\"60\">")
+                .append("<title>qatwatch status</title><style>").append(CSS).append("</style></head><body>");
+        header(html, view);
+        html.append("<main>");
+        alerts(html, view);
+        windows(html, view);
+        fleet(html, view);
+        algorithms(html, view);
+        html.append("<p class=\"muted\">Rendered ").append(UTC.format(view.renderedAt()))
+                .append(". The page refreshes every minute.</p></main></body></html>");
+        return html.toString();
+    }
+
+    private static void header(StringBuilder html, StatusView view) {
+        long critical = view.alerts().stream().filter(a -> "critical".equals(a.severity())).count();
+        html.append("<header><h1>qatwatch</h1><span><span class=\"count\">").append(view.fleet().size())
+                .append("</span> hosts</span><span><span class=\"count").append(view.alerts().isEmpty() ? "" : " bad")
+                .append("\">").append(view.alerts().size()).append("</span> active alerts");
+        if (critical > 0) {
+            html.append(" (").append(critical).append(" critical)");
+        }
+        html.append("</span></header>");
+    }
+
+    private static void alerts(StringBuilder html, StatusView view) {
+        html.append("<section id=\"alerts\"><h2>Active alerts</h2>");
+        if (view.alerts().isEmpty()) {
+            html.append("<p class=\"muted\">No alert is firing.</p>");
+        }
+        for (ActiveAlert a : view.alerts()) {
+            html.append("<article class=\"alert ").append(esc(a.severity())).append("\" id=\"alert-").append(esc(a.id()))
+                    .append("\" data-rule=\"").append(esc(a.rule())).append("\"><h3><span class=\"sev\">").append(esc(a.severity()))
+                    .append("</span>").append(esc(a.summary())).append("</h3><p class=\"muted\">").append(esc(where(a)))
+                    .append(" · <span class=\"rule\">").append(esc(a.rule())).append("</span>");
+            if (a.since() != null) {
+                html.append(" · since ").append(esc(ago(a.since(), view.renderedAt())));
+            }
+            html.append("</p><p class=\"why\">").append(esc(a.why())).append("</p>");
+            if (!a.facts().isEmpty()) {
+                html.append("<dl class=\"facts\">");
+                for (Fact f : a.facts()) {
+                    html.append("<dt>").append(esc(f.label())).append("</dt><dd>").append(esc(f.value())).append("</dd>");
+                }
+                html.append("</dl>");
+            }
+            html.append("</article>");
+        }
+        html.append("</section>");
+    }
+
+    private static void windows(StringBuilder html, StatusView view) {
+        html.append("<section id=\"windows\"><h2>Backup windows</h2>");
+        if (view.windows().isEmpty()) {
+            html.append("<p class=\"muted\">No nightly backup window yet: windows appear once an instance has reported "
+                    + "full or differential backups between business days.</p>");
+        }
+        int i = 0;
+        for (InstanceWindows w : view.windows()) {
+            i++;
+            html.append("<article class=\"instance-windows\" id=\"windows-").append(i).append("\"><h3>").append(esc(w.host()))
+                    .append(" / ").append(esc(w.instance())).append("</h3>");
+            html.append("<p class=\"trend-text\">").append(esc(trendText(w))).append("</p>");
+            if (w.nights().isEmpty()) {
+                html.append("<p class=\"muted\">No night yet.</p>");
+            } else {
+                html.append("<div class=\"chart\">").append(WindowChart.svg(w, Integer.toString(i))).append("</div>");
+            }
+            html.append("</article>");
+        }
+        if (!view.windows().isEmpty()) {
+            html.append("<p class=\"legend\"><span><i style=\"background:var(--ok)\"></i>window, safe margin</span>")
+                    .append("<span><i style=\"background:var(--near)\"></i>under the safety margin</span>")
+                    .append("<span><i style=\"background:var(--bad)\"></i>ran into business hours</span>")
+                    .append("<span><i style=\"background:var(--band)\"></i>business hours</span>")
+                    .append("<span><i class=\"line\" style=\"background:var(--near)\"></i>safety margin</span>")
+                    .append("<span><i class=\"line\" style=\"background:var(--trend)\"></i>trend of the window end, dashed: forecast</span>")
+                    .append("<span>paler bars: differential nights</span></p>");
+        }
+        html.append("</section>");
+    }
+
+    static String trendText(InstanceWindows w) {
+        Trend t = w.trend();
+        if (t == null) {
+            return "Too few comparable nights for a trend yet.";
+        }
+        String kind = t.kind() == null ? "" : t.kind().toLowerCase(Locale.ROOT) + " ";
+        double slope = t.slopeMinutesPerDay();
+        StringBuilder s = new StringBuilder();
+        if (slope < 0) {
+            s.append("The margin shrinks by ").append(minutes(-slope)).append(" per day over the last ").append(t.nights())
+                    .append(' ').append(kind).append("nights");
+        } else {
+            s.append("The margin is steady or growing (").append(minutes(slope)).append(" per day) over the last ")
+                    .append(t.nights()).append(' ').append(kind).append("nights");
+        }
+        s.append("; trend margin now ").append(minutes(t.projectedMarginMinutes())).append('.');
+        if (t.forecastDate() != null) {
+            s.append(" Projected under the ").append(minutes(w.safetyMarginMinutes())).append(" safety margin on ")
+                    .append(t.forecastDate().format(DAY));
+            if (t.daysUntilForecast() != null) {
+                s.append(" (in ").append(t.daysUntilForecast()).append(t.daysUntilForecast() == 1 ? " day)" : " days)");
+            }
+            s.append('.');
+        }
+        return s.toString();
+    }
+
+    private static void fleet(StringBuilder html, StatusView view) {
+        html.append("<section id=\"fleet\"><h2>Fleet</h2>");
+        if (view.fleet().isEmpty()) {
+            html.append("<p class=\"muted\">No agent has reported yet. Enroll one with "
+                    + "<code>qatwatch collector token add &lt;host&gt;</code>.</p></section>");
+            return;
+        }
+        html.append("<table class=\"cards\"><thead><tr><th>Host</th><th>SQL Server instances</th><th>QAT</th>")
+                .append("<th>Licence verdict</th><th>Last seen</th></tr></thead><tbody>");
+        for (HostRow row : view.fleet()) {
+            html.append("<tr><td data-label=\"Host\"><span><strong>").append(esc(row.host())).append("</strong>");
+            if (row.group() != null) {
+                html.append(" <span class=\"muted\">").append(esc(row.group())).append("</span>");
+            }
+            if (row.cpuVendor() != null) {
+                html.append("<br><span class=\"muted\">").append(esc(row.cpuVendor())).append("</span>");
+            }
+            html.append("</span></td><td data-label=\"SQL Server\"><span>");
+            if (row.instances().isEmpty()) {
+                html.append("<span class=\"muted\">none reported</span>");
+            }
+            for (SqlInstanceRow i : row.instances()) {
+                html.append("<span class=\"instance\">").append(esc(i.name()));
+                if (i.productVersion() != null) {
+                    html.append(" <span class=\"muted\">").append(esc(i.productVersion())).append("</span>");
+                }
+                if (i.acceleratorMode() != null) {
+                    html.append(" <span class=\"tag ").append(modeClass(i.acceleratorMode())).append("\" title=\"")
+                            .append(esc(i.acceleratorReason())).append("\">QAT ").append(esc(i.acceleratorMode())).append("</span>");
+                    if (i.acceleratorReason() != null && !"HARDWARE".equals(i.acceleratorMode())) {
+                        html.append(" <span class=\"muted\">").append(esc(i.acceleratorReason())).append("</span>");
+                    }
+                }
+                html.append("</span>");
+            }
+            html.append("</span></td><td data-label=\"QAT\">").append(qat(row)).append("</td><td data-label=\"Licence\">")
+                    .append(licence(row.licenceVerdict())).append("</td><td data-label=\"Last seen\" title=\"")
+                    .append(row.lastSeen() == null ? "" : UTC.format(row.lastSeen())).append("\">")
+                    .append(row.lastSeen() == null ? "never" : esc(ago(row.lastSeen(), view.renderedAt()))).append("</td></tr>");
+        }
+        html.append("</tbody></table></section>");
+    }
+
+    private static String qat(HostRow row) {
+        if (row.qat() == null) {
+            return "<span class=\"muted\">unknown</span>";
+        }
+        if (row.qat().devices() == 0) {
+            return "<span class=\"muted\">no device</span>";
+        }
+        String devices = row.qat().devices() + (row.qat().devices() == 1 ? " device" : " devices") + ", " + row.qat().devicesUp() + " up";
+        return "<span>" + devices + " <span class=\"tag " + (row.qat().compressionReady() ? "good\">compression ready" : "bad\">not ready")
+                + "</span></span>";
+    }
+
+    private static String licence(String verdict) {
+        if (verdict == null) {
+            return "<span class=\"muted\">unknown</span>";
+        }
+        String kind = "INTEL_QAT_HARDWARE".equals(verdict) || "INTEL_CPU".equals(verdict) ? "good"
+                : GREY_VERDICTS.contains(verdict) ? "warn" : "";
+        return "<span class=\"tag " + kind + "\">" + esc(verdict) + "</span>";
+    }
+
+    private static String modeClass(String mode) {
+        return switch (mode) {
+            case "HARDWARE" -> "good";
+            case "SOFTWARE" -> "warn";
+            default -> "";
+        };
+    }
+
+    private static void algorithms(StringBuilder html, StatusView view) {
+        html.append("<section id=\"algorithms\"><h2>Compression algorithms per database</h2>");
+        if (view.algorithms().isEmpty()) {
+            html.append("<p class=\"muted\">No full or differential backup reported yet.</p></section>");
+            return;
+        }
+        Map<String, Double> best = new HashMap<>();
+        Map<String, Integer> algorithmsPerDatabase = new HashMap<>();
+        for (AlgorithmRow r : view.algorithms()) {
+            best.merge(database(r), r.meanThroughputMbps(), Math::max);
+            algorithmsPerDatabase.merge(database(r), 1, Integer::sum);
+        }
+        html.append("<p class=\"muted\">Full and differential backups of the last 30 days. Ratio: total size over total "
+                + "compressed size. Bold: the fastest algorithm of a database that tried more than one.</p>");
+        html.append("<table class=\"cards\"><thead><tr><th>Database</th><th>Algorithm</th><th class=\"num\">Backups</th>")
+                .append("<th class=\"num\">Mean duration</th><th class=\"num\">Mean MB/s</th><th class=\"num\">Ratio</th>")
+                .append("<th class=\"num\">Latest size</th></tr></thead><tbody>");
+        for (AlgorithmRow r : view.algorithms()) {
+            boolean fastest = algorithmsPerDatabase.get(database(r)) > 1 && r.meanThroughputMbps() == best.get(database(r));
+            html.append("<tr").append(fastest ? " class=\"best\"" : "").append("><td data-label=\"Database\"><span>")
+                    .append(esc(r.database())).append(" <span class=\"muted\">").append(esc(r.host())).append(" / ")
+                    .append(esc(r.instance())).append("</span></span></td><td data-label=\"Algorithm\">").append(esc(r.algorithm()))
+                    .append("</td><td class=\"num\" data-label=\"Backups\">").append(r.backups())
+                    .append("</td><td class=\"num\" data-label=\"Mean duration\">").append(duration(Math.round(r.meanDurationSeconds())))
+                    .append("</td><td class=\"num\" data-label=\"Mean MB/s\">").append(String.format(Locale.ROOT, "%.1f", r.meanThroughputMbps()))
+                    .append("</td><td class=\"num\" data-label=\"Ratio\">").append(String.format(Locale.ROOT, "%.2f", r.ratio()))
+                    .append("</td><td class=\"num\" data-label=\"Latest size\">").append(bytes(r.latestSizeBytes())).append("</td></tr>");
+        }
+        html.append("</tbody></table></section>");
+    }
+
+    private static String database(AlgorithmRow r) {
+        return r.host() + "\u0000" + r.instance() + "\u0000" + r.database();
+    }
+
+    private static String where(ActiveAlert a) {
+        StringBuilder s = new StringBuilder();
+        for (String part : new String[] {a.host(), a.instance(), a.database()}) {
+            if (part != null && !part.isBlank()) {
+                s.append(s.isEmpty() ? "" : " / ").append(part);
+            }
+        }
+        return s.toString();
+    }
+
+    static String ago(Instant then, Instant now) {
+        long seconds = Math.max(0, Duration.between(then, now).getSeconds());
+        if (seconds < 120) {
+            return seconds + " s ago";
+        }
+        if (seconds < 7200) {
+            return seconds / 60 + " min ago";
+        }
+        if (seconds < 172_800) {
+            return seconds / 3600 + " h ago";
+        }
+        return seconds / 86_400 + " days ago";
+    }
+
+    /** "2 h 05 min", "12 min", "40 s". */
+    static String duration(long seconds) {
+        if (seconds < 60) {
+            return seconds + " s";
+        }
+        long minutes = Math.round(seconds / 60.0);
+        return minutes < 60 ? minutes + " min" : String.format(Locale.ROOT, "%d h %02d min", minutes / 60, minutes % 60);
+    }
+
+    private static String minutes(double minutes) {
+        String d = duration(Math.round(Math.abs(minutes) * 60));
+        return minutes < 0 ? "\u2212" + d : d;
+    }
+
+    static String bytes(long bytes) {
+        String[] units = {"B", "KB", "MB", "GB", "TB", "PB"};
+        double v = bytes;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return u == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+    }
+
+    /** HTML-escapes text from reports: host, instance and database names come from the field. */
+    public static String esc(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '&' -> out.append("&amp;");
+                case '"' -> out.append("&quot;");
+                case '\'' -> out.append("&#39;");
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
+    }
+}

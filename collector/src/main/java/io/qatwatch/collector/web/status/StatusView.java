@@ -1,0 +1,168 @@
+package io.qatwatch.collector.web.status;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.List;
+
+/**
+ * Everything the status page shows, already decided and in display order: the page only lays it out.
+ * Built by {@link StatusViews} from the store and the window and alert analysis.
+ *
+ * @param fleet      one row per host, in display order
+ * @param alerts     the alerts firing now, most severe first
+ * @param windows    per SQL Server instance, its recent nightly windows and their trend
+ * @param algorithms per database and compression algorithm, how its backups did
+ */
+public record StatusView(
+        Instant renderedAt,
+        List<HostRow> fleet,
+        List<ActiveAlert> alerts,
+        List<InstanceWindows> windows,
+        List<AlgorithmRow> algorithms) {
+
+    public StatusView {
+        fleet = List.copyOf(fleet);
+        alerts = List.copyOf(alerts);
+        windows = List.copyOf(windows);
+        algorithms = List.copyOf(algorithms);
+    }
+
+    /**
+     * One host of the fleet.
+     *
+     * @param group          its host group in the alert configuration, null when none
+     * @param qat            null when no report carried QAT facts yet
+     * @param licenceVerdict a {@code LicenceVerdict} name, null when unknown
+     */
+    public record HostRow(
+            String host,
+            String group,
+            String cpuVendor,
+            QatState qat,
+            String licenceVerdict,
+            List<SqlInstanceRow> instances,
+            Instant lastSeen) {
+
+        public HostRow {
+            instances = List.copyOf(instances);
+        }
+    }
+
+    /** The host's QAT devices as the agent found them. */
+    public record QatState(int devices, int devicesUp, boolean compressionReady) {
+    }
+
+    /**
+     * A SQL Server instance of a host.
+     *
+     * @param acceleratorMode   {@code sys.dm_server_accelerator_status} mode: HARDWARE, SOFTWARE, NONE; null before SQL Server 2022
+     * @param acceleratorReason its {@code mode_reason_desc}
+     */
+    public record SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason) {
+    }
+
+    /**
+     * An alert firing now, with its reason.
+     *
+     * @param severity {@code critical}, {@code warning} or {@code info}
+     * @param why      the rule's plain-language reason with this alert's particulars
+     * @param facts    the numbers behind it, already formatted, in display order
+     * @param since    when it started firing
+     */
+    public record ActiveAlert(
+            String id,
+            String rule,
+            String severity,
+            String host,
+            String instance,
+            String database,
+            String summary,
+            String why,
+            List<Fact> facts,
+            Instant since) {
+
+        public ActiveAlert {
+            facts = facts == null ? List.of() : List.copyOf(facts);
+        }
+    }
+
+    /** A label and its value, formatted for people. */
+    public record Fact(String label, String value) {
+    }
+
+    /**
+     * One instance's recent nights (oldest first, usually the last 30) and where its trend leads.
+     *
+     * @param zone                the business calendar's time zone, for clock times on the chart
+     * @param safetyMarginMinutes the margin under which the creep rule warns
+     * @param trend               null when too few comparable nights were seen
+     */
+    public record InstanceWindows(
+            String host,
+            String instance,
+            ZoneId zone,
+            double safetyMarginMinutes,
+            List<Night> nights,
+            Trend trend) {
+
+        public InstanceWindows {
+            nights = List.copyOf(nights);
+        }
+    }
+
+    /**
+     * One night's backup window against the business start that followed it.
+     *
+     * @param kind          FULL or DIFFERENTIAL night
+     * @param lastFinish    end of the last backup, or the time of the report while one still runs
+     * @param marginSeconds business start minus window end; negative for a breach
+     * @param stillRunning  a backup of this night had not finished at the last report
+     */
+    public record Night(
+            LocalDate morning,
+            String kind,
+            Instant businessStart,
+            Instant firstStart,
+            Instant lastFinish,
+            long marginSeconds,
+            boolean stillRunning) {
+    }
+
+    /**
+     * The margin's trend over the comparable nights and its projection.
+     *
+     * @param kind                   the kind of nights it was fitted on (FULL or DIFFERENTIAL)
+     * @param slopeMinutesPerDay     negative when the window creeps toward business hours
+     * @param latestMorning          the last fitted night
+     * @param projectedMarginMinutes the trend's margin at {@code latestMorning}
+     * @param forecastDate           the first night projected under the safety margin; null when not shrinking
+     * @param daysUntilForecast      days from today to {@code forecastDate}; null with it
+     */
+    public record Trend(
+            String kind,
+            double slopeMinutesPerDay,
+            int nights,
+            LocalDate latestMorning,
+            double projectedMarginMinutes,
+            LocalDate forecastDate,
+            Long daysUntilForecast) {
+    }
+
+    /**
+     * How one database's backups did with one compression algorithm, over the page's period.
+     *
+     * @param ratio total uncompressed bytes over total compressed bytes; 1.0 when uncompressed
+     */
+    public record AlgorithmRow(
+            String host,
+            String instance,
+            String database,
+            String algorithm,
+            int backups,
+            double meanDurationSeconds,
+            double meanThroughputMbps,
+            double ratio,
+            long latestSizeBytes) {
+    }
+}

@@ -1,0 +1,123 @@
+package io.qatwatch.collector.web.status;
+
+import io.qatwatch.collector.store.FleetRow;
+import io.qatwatch.collector.store.ReportStore;
+import io.qatwatch.collector.store.StoredBackup;
+import io.qatwatch.protocol.QatDevice;
+import io.qatwatch.protocol.SqlInstanceSnapshot;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/** Builds the parts of a {@link StatusView} that come straight from the store. Pure. */
+public final class StatusViews {
+
+    private StatusViews() {
+    }
+
+    /** How far back the algorithm comparison looks. */
+    public static final Duration ALGORITHM_PERIOD = Duration.ofDays(30);
+
+    /**
+     * The fleet and the algorithm comparison of the last {@link #ALGORITHM_PERIOD}, read from the store.
+     * Blocking: call it on the store's worker. Alerts and windows come from the analysis, not from here.
+     */
+    public static StatusView fromStore(ReportStore store, Instant now) throws Exception {
+        List<FleetRow> rows = store.fleet();
+        List<StoredBackup> backups = new ArrayList<>();
+        for (FleetRow row : rows) {
+            for (SqlInstanceSnapshot instance : row.instances()) {
+                backups.addAll(store.backups(row.host(), instance.name(), now.minus(ALGORITHM_PERIOD)));
+            }
+        }
+        return new StatusView(now, fleet(rows, host -> null), List.of(), List.of(), algorithms(backups));
+    }
+
+    /** One row per host, sorted by host name; {@code groupOf} names a host's group (null for none). */
+    public static List<StatusView.HostRow> fleet(List<FleetRow> rows, Function<String, String> groupOf) {
+        return rows.stream()
+                .sorted(Comparator.comparing(FleetRow::host))
+                .map(r -> new StatusView.HostRow(
+                        r.host(),
+                        groupOf.apply(r.host()),
+                        r.facts() == null || r.facts().cpu() == null ? null : r.facts().cpu().vendor(),
+                        r.qat() == null ? null : new StatusView.QatState(r.qat().devices().size(),
+                                (int) r.qat().devices().stream().filter(StatusViews::up).count(), r.qat().compressionReady()),
+                        r.licence() == null ? null : r.licence().verdict().name(),
+                        r.instances().stream().sorted(Comparator.comparing(SqlInstanceSnapshot::name))
+                                .map(StatusViews::instance).toList(),
+                        r.lastSeen()))
+                .toList();
+    }
+
+    /**
+     * Per host, instance, database and compression algorithm: how its backups did. Only full and
+     * differential backups count (log backups are too small to compare); copy-only ones count too.
+     * Sorted by host, instance, database, then highest throughput first.
+     */
+    public static List<StatusView.AlgorithmRow> algorithms(List<StoredBackup> backups) {
+        Map<List<String>, List<BackupRecord>> groups = new TreeMap<>(Comparator.comparing((List<String> k) -> String.join("\u0000", k)));
+        for (StoredBackup b : backups) {
+            String type = b.backup().type();
+            if (!"D".equals(type) && !"I".equals(type)) {
+                continue;
+            }
+            List<String> key = List.of(b.host(), b.instance(), b.backup().databaseName(), algorithm(b.backup()));
+            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(b.backup());
+        }
+        List<StatusView.AlgorithmRow> rows = new ArrayList<>();
+        groups.forEach((key, records) -> {
+            double seconds = 0;
+            double throughput = 0;
+            long size = 0;
+            long compressed = 0;
+            BackupRecord latest = records.get(0);
+            for (BackupRecord r : records) {
+                long s = Math.max(0, Duration.between(r.startedAt(), r.finishedAt()).getSeconds());
+                seconds += s;
+                throughput += s == 0 ? 0 : r.backupSizeBytes() / 1_048_576.0 / s;
+                size += r.backupSizeBytes();
+                compressed += r.compressedSizeBytes() == null ? r.backupSizeBytes() : r.compressedSizeBytes();
+                if (r.finishedAt().isAfter(latest.finishedAt())) {
+                    latest = r;
+                }
+            }
+            int n = records.size();
+            rows.add(new StatusView.AlgorithmRow(key.get(0), key.get(1), key.get(2), key.get(3), n, seconds / n,
+                    throughput / n, compressed == 0 ? 1.0 : (double) size / compressed, latest.backupSizeBytes()));
+        });
+        rows.sort(Comparator.comparing(StatusView.AlgorithmRow::host)
+                .thenComparing(StatusView.AlgorithmRow::instance)
+                .thenComparing(StatusView.AlgorithmRow::database)
+                .thenComparing(Comparator.comparingDouble(StatusView.AlgorithmRow::meanThroughputMbps).reversed()));
+        return rows;
+    }
+
+    /** Uncompressed (no compressed size, or none saved) is NONE; before SQL Server 2022 msdb names no algorithm: MS_XPRESS. */
+    private static String algorithm(BackupRecord r) {
+        if (r.compressedSizeBytes() == null || r.compressedSizeBytes() >= r.backupSizeBytes()) {
+            return "NONE";
+        }
+        return r.compressionAlgorithm() == null || r.compressionAlgorithm().isBlank() ? "MS_XPRESS" : r.compressionAlgorithm();
+    }
+
+    /** Up: the kernel says so (Linux), or a driver is bound where there is no state to read (Windows). */
+    private static boolean up(QatDevice d) {
+        return d.state() == null ? d.driver() != null : "up".equalsIgnoreCase(d.state());
+    }
+
+    private static StatusView.SqlInstanceRow instance(SqlInstanceSnapshot s) {
+        var qat = s.accelerators() == null ? null
+                : s.accelerators().stream().filter(a -> "QAT".equalsIgnoreCase(a.accelerator())).findFirst().orElse(null);
+        return new StatusView.SqlInstanceRow(s.name(),
+                s.server() == null ? null : s.server().productVersion(),
+                qat == null ? null : qat.modeDesc(),
+                qat == null ? null : qat.modeReasonDesc());
+    }
+}

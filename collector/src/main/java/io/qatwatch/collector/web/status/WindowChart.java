@@ -1,0 +1,214 @@
+package io.qatwatch.collector.web.status;
+
+import static io.qatwatch.collector.web.status.StatusPage.esc;
+
+import io.qatwatch.collector.web.status.StatusView.InstanceWindows;
+import io.qatwatch.collector.web.status.StatusView.Night;
+import io.qatwatch.collector.web.status.StatusView.Trend;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One instance's nightly backup windows as inline SVG: a bar per night from the first backup's start to the
+ * last one's finish, drawn against the business hours band (time runs downward, business start is the line
+ * at the band's top), with the margin trend and its projection to the night it crosses the safety margin.
+ * Pure: view in, SVG text out.
+ */
+final class WindowChart {
+
+    static final int WIDTH = 720;
+    static final int HEIGHT = 300;
+    /** How far past the last night the projection is drawn at most, so 30 nights stay readable. */
+    static final int MAX_PROJECTION_DAYS = 21;
+    /** Bars that started longer than this before business start (weekend windows) are cut at the top. */
+    static final double MAX_LOOKBACK_MINUTES = 16 * 60;
+
+    private static final int LEFT = 74;
+    private static final int RIGHT = 16;
+    private static final int TOP = 10;
+    private static final int BOTTOM = 30;
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("d MMM", Locale.ENGLISH);
+    private static final DateTimeFormatter NIGHT = DateTimeFormatter.ofPattern("EEE d MMM", Locale.ENGLISH);
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm", Locale.ROOT);
+
+    private final InstanceWindows windows;
+    private final List<Night> nights;
+    private final LocalDate firstDay;
+    private final LocalDate lastDay;
+    private final LocalDate endDay;
+    private final double slot;
+    private final double top;
+    private final double bottom;
+
+    private WindowChart(InstanceWindows windows) {
+        this.windows = windows;
+        this.nights = windows.nights().stream().sorted(Comparator.comparing(Night::morning)).toList();
+        this.firstDay = nights.get(0).morning();
+        this.lastDay = nights.get(nights.size() - 1).morning();
+        Trend trend = windows.trend();
+        LocalDate end = lastDay;
+        if (trend != null && trend.forecastDate() != null && trend.forecastDate().isAfter(lastDay)) {
+            end = trend.forecastDate().isAfter(lastDay.plusDays(MAX_PROJECTION_DAYS)) ? lastDay.plusDays(MAX_PROJECTION_DAYS)
+                    : trend.forecastDate();
+        }
+        this.endDay = end;
+        this.slot = (double) (WIDTH - LEFT - RIGHT) / (ChronoUnit.DAYS.between(firstDay, endDay) + 1);
+        double earliest = nights.stream().mapToDouble(WindowChart::startMinutes).min().orElse(-60);
+        double latest = nights.stream().mapToDouble(WindowChart::endMinutes).max().orElse(0);
+        this.top = Math.floor(Math.max(-MAX_LOOKBACK_MINUTES, Math.min(earliest, -windows.safetyMarginMinutes() - 60)) / 60) * 60;
+        this.bottom = Math.max(120, Math.ceil(Math.max(latest, 0) / 60) * 60 + 60);
+    }
+
+    /** The chart; {@code id} makes its clip path unique on the page. */
+    static String svg(InstanceWindows windows, String id) {
+        if (windows.nights().isEmpty()) {
+            throw new IllegalArgumentException("no nights to draw for " + windows.host() + "/" + windows.instance());
+        }
+        return new WindowChart(windows).draw(id);
+    }
+
+    private String draw(String id) {
+        StringBuilder s = new StringBuilder(8192);
+        String title = "Backup windows of " + windows.host() + " / " + windows.instance() + ", " + nights.size() + " nights";
+        s.append("<svg class=\"windows\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(HEIGHT)
+                .append("\" role=\"img\" aria-label=\"").append(esc(title)).append("\" data-nights=\"").append(nights.size())
+                .append("\"><title>").append(esc(title)).append("</title>");
+        s.append("<defs><clipPath id=\"plot-").append(esc(id)).append("\"><rect x=\"").append(LEFT).append("\" y=\"").append(TOP)
+                .append("\" width=\"").append(WIDTH - LEFT - RIGHT).append("\" height=\"").append(HEIGHT - TOP - BOTTOM)
+                .append("\"/></clipPath></defs>");
+        axes(s);
+        s.append("<g class=\"bars\">");
+        for (Night n : nights) {
+            bar(s, n);
+        }
+        s.append("</g>");
+        trend(s, id);
+        s.append("</svg>");
+        return s.toString();
+    }
+
+    private void axes(StringBuilder s) {
+        double x0 = LEFT;
+        double x1 = WIDTH - RIGHT;
+        // business hours: everything at or after business start
+        s.append("<rect class=\"band\" x=\"").append(x0).append("\" y=\"").append(f(y(0))).append("\" width=\"")
+                .append(x1 - x0).append("\" height=\"").append(f(y(bottom) - y(0))).append("\"/>");
+        s.append("<text class=\"band-label\" x=\"").append(x1 - 6).append("\" y=\"").append(f((y(0) + y(bottom)) / 2 + 6))
+                .append("\" text-anchor=\"end\">business hours</text>");
+        // hour labels at least 40 units apart, so they stay apart at the phone font size too
+        double unitsPerHour = (HEIGHT - TOP - BOTTOM) / ((bottom - top) / 60);
+        double step = 60 * Math.ceil(40 / unitsPerHour);
+        LocalTime businessStart = localTime(nights.get(nights.size() - 1).businessStart());
+        for (double m = Math.ceil(top / step) * step; m < bottom; m += step) {
+            s.append("<line class=\"grid\" x1=\"").append(x0).append("\" x2=\"").append(x1).append("\" y1=\"").append(f(y(m)))
+                    .append("\" y2=\"").append(f(y(m))).append("\"/>");
+            s.append("<text x=\"").append(x0 - 6).append("\" y=\"").append(f(y(m) + 4)).append("\" text-anchor=\"end\">")
+                    .append(businessStart.plusMinutes((long) m).format(CLOCK)).append("</text>");
+        }
+        s.append("<line class=\"business-start\" x1=\"").append(x0).append("\" x2=\"").append(x1).append("\" y1=\"")
+                .append(f(y(0))).append("\" y2=\"").append(f(y(0))).append("\"/>");
+        if (windows.safetyMarginMinutes() > 0) {
+            double ys = y(-windows.safetyMarginMinutes());
+            s.append("<line class=\"safety\" x1=\"").append(x0).append("\" x2=\"").append(x1).append("\" y1=\"").append(f(ys))
+                    .append("\" y2=\"").append(f(ys)).append("\"/>");
+        }
+        long days = ChronoUnit.DAYS.between(firstDay, endDay);
+        long every = days > 40 ? 14 : 7;
+        for (long d = 0; d <= days; d += every) {
+            dayLabel(s, firstDay.plusDays(d));
+        }
+    }
+
+    private void dayLabel(StringBuilder s, LocalDate day) {
+        s.append("<text x=\"").append(f(x(day))).append("\" y=\"").append(HEIGHT - BOTTOM + 18).append("\" text-anchor=\"middle\">")
+                .append(day.format(DAY)).append("</text>");
+    }
+
+    private void bar(StringBuilder s, Night n) {
+        double start = Math.max(startMinutes(n), top);
+        double end = Math.min(endMinutes(n), bottom);
+        double width = Math.max(2, slot * 0.7);
+        String state = n.marginSeconds() < 0 ? "breach" : n.marginSeconds() < windows.safetyMarginMinutes() * 60 ? "near" : "ok";
+        s.append("<rect class=\"bar ").append(state);
+        if ("DIFFERENTIAL".equals(n.kind())) {
+            s.append(" diff");
+        }
+        if (n.stillRunning()) {
+            s.append(" running");
+        }
+        s.append("\" x=\"").append(f(x(n.morning()) - width / 2)).append("\" y=\"").append(f(y(start)))
+                .append("\" width=\"").append(f(width)).append("\" height=\"").append(f(Math.max(2, y(end) - y(start))))
+                .append("\"><title>").append(esc(tooltip(n))).append("</title></rect>");
+    }
+
+    private String tooltip(Night n) {
+        String margin = n.marginSeconds() < 0 ? StatusPage.duration(-n.marginSeconds()) + " into business hours"
+                : "margin " + StatusPage.duration(n.marginSeconds());
+        return "Night before " + n.morning().format(NIGHT) + ": " + localTime(n.firstStart()).format(CLOCK) + " to "
+                + localTime(n.lastFinish()).format(CLOCK) + (n.stillRunning() ? " (still running)" : "") + ", "
+                + (n.kind() == null ? "" : n.kind().toLowerCase(Locale.ROOT) + " night, ") + margin;
+    }
+
+    /** The fitted margin (solid over the nights, dashed beyond) as window-end minutes, and where it crosses the safety margin. */
+    private void trend(StringBuilder s, String id) {
+        Trend t = windows.trend();
+        if (t == null || t.latestMorning() == null) {
+            return;
+        }
+        s.append("<g class=\"trend\" clip-path=\"url(#plot-").append(esc(id)).append(")\">");
+        segment(s, t, firstDay, t.latestMorning(), "fit");
+        if (endDay.isAfter(t.latestMorning())) {
+            segment(s, t, t.latestMorning(), endDay, "projection");
+        }
+        s.append("</g>");
+        if (t.forecastDate() != null && !t.forecastDate().isAfter(endDay)) {
+            double x = x(t.forecastDate());
+            double y = y(-windows.safetyMarginMinutes());
+            s.append("<circle class=\"forecast\" cx=\"").append(f(x)).append("\" cy=\"").append(f(y)).append("\" r=\"5\"><title>")
+                    .append(esc("Projected under the safety margin on the night before " + t.forecastDate().format(NIGHT)))
+                    .append("</title></circle>");
+            s.append("<text class=\"forecast-label\" x=\"").append(f(x - 8)).append("\" y=\"").append(f(y - 10))
+                    .append("\" text-anchor=\"end\">").append(t.forecastDate().format(DAY)).append("</text>");
+        }
+    }
+
+    private void segment(StringBuilder s, Trend t, LocalDate from, LocalDate to, String kind) {
+        s.append("<line class=\"").append(kind).append("\" x1=\"").append(f(x(from))).append("\" y1=\"")
+                .append(f(y(-margin(t, from)))).append("\" x2=\"").append(f(x(to))).append("\" y2=\"")
+                .append(f(y(-margin(t, to)))).append("\"/>");
+    }
+
+    private static double margin(Trend t, LocalDate day) {
+        return t.projectedMarginMinutes() + t.slopeMinutesPerDay() * ChronoUnit.DAYS.between(t.latestMorning(), day);
+    }
+
+    private static double startMinutes(Night n) {
+        return (n.firstStart().getEpochSecond() - n.businessStart().getEpochSecond()) / 60.0;
+    }
+
+    private static double endMinutes(Night n) {
+        return -n.marginSeconds() / 60.0;
+    }
+
+    private LocalTime localTime(Instant t) {
+        return t.atZone(windows.zone()).toLocalTime();
+    }
+
+    private double x(LocalDate day) {
+        return LEFT + (ChronoUnit.DAYS.between(firstDay, day) + 0.5) * slot;
+    }
+
+    private double y(double minutes) {
+        return TOP + (minutes - top) / (bottom - top) * (HEIGHT - TOP - BOTTOM);
+    }
+
+    private static String f(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+}

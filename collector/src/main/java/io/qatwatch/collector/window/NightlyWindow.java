@@ -1,0 +1,87 @@
+package io.qatwatch.collector.window;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+
+/**
+ * One night's backup window of one scope (an instance, or an availability group across its replicas):
+ * from the first start to the last finish of the backups that started in that night, and its margin to
+ * the next business start. Plain data for the status page and the InfluxDB sink.
+ *
+ * @param scope           {@code host/instance} or {@code ag:<name>}
+ * @param morning         the local date business starts again after this night; names the night
+ * @param marginSeconds   business start minus window end; negative when the window ran into business hours
+ */
+public record NightlyWindow(
+        String scope,
+        LocalDate morning,
+        NightKind kind,
+        Instant businessEnd,
+        Instant businessStart,
+        Instant firstStart,
+        Instant lastFinish,
+        long marginSeconds,
+        List<DatabaseBackup> backups) {
+
+    public NightlyWindow {
+        backups = List.copyOf(backups);
+    }
+
+    /** Margin in minutes, for messages and trends. */
+    public double marginMinutes() {
+        return marginSeconds / 60.0;
+    }
+
+    /** True when the window ended inside (or after the start of) business hours. */
+    public boolean breached() {
+        return marginSeconds < 0;
+    }
+
+    /** Window length, first start to last finish. */
+    public long durationSeconds() {
+        return Duration.between(firstStart, lastFinish).getSeconds();
+    }
+
+    /** The same window with another kind (kinds are decided once all nights are known). */
+    NightlyWindow withKind(NightKind k) {
+        return new NightlyWindow(scope, morning, k, businessEnd, businessStart, firstStart, lastFinish, marginSeconds, backups);
+    }
+
+    /**
+     * One backup inside a window.
+     *
+     * @param type         D full, I differential, L log (msdb letters)
+     * @param instance     {@code host/instance} where it ran, which matters for an availability group
+     */
+    public record DatabaseBackup(
+            String instance,
+            String database,
+            String databaseGuid,
+            String type,
+            boolean copyOnly,
+            Instant startedAt,
+            Instant finishedAt,
+            long sizeBytes,
+            Long compressedSizeBytes,
+            String compressionAlgorithm,
+            String target) {
+
+        /** How long it ran. */
+        public long durationSeconds() {
+            return Math.max(0, Duration.between(startedAt, finishedAt).getSeconds());
+        }
+
+        /** Throughput in MB/s as SQL Server prints it (1 MB = 1,048,576 bytes); 0 for instant backups. */
+        public double throughputMbps() {
+            long s = durationSeconds();
+            return s == 0 ? 0 : sizeBytes / 1_048_576.0 / s;
+        }
+
+        /** True for a full (database, file or partial) backup. */
+        public boolean isFull() {
+            return "D".equals(type) || "F".equals(type) || "P".equals(type);
+        }
+    }
+}

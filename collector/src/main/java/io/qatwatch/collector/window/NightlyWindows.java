@@ -1,0 +1,105 @@
+package io.qatwatch.collector.window;
+
+import io.qatwatch.collector.window.BusinessCalendar.Night;
+import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** Builds nightly windows from backup history: pure, no I/O. */
+public final class NightlyWindows {
+
+    private NightlyWindows() {
+    }
+
+    /**
+     * The windows of one scope, oldest night first. Backups that started inside business hours belong to
+     * no night and are left out; so are log and copy-only backups unless {@code settings} include them.
+     *
+     * @param backups        the scope's backups (for an availability group: from every replica)
+     * @param secondaryGuids databases that are availability-group secondaries where these backups ran:
+     *                       their copy-only fulls count as fulls
+     */
+    public static List<NightlyWindow> build(String scope, List<DatabaseBackup> backups, BusinessCalendar calendar,
+                                            WindowSettings settings, Set<String> secondaryGuids) {
+        TreeMap<LocalDate, Night> nights = new TreeMap<>();
+        Map<LocalDate, List<DatabaseBackup>> byNight = new HashMap<>();
+        for (DatabaseBackup b : dedup(backups)) {
+            if (!counts(b, settings, secondaryGuids)) {
+                continue;
+            }
+            calendar.nightContaining(b.startedAt()).ifPresent(night -> {
+                nights.put(night.morning(), night);
+                byNight.computeIfAbsent(night.morning(), k -> new ArrayList<>()).add(b);
+            });
+        }
+        List<NightlyWindow> windows = new ArrayList<>();
+        for (Night night : nights.values()) {
+            List<DatabaseBackup> in = byNight.get(night.morning());
+            in.sort(Comparator.comparing(DatabaseBackup::startedAt));
+            Instant first = in.get(0).startedAt();
+            Instant last = in.stream().map(DatabaseBackup::finishedAt).max(Comparator.naturalOrder()).orElseThrow();
+            long margin = Duration.between(last, night.businessStart()).getSeconds();
+            windows.add(new NightlyWindow(scope, night.morning(), NightKind.DIFFERENTIAL, night.businessEnd(),
+                    night.businessStart(), first, last, margin, in));
+        }
+        return classify(windows);
+    }
+
+    static boolean counts(DatabaseBackup b, WindowSettings settings, Set<String> secondaryGuids) {
+        if ("L".equals(b.type()) && !settings.includeLog()) {
+            return false;
+        }
+        if (b.copyOnly() && !settings.includeCopyOnly()) {
+            return b.isFull() && secondaryGuids.contains(b.databaseGuid());
+        }
+        return true;
+    }
+
+    /** The same backup seen twice (two replicas' msdb, or a re-sent report) counts once. */
+    static List<DatabaseBackup> dedup(List<DatabaseBackup> backups) {
+        Map<String, DatabaseBackup> unique = new HashMap<>();
+        for (DatabaseBackup b : backups) {
+            String key = (b.databaseGuid() == null ? b.database() : b.databaseGuid()) + '|' + b.type() + '|'
+                    + b.startedAt() + '|' + b.finishedAt();
+            unique.putIfAbsent(key, b);
+        }
+        return new ArrayList<>(unique.values());
+    }
+
+    /**
+     * Marks each window FULL when the databases fully backed up that night hold at least half of the
+     * scope's full-backup bytes (each database weighted by its largest full), else DIFFERENTIAL.
+     */
+    static List<NightlyWindow> classify(List<NightlyWindow> windows) {
+        Map<String, Long> weight = new HashMap<>();
+        for (NightlyWindow w : windows) {
+            for (DatabaseBackup b : w.backups()) {
+                if (b.isFull()) {
+                    weight.merge(key(b), b.sizeBytes(), Math::max);
+                }
+            }
+        }
+        double total = weight.values().stream().mapToLong(Long::longValue).sum();
+        List<NightlyWindow> out = new ArrayList<>();
+        for (NightlyWindow w : windows) {
+            Set<String> fulls = new LinkedHashSet<>();
+            w.backups().stream().filter(DatabaseBackup::isFull).forEach(b -> fulls.add(key(b)));
+            double share = total == 0 ? 0 : fulls.stream().mapToLong(weight::get).sum() / total;
+            out.add(w.withKind(share >= 0.5 ? NightKind.FULL : NightKind.DIFFERENTIAL));
+        }
+        return out;
+    }
+
+    static String key(DatabaseBackup b) {
+        return b.databaseGuid() == null ? b.database() : b.databaseGuid();
+    }
+}

@@ -1,0 +1,101 @@
+package io.qatwatch.collector.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.qatwatch.collector.testing.TestReports;
+import io.qatwatch.protocol.AgentReport;
+import io.qatwatch.protocol.SqlInstanceSnapshot;
+import io.qatwatch.protocol.SqlInstanceSnapshot.ConfigOption;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The SQLite store on a real file: migrations, idempotency, AG replicas, change history, retention. */
+class SqliteReportStoreTest {
+
+    private static final Instant BASE = Instant.parse("2026-11-01T00:00:00Z");
+
+    @TempDir
+    Path data;
+
+    @Test
+    void migrationsRunOnceAndAFutureSchemaIsRefused() throws Exception {
+        try (Database db = Database.open(data)) {
+            new SqliteReportStore(db);
+            new TokenStore(db);
+            assertThat(db.migrate("reports", List.of("SELECT 1"))).as("already at version 1").isEqualTo(1);
+            assertThat(scalar(db, "SELECT version FROM schema_versions WHERE component = 'reports'")).isEqualTo(1);
+            assertThat(db.migrate("demo", List.of("CREATE TABLE demo (a INTEGER)",
+                    "ALTER TABLE demo ADD COLUMN b TEXT;\nCREATE INDEX demo_b ON demo(b)"))).isZero();
+            assertThat(db.migrate("demo", List.of("CREATE TABLE demo (a INTEGER)",
+                    "ALTER TABLE demo ADD COLUMN b TEXT;\nCREATE INDEX demo_b ON demo(b)"))).isEqualTo(2);
+            assertThatThrownBy(() -> db.migrate("demo", List.of("CREATE TABLE demo (a INTEGER)")))
+                    .hasMessageContaining("schema version 2, newer than this qatwatch (1)");
+        }
+    }
+
+    @Test
+    void aReportIsStoredOnceAndAgReplicasShareTheDatabaseGuid() throws Exception {
+        try (Database db = Database.open(data)) {
+            SqliteReportStore store = new SqliteReportStore(db);
+            AgentReport first = TestReports.numbered(1, 3, BASE);
+            assertThat(store.store("sql01", first, BASE).newBackups()).isEqualTo(3);
+            assertThat(store.store("sql01", first, BASE).duplicate()).isTrue();
+            AgentReport sameBackupsNewId = new AgentReport(1, "report-resent-0001", first.createdAt(), first.agent(),
+                    null, null, null, first.instances(), first.probes());
+            assertThat(store.store("sql01", sameBackupsNewId, BASE).newBackups()).as("keyed by backup_set_id").isZero();
+            assertThat(store.store("sql02", TestReports.numbered(2, 2, BASE), BASE).newBackups()).isEqualTo(2);
+
+            String guid = first.instances().get(0).backups().get(0).databaseGuid();
+            List<StoredBackup> replicas = store.backupsOfDatabase(guid, BASE.minus(Duration.ofDays(1)));
+            assertThat(replicas).extracting(StoredBackup::host).containsOnly("sql01", "sql02");
+            assertThat(replicas).hasSize(5);
+            assertThat(store.backups("sql01", "MSSQLSERVER", BASE.minus(Duration.ofDays(1)))).hasSize(3);
+        }
+    }
+
+    @Test
+    void configurationChangesAreKeptAsHistory() throws Exception {
+        try (Database db = Database.open(data)) {
+            SqliteReportStore store = new SqliteReportStore(db);
+            AgentReport r1 = TestReports.numbered(1, 0, BASE);
+            store.store("sql01", r1, BASE);
+            SqlInstanceSnapshot s = r1.instances().get(0);
+            SqlInstanceSnapshot changed = new SqlInstanceSnapshot(s.name(), s.collectedAt().plusSeconds(600), s.server(),
+                    List.of(new ConfigOption("backup compression algorithm", 1, 1)), s.accelerators(), s.databases(),
+                    List.of(), s.runningBackups(), s.certificates(), s.backupHighWaterMark());
+            store.store("sql01", new AgentReport(1, "report-changed-0001", r1.createdAt().plusSeconds(600), r1.agent(),
+                    null, null, null, List.of(changed), r1.probes()), BASE);
+            assertThat(scalar(db, "SELECT COUNT(*) FROM instance_changes WHERE section = 'configuration'"))
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(store.fleet().get(0).instances().get(0).configuration())
+                    .containsExactly(new ConfigOption("backup compression algorithm", 1, 1));
+        }
+    }
+
+    @Test
+    void retentionPrunesOldBackupsAndReportIds() throws Exception {
+        try (Database db = Database.open(data)) {
+            SqliteReportStore store = new SqliteReportStore(db);
+            store.store("sql01", TestReports.numbered(1, 2, BASE), BASE);
+            store.store("sql01", TestReports.numbered(2, 2, BASE.plus(Duration.ofDays(500))), BASE.plus(Duration.ofDays(500)));
+            Instant now = BASE.plus(Duration.ofDays(501));
+            assertThat(store.prune(now.minus(Duration.ofDays(400)), now.minus(Duration.ofDays(30)))).isEqualTo(3);
+            assertThat(scalar(db, "SELECT COUNT(*) FROM backups")).isEqualTo(2);
+            assertThat(scalar(db, "SELECT COUNT(*) FROM reports")).isEqualTo(1);
+        }
+    }
+
+    private static long scalar(Database db, String sql) throws Exception {
+        try (Statement s = db.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}

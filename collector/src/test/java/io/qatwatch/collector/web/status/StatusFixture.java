@@ -1,0 +1,107 @@
+package io.qatwatch.collector.web.status;
+
+import io.qatwatch.collector.web.status.StatusView.ActiveAlert;
+import io.qatwatch.collector.web.status.StatusView.AlgorithmRow;
+import io.qatwatch.collector.web.status.StatusView.Fact;
+import io.qatwatch.collector.web.status.StatusView.HostRow;
+import io.qatwatch.collector.web.status.StatusView.InstanceWindows;
+import io.qatwatch.collector.web.status.StatusView.Night;
+import io.qatwatch.collector.web.status.StatusView.QatState;
+import io.qatwatch.collector.web.status.StatusView.SqlInstanceRow;
+import io.qatwatch.collector.web.status.StatusView.Trend;
+import java.time.DayOfWeek;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A fleet as the status page would see it on a Monday morning in Berlin: one instance creeping toward
+ * business hours (one breach already), one steady, a QAT fallback, a licence grey zone, and a host
+ * name that tries to inject markup.
+ */
+final class StatusFixture {
+
+    static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
+    static final Instant NOW = Instant.parse("2026-11-30T06:30:00Z");
+    static final LocalDate TODAY = LocalDate.of(2026, 11, 30);
+    static final String HOSTILE_HOST = "<script>alert('x')</script>";
+    static final double SAFETY_MINUTES = 30;
+
+    private StatusFixture() {
+    }
+
+    static StatusView view() {
+        return new StatusView(NOW, fleet(), alerts(), List.of(creeping(), steady()), algorithms());
+    }
+
+    static List<HostRow> fleet() {
+        return List.of(
+                new HostRow("sql01", "prod", "GenuineIntel", new QatState(2, 2, true), "INTEL_QAT_HARDWARE",
+                        List.of(new SqlInstanceRow("MSSQLSERVER", "16.0.4135.4", "HARDWARE", "Hardware mode"),
+                                new SqlInstanceRow("REPORTING", "16.0.4135.4", "SOFTWARE", "Hardware not found")),
+                        NOW.minusSeconds(40)),
+                new HostRow("sql02", "prod", "AuthenticAMD", new QatState(0, 0, false), "INTEL_COMPONENT_ONLY",
+                        List.of(new SqlInstanceRow("MSSQLSERVER", "16.0.4135.4", "SOFTWARE", "Software mode forced")),
+                        NOW.minusSeconds(300)),
+                new HostRow(HOSTILE_HOST, null, null, null, null, List.of(), NOW.minusSeconds(3 * 86_400)));
+    }
+
+    static List<ActiveAlert> alerts() {
+        return List.of(
+                new ActiveAlert("a1b2c3d4", "backup-window-creep", "warning", "sql01", "MSSQLSERVER", null,
+                        "Nightly backups of sql01 / MSSQLSERVER end 9 min later every day",
+                        "Over the last 30 nights the margin to business start shrank by 9.1 min per day; "
+                                + "at this pace it falls under the 30 min safety margin on Sat 5 Dec 2026. "
+                                + "Sales drives it: its full backup grew 4.1 % per week.",
+                        List.of(new Fact("slope", "-9.1 min/day"), new Fact("nights", "30"),
+                                new Fact("forecast", "2026-12-05 (in 5 days)"), new Fact("driver", "Sales +4.1 %/week")),
+                        NOW.minusSeconds(3 * 3600)),
+                new ActiveAlert("e5f6a7b8", "qat-fallback", "critical", "sql01", "REPORTING", null,
+                        "QAT fell back to software on sql01 / REPORTING",
+                        "sys.dm_server_accelerator_status says SOFTWARE (Hardware not found) while the host has 2 QAT devices up.",
+                        List.of(), NOW.minusSeconds(1200)));
+    }
+
+    /** 30 nights; the window end moves 9 minutes a day toward the 07:00 business start; one bad night breached, one came close. */
+    static InstanceWindows creeping() {
+        List<Night> nights = new ArrayList<>();
+        for (int i = 29; i >= 0; i--) {
+            LocalDate morning = TODAY.minusDays(i);
+            boolean weekendFull = morning.getDayOfWeek() == DayOfWeek.SUNDAY;
+            ZonedDateTime businessStart = ZonedDateTime.of(morning, LocalTime.of(7, 0), BERLIN);
+            ZonedDateTime start = businessStart.minusHours(weekendFull ? 9 : 8);
+            long endMinutes = -330 + (29 - i) * 9L + (i == 1 ? 100 : i == 3 ? 75 : 0);
+            ZonedDateTime end = businessStart.plusMinutes(endMinutes);
+            nights.add(new Night(morning, weekendFull ? "FULL" : "DIFFERENTIAL", businessStart.toInstant(), start.toInstant(),
+                    end.toInstant(), -endMinutes * 60, false));
+        }
+        Trend trend = new Trend("DIFFERENTIAL", -9.1, 30, TODAY, 69, TODAY.plusDays(5), 5L);
+        return new InstanceWindows("sql01", "MSSQLSERVER", BERLIN, SAFETY_MINUTES, nights, trend);
+    }
+
+    /** 30 steady nights ending around 03:00, the last one still running. */
+    static InstanceWindows steady() {
+        List<Night> nights = new ArrayList<>();
+        for (int i = 29; i >= 0; i--) {
+            LocalDate morning = TODAY.minusDays(i);
+            ZonedDateTime businessStart = ZonedDateTime.of(morning, LocalTime.of(7, 0), BERLIN);
+            ZonedDateTime start = businessStart.minusHours(6);
+            ZonedDateTime end = businessStart.minusMinutes(240 + (i % 5) * 6);
+            nights.add(new Night(morning, "FULL", businessStart.toInstant(), start.toInstant(), end.toInstant(),
+                    (businessStart.toEpochSecond() - end.toEpochSecond()), i == 0));
+        }
+        Trend trend = new Trend("FULL", 0.2, 30, TODAY, 252, null, null);
+        return new InstanceWindows("sql02", "MSSQLSERVER", BERLIN, SAFETY_MINUTES, nights, trend);
+    }
+
+    static List<AlgorithmRow> algorithms() {
+        return List.of(
+                new AlgorithmRow("sql01", "MSSQLSERVER", "Sales", "QAT_DEFLATE", 22, 5_400, 412.3, 3.42, 2_199_023_255_552L),
+                new AlgorithmRow("sql01", "MSSQLSERVER", "Sales", "MS_XPRESS", 8, 9_900, 221.7, 3.05, 2_164_663_517_184L),
+                new AlgorithmRow("sql02", "MSSQLSERVER", "HR", "MS_XPRESS", 30, 640, 180.0, 2.10, 85_899_345_920L));
+    }
+}

@@ -1,0 +1,153 @@
+package io.qatwatch.collector.web.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The page rendered from the fixture view: what a DBA reads, where the bars fall, and what is escaped. */
+class StatusPageTest {
+
+    private static final Pattern BAR = Pattern.compile("<rect class=\"bar ([a-z ]+)\" x=\"[-\\d.]+\" y=\"([-\\d.]+)\" width=\"[-\\d.]+\" height=\"([-\\d.]+)\">");
+    private static final Pattern BUSINESS_START = Pattern.compile("<line class=\"business-start\" x1=\"[-\\d.]+\" x2=\"[-\\d.]+\" y1=\"([-\\d.]+)\"");
+
+    private final String html = StatusPage.render(StatusFixture.view());
+
+    @Test
+    void everyActiveAlertSaysWhatWhereAndWhy() {
+        String creep = article("backup-window-creep");
+        assertThat(creep).contains("class=\"alert warning\"")
+                .contains("Nightly backups of sql01 / MSSQLSERVER end 9 min later every day")
+                .contains("sql01 / MSSQLSERVER")
+                .contains("shrank by 9.1 min per day")
+                .contains("<dt>forecast</dt><dd>2026-12-05 (in 5 days)</dd>")
+                .contains("since 3 h ago");
+        assertThat(article("qat-fallback")).contains("class=\"alert critical\"").contains("while the host has 2 QAT devices up");
+        assertThat(html).contains("<span class=\"count bad\">2</span> active alerts (1 critical)");
+    }
+
+    @Test
+    void eachInstanceHasAChartOfItsThirtyNights() {
+        List<String> charts = svgs();
+        assertThat(charts).hasSize(2);
+        for (String svg : charts) {
+            assertThat(svg).contains("data-nights=\"30\"").contains("class=\"band\"").contains(">business hours</text>");
+            assertThat(bars(svg)).hasSize(30);
+        }
+    }
+
+    @Test
+    void theBreachedNightIsRedAndReachesIntoTheBusinessHoursBand() {
+        String creeping = svgs().get(0);
+        double businessStartY = number(BUSINESS_START, creeping);
+        List<String[]> breaches = bars(creeping).stream().filter(b -> b[0].contains("breach")).toList();
+        assertThat(breaches).hasSize(1);
+        String[] breach = breaches.get(0);
+        assertThat(Double.parseDouble(breach[1]) + Double.parseDouble(breach[2])).isGreaterThan(businessStartY);
+        for (String[] bar : bars(creeping)) {
+            if (bar[0].contains("ok")) {
+                assertThat(Double.parseDouble(bar[1]) + Double.parseDouble(bar[2])).isLessThan(businessStartY);
+            }
+        }
+        assertThat(bars(creeping)).filteredOn(b -> b[0].contains("near")).isNotEmpty();
+    }
+
+    @Test
+    void theCreepingInstanceShowsItsForecastAndTheSteadyOneDoesNot() {
+        List<String> charts = svgs();
+        assertThat(charts.get(0)).contains("class=\"projection\"").contains("<circle class=\"forecast\"").contains(">5 Dec</text>");
+        assertThat(charts.get(1)).contains("class=\"fit\"").doesNotContain("class=\"projection\"").doesNotContain("<circle");
+        assertThat(html).contains("The margin shrinks by 9 min per day over the last 30 differential nights")
+                .contains("Projected under the 30 min safety margin on Sat 5 Dec 2026 (in 5 days).")
+                .contains("The margin is steady or growing");
+        assertThat(bars(charts.get(1))).filteredOn(b -> b[0].contains("running")).hasSize(1);
+    }
+
+    @Test
+    void theFleetTableShowsQatLicenceAndLastSeen() {
+        String fleet = between(html, "<section id=\"fleet\">", "</section>");
+        assertThat(fleet).contains("<strong>sql01</strong> <span class=\"muted\">prod</span>")
+                .contains("2 devices, 2 up <span class=\"tag good\">compression ready</span>")
+                .contains("QAT SOFTWARE</span> <span class=\"muted\">Hardware not found</span>")
+                .contains("<span class=\"tag warn\">INTEL_COMPONENT_ONLY</span>")
+                .contains("40 s ago").contains("3 days ago");
+    }
+
+    @Test
+    void reportTextIsEscaped() {
+        assertThat(html).doesNotContain(StatusFixture.HOSTILE_HOST).doesNotContain("<script")
+                .contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+    }
+
+    @Test
+    void thePageLoadsNothingFromElsewhere() {
+        assertThat(html).doesNotContain("src=").doesNotContain("<link").doesNotContain("@import")
+                .doesNotContainPattern("(href|url)\\(?=?\"?https?:");
+    }
+
+    @Test
+    void theAlgorithmTableMarksTheFastestAlgorithmOfEachDatabase() {
+        String table = between(html, "<section id=\"algorithms\">", "</section>");
+        assertThat(table).containsPattern("<tr class=\"best\"><td data-label=\"Database\"><span>Sales .*?QAT_DEFLATE.*?412\\.3")
+                .contains("3.42").contains("2.0 TB").contains("1 h 30 min");
+        assertThat(table).doesNotContainPattern("<tr class=\"best\"><td data-label=\"Database\"><span>HR");
+    }
+
+    @Test
+    void anEmptyCollectorSaysWhatToDoNext() {
+        String empty = StatusPage.render(new StatusView(Instant.parse("2026-11-30T06:30:00Z"), List.of(), List.of(), List.of(), List.of()));
+        assertThat(empty).contains("No alert is firing.").contains("No agent has reported yet.")
+                .contains("qatwatch collector token add &lt;host&gt;").contains("No nightly backup window yet")
+                .doesNotContain("<svg");
+    }
+
+    @Test
+    void durationsAndSizesReadLikeADbaWouldSayThem() {
+        assertThat(StatusPage.duration(45)).isEqualTo("45 s");
+        assertThat(StatusPage.duration(12 * 60)).isEqualTo("12 min");
+        assertThat(StatusPage.duration(2 * 3600 + 5 * 60)).isEqualTo("2 h 05 min");
+        assertThat(StatusPage.bytes(1536)).isEqualTo("1.5 KB");
+        assertThat(StatusPage.bytes(900)).isEqualTo("900 B");
+    }
+
+    private String article(String rule) {
+        int at = html.indexOf("data-rule=\"" + rule + "\"");
+        assertThat(at).as("alert %s on the page", rule).isPositive();
+        return html.substring(html.lastIndexOf("<article", at), html.indexOf("</article>", at));
+    }
+
+    private List<String> svgs() {
+        List<String> out = new ArrayList<>();
+        Matcher m = Pattern.compile("<svg.*?</svg>", Pattern.DOTALL).matcher(html);
+        while (m.find()) {
+            out.add(m.group());
+        }
+        return out;
+    }
+
+    /** Per bar: its classes, top y and height. */
+    private static List<String[]> bars(String svg) {
+        List<String[]> out = new ArrayList<>();
+        Matcher m = BAR.matcher(svg);
+        while (m.find()) {
+            out.add(new String[] {m.group(1), m.group(2), m.group(3)});
+        }
+        return out;
+    }
+
+    private static double number(Pattern p, String s) {
+        Matcher m = p.matcher(s);
+        assertThat(m.find()).as(p.pattern()).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+
+    private static String between(String s, String from, String to) {
+        int a = s.indexOf(from);
+        assertThat(a).as(from).isNotNegative();
+        return s.substring(a, s.indexOf(to, a));
+    }
+}

@@ -1,0 +1,35 @@
+package io.qatwatch.dist;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Where the dist build put its outputs (failsafe passes the paths as system properties). */
+final class Dist {
+
+    static final Path DIR = Path.of(System.getProperty("dist.dir", "target")).toAbsolutePath();
+    static final Path REPO = Path.of(System.getProperty("repo.dir", "..")).toAbsolutePath().normalize();
+    static final String VERSION = System.getProperty("dist.version", "0.1.0-SNAPSHOT");
+
+    private Dist() {
+    }
+
+    /** The built package of that name, e.g. {@code qatwatch-agent}. */
+    static Path deb(String packageName) {
+        Path deb = DIR.resolve(packageName + "_" + VERSION + "_all.deb");
+        if (!Files.isRegularFile(deb)) {
+            throw new AssertionError(deb + " was not built: run mvn verify on the dist module");
+        }
+        return deb;
+    }
+
+    static Path windowsZip() {
+        return DIR.resolve("qatwatch-agent-" + VERSION + "-windows.zip");
+    }
+
+    /** Unpacks packages into {@code root} the way dpkg would, without running their scripts. */
+    static void extract(Path root, String... packageNames) {
+        for (String name : packageNames) {
+            Command.ok(DIR, "dpkg-deb", "-x", deb(name).toString(), root.toString());
+        }
+    }
+}

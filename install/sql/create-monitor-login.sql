@@ -1,0 +1,61 @@
+-- qatwatch: the least-privileged SQL login that can read everything the agent's SQL Server probe reads.
+-- Run as a sysadmin on each instance (SQL Server 2016 to 2025). Re-running it is safe.
+-- Replace the password below, store it in the agent's password file (mode 0600 / ACL to the service account),
+-- and never put it in the agent's config file. For Windows authentication, see the end of this file.
+--
+-- What each grant is for (docs/sqlserver.md has the full table):
+--   SERVERPROPERTY, sys.configurations, sys.databases ............ public, nothing to grant
+--   sys.dm_server_accelerator_status, sys.dm_exec_requests,
+--   sys.dm_hadr_availability_replica_states ........................ VIEW SERVER PERFORMANCE STATE (2022+), VIEW SERVER STATE (2016, 2019)
+--   sys.dm_database_encryption_keys (TDE) .......................... VIEW SERVER SECURITY STATE (2022+), VIEW SERVER STATE (2016, 2019)
+--   msdb.dbo.backupset, msdb.dbo.backupmediafamily ................. SELECT, through a user in msdb
+--   master.sys.certificates ........................................ VIEW DEFINITION on each certificate, through a user in master
+-- Nothing here lets the login change data, configuration or backups.
+
+USE master;
+GO
+
+IF SUSER_ID(N'qatwatch_monitor') IS NULL
+    CREATE LOGIN [qatwatch_monitor]
+        WITH PASSWORD = N'change-me: a long random password',
+             CHECK_POLICY = ON,
+             DEFAULT_DATABASE = master;
+GO
+
+-- Server-level DMV access. 2022 split VIEW SERVER STATE into narrower permissions; on 2016 and 2019 only the
+-- broad one exists. The grants run through EXEC because 2016/2019 cannot even compile the 2022 permission names.
+IF CAST(SERVERPROPERTY('ProductMajorVersion') AS int) >= 16
+BEGIN
+    EXEC (N'GRANT VIEW SERVER PERFORMANCE STATE TO [qatwatch_monitor];');
+    EXEC (N'GRANT VIEW SERVER SECURITY STATE TO [qatwatch_monitor];');
+END
+ELSE
+    EXEC (N'GRANT VIEW SERVER STATE TO [qatwatch_monitor];');
+GO
+
+-- Certificates in master: without VIEW DEFINITION the rows are silently invisible (metadata visibility).
+-- Re-run this part after creating a new backup or TDE certificate, or grant VIEW ANY DEFINITION instead (broader).
+IF USER_ID(N'qatwatch_monitor') IS NULL
+    CREATE USER [qatwatch_monitor] FOR LOGIN [qatwatch_monitor];
+GO
+DECLARE @grants nvarchar(max) = N'';
+SELECT @grants += N'GRANT VIEW DEFINITION ON CERTIFICATE::' + QUOTENAME(name) + N' TO [qatwatch_monitor];' + NCHAR(10)
+FROM sys.certificates
+WHERE name NOT LIKE N'##%';
+EXEC sys.sp_executesql @grants;
+GO
+
+-- Backup history: read-only on the two msdb tables the probe joins, nothing else in msdb.
+USE msdb;
+GO
+IF USER_ID(N'qatwatch_monitor') IS NULL
+    CREATE USER [qatwatch_monitor] FOR LOGIN [qatwatch_monitor];
+GRANT SELECT ON dbo.backupset TO [qatwatch_monitor];
+GRANT SELECT ON dbo.backupmediafamily TO [qatwatch_monitor];
+GO
+
+-- Windows authentication (the agent as a Windows service, no password anywhere): create the login for the
+-- service account instead of the SQL login above, e.g. a group managed service account, and apply the same
+-- grants to it (replace [qatwatch_monitor] with the account name in the statements above):
+--   CREATE LOGIN [CONTOSO\qatwatch-svc$] FROM WINDOWS;
+-- and leave the agent's `user` unset so that it connects with integratedSecurity=true.
