@@ -25,7 +25,8 @@ import java.util.UUID;
 
 /**
  * One simulated SQL Server host as its agent reports it: one instance ({@code MSSQLSERVER}) with
- * {@value #DATABASES} databases on a QAT host, the sizes and names of a real estate. Deterministic by index.
+ * {@value #DATABASES} databases on a QAT host, the sizes and names of a real estate. Deterministic by index;
+ * one host in twenty has a creeping backup window.
  */
 public final class SimulatedAgent {
 
@@ -88,19 +89,41 @@ public final class SimulatedAgent {
                         ProbeStatus.ok("sqlserver:" + INSTANCE + "/backup-history", 12)));
     }
 
+    /** One host in twenty starts late and grows 3 % a night on slow storage: its window creeps; the rest grow 0.2 %. */
+    private boolean creeping() {
+        return index % 20 == 0;
+    }
+
+    private double growthPerNight() {
+        return creeping() ? 0.03 : 0.002;
+    }
+
+    private long throughputBytesPerSecond() {
+        return creeping() ? 100L << 20 : 400L << 20;
+    }
+
     /**
      * The backup a database took on a night: a full on Sundays, a differential on other nights, starting
      * 22:00 UTC plus a stagger, its duration and size growing with the night number (the creep).
      */
     public BackupRecord nightlyBackup(long backupSetId, int database, int night, Instant firstNight) {
         boolean full = night % 7 == 0;
-        long size = (long) (fullSizeBytes[database] * (1 + night * 0.002) * (full ? 1.0 : 0.15));
-        Instant start = firstNight.plus(Duration.ofDays(night)).plus(Duration.ofMinutes(database * 9L));
-        long seconds = Math.max(30, size / (400L << 20));
+        long size = (long) (fullSizeBytes[database] * (1 + night * growthPerNight()) * (full ? 1.0 : 0.15));
+        Instant start = firstNight.plus(Duration.ofDays(night)).plus(Duration.ofMinutes(database * 9L))
+                .plus(creeping() ? Duration.ofHours(3) : Duration.ZERO);
+        long seconds = Math.max(30, size / throughputBytesPerSecond());
         DatabaseInfo db = databases.get(database);
         return new BackupRecord(backupSetId, db.name(), db.databaseGuid(), full ? "D" : "I", false, start,
                 start.plusSeconds(seconds), true, size, size * 32 / 100, "QAT_DEFLATE", true, null, null, null,
                 "DISK", "UNC");
+    }
+
+    /** A 40-second log backup of a database, finished at {@code finishedAt}. */
+    public BackupRecord logBackup(long backupSetId, int database, Instant finishedAt) {
+        DatabaseInfo db = databases.get(database);
+        long size = 256L << 20;
+        return new BackupRecord(backupSetId, db.name(), db.databaseGuid(), "L", false, finishedAt.minusSeconds(40),
+                finishedAt, true, size, size / 4, "QAT_DEFLATE", true, null, null, null, "DISK", "UNC");
     }
 
     private HostFacts hostFacts() {
