@@ -115,7 +115,7 @@ public final class BenchMain implements Callable<Integer> {
         if (only.contains("growth")) {
             GrowthBenchmark growth = new GrowthBenchmark(new GrowthBenchmark.Settings(
                     or(fleetSizes, quick ? List.of(100, 1000) : List.of(1000, 10_000, 100_000)),
-                    or(nights, quick ? 7 : 14), jvm, work.resolve("growth")));
+                    or(nights, quick ? 7 : 14), jvm, work.resolve("growth"), Duration.ofSeconds(quick ? 3 : 15)));
             md.append("#### Growth with fleet size\n\n").append(growth.markdown(growth.run(log))).append('\n');
         }
         if (only.contains("jmh")) {

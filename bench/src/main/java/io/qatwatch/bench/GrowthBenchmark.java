@@ -35,16 +35,25 @@ public final class GrowthBenchmark {
 
     private static final int WARM_REPEATS = 5;
 
-    /** How to run it: fleet sizes (agents) and nights of history per agent. */
-    public record Settings(List<Integer> fleetSizes, int nights, List<String> serverJvm, Path workDir) {
+    /**
+     * How to run it: fleet sizes (agents) and nights of history per agent.
+     *
+     * @param ingest how long to post new reports flat out at each size (zero: skip)
+     */
+    public record Settings(List<Integer> fleetSizes, int nights, List<String> serverJvm, Path workDir, Duration ingest) {
     }
+
+    /** Agents (of the fleet's first) that post new reports in the ingest-at-size run. */
+    private static final int INGEST_AGENTS = 100;
+    private static final int INGEST_CONNECTIONS = 16;
 
     /** One endpoint at one fleet size; {@code status} is the HTTP status (or -1 when it failed). */
     public record Query(String path, int status, double coldMs, double warmMedianMs, long bytes, String error) {
     }
 
     /** One fleet size. */
-    public record Size(int agents, long backupRows, long storeBytes, Duration fill, long rssBytes, List<Query> queries) {
+    public record Size(int agents, long backupRows, long storeBytes, Duration fill, long rssBytes, List<Query> queries,
+            LoadDriver.Run ingest) {
 
         double bytesPerBackupRow() {
             return backupRows == 0 ? 0 : (double) storeBytes / backupRows;
@@ -68,8 +77,10 @@ public final class GrowthBenchmark {
             long bytes = directorySize(dir);
             log.say(String.format(Locale.ROOT, "growth: %d agents, %d backup rows, %d MiB in %d s", agents, rows,
                     bytes >> 20, fill.toSeconds()));
+            int posting = Math.min(INGEST_AGENTS, agents);
             try (ServerProcess server = ServerProcess.start("growth-" + agents, settings.serverJvm(),
-                    List.of("collector", "--data", dir.toString(), "--reader"), settings.workDir())) {
+                    List.of("collector", "--data", dir.toString(), "--reader", "--agents", Integer.toString(posting)),
+                    settings.workDir())) {
                 String token = server.tokens().get("bench-reader");
                 List<Query> queries = new ArrayList<>();
                 HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -77,10 +88,29 @@ public final class GrowthBenchmark {
                     queries.add(time(http, server.port(), path, token));
                     log.say("growth: " + agents + " agents " + describe(queries.get(queries.size() - 1)));
                 }
-                sizes.add(new Size(agents, rows, bytes, fill, server.sample().rssBytes(), queries));
+                LoadDriver.Run ingest = settings.ingest().isZero() ? null : ingest(server, posting);
+                if (ingest != null) {
+                    log.say(String.format(Locale.ROOT, "growth: %d agents, ingest %.0f reports/s, p99 %.1f ms", agents,
+                            ingest.acceptedPerSecond(), IngestBenchmark.ms(ingest.latencies().percentile(99))));
+                }
+                sizes.add(new Size(agents, rows, bytes, fill, server.sample().rssBytes(), queries, ingest));
             }
         }
         return sizes;
+    }
+
+    /** New reports from the fleet's first agents, flat out, into the filled store: does ingest slow as it grows? */
+    private LoadDriver.Run ingest(ServerProcess server, int posting) throws Exception {
+        List<LoadDriver.Agent> agents = new java.util.ArrayList<>();
+        Instant now = Instant.now();
+        for (int i = 0; i < posting; i++) {
+            ReportTemplate t = ReportTemplate.of(new SimulatedAgent(i), now, "grow", 1_000_000_000L);
+            agents.add(new LoadDriver.Agent(t, server.tokens().get(t.host())));
+        }
+        try (LoadDriver driver = new LoadDriver(server.port(), "/api/v1/reports", agents, INGEST_CONNECTIONS)) {
+            driver.maxRate(INGEST_CONNECTIONS, settings.ingest().dividedBy(3));
+            return driver.maxRate(INGEST_CONNECTIONS, settings.ingest());
+        }
     }
 
     /** Stores {@code agents} agents' history, one report each, through {@link SqliteReportStore}; returns backup rows. */
@@ -144,13 +174,19 @@ public final class GrowthBenchmark {
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, "Each agent: 1 instance, %d databases, %d nights of one backup per "
                 + "database, stored through the collector's store code (one report per agent). Query times: "
-                + "first request, then the median of %d more, served by a collector process on that store.%n%n",
-                SimulatedAgent.DATABASES, settings.nights(), WARM_REPEATS));
-        md.append("| agents | backup rows | store MiB | bytes/backup row | fill s | collector RSS MiB |\n");
-        md.append("|---:|---:|---:|---:|---:|---:|\n");
+                + "first request, then the median of %d more, served by a collector process on that store. Ingest: "
+                + "the first %d agents post new reports flat out over %d connections for %d s into that store.%n%n",
+                SimulatedAgent.DATABASES, settings.nights(), WARM_REPEATS, INGEST_AGENTS, INGEST_CONNECTIONS,
+                settings.ingest().toSeconds()));
+        md.append("| agents | backup rows | store MiB | bytes/backup row | fill s | collector RSS MiB "
+                + "| ingest reports/s | ingest p99 ms |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Size s : sizes) {
-            md.append(String.format(Locale.ROOT, "| %d | %d | %d | %.0f | %d | %d |%n", s.agents(), s.backupRows(),
-                    s.storeBytes() >> 20, s.bytesPerBackupRow(), s.fill().toSeconds(), s.rssBytes() >> 20));
+            md.append(String.format(Locale.ROOT, "| %d | %d | %d | %.0f | %d | %d | %s | %s |%n", s.agents(),
+                    s.backupRows(), s.storeBytes() >> 20, s.bytesPerBackupRow(), s.fill().toSeconds(), s.rssBytes() >> 20,
+                    s.ingest() == null ? "–" : String.format(Locale.ROOT, "%.0f", s.ingest().acceptedPerSecond()),
+                    s.ingest() == null ? "–" : String.format(Locale.ROOT, "%.1f",
+                            IngestBenchmark.ms(s.ingest().latencies().percentile(99)))));
         }
         md.append("\n| endpoint |");
         for (Size s : sizes) {

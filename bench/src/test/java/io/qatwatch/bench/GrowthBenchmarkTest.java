@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.SqliteReportStore;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ class GrowthBenchmarkTest {
 
     @Test
     void fillStoresEveryAgentsNightsThroughTheRealStore(@TempDir Path work) throws Exception {
-        GrowthBenchmark growth = new GrowthBenchmark(new GrowthBenchmark.Settings(List.of(3), 2, List.of(), work));
+        GrowthBenchmark growth = new GrowthBenchmark(new GrowthBenchmark.Settings(List.of(3), 2, List.of(), work, Duration.ZERO));
         Path dir = work.resolve("store");
 
         long rows = growth.fill(dir, 3, line -> { });
