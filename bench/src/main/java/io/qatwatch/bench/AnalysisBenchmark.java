@@ -11,7 +11,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,18 +103,12 @@ public final class AnalysisBenchmark {
      * hourly logs would multiply the rows by 15 for rules that look at the newest one).
      */
     FleetState fleet(int from, int n, Instant now) {
-        Instant firstNight = now.truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(settings.nights()))
-                .plus(Duration.ofHours(22));
+        Instant firstNight = SimulatedAgent.firstNight(now, settings.nights());
         List<FleetState.HostState> hosts = new ArrayList<>(n);
         for (int i = from; i < from + n; i++) {
             SimulatedAgent agent = new SimulatedAgent(i);
-            List<BackupRecord> history = new ArrayList<>(settings.nights() * SimulatedAgent.DATABASES);
-            long id = 0;
-            for (int night = 0; night < settings.nights(); night++) {
-                for (int d = 0; d < SimulatedAgent.DATABASES; d++) {
-                    history.add(agent.nightlyBackup(++id, d, night, firstNight));
-                }
-            }
+            List<BackupRecord> history = new ArrayList<>(agent.nightlyHistory(settings.nights(), firstNight));
+            long id = history.size();
             for (int d = 0; d < SimulatedAgent.DATABASES; d++) {
                 if (!"SIMPLE".equals(agent.databases().get(d).recoveryModel())) {
                     history.add(agent.logBackup(++id, d, now.minus(Duration.ofMinutes(10 + d))));

@@ -19,6 +19,7 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.ServerInfo;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -116,6 +117,25 @@ public final class SimulatedAgent {
         return new BackupRecord(backupSetId, db.name(), db.databaseGuid(), full ? "D" : "I", false, start,
                 start.plusSeconds(seconds), true, size, size * 32 / 100, "QAT_DEFLATE", true, null, null, null,
                 "DISK", "UNC");
+    }
+
+    /**
+     * The nightly backups of every database over {@code nights} nights from {@code firstNight}, backup_set_ids
+     * 1, 2, ... in the order msdb would number them (night by night).
+     */
+    public List<BackupRecord> nightlyHistory(int nights, Instant firstNight) {
+        List<BackupRecord> history = new ArrayList<>(nights * DATABASES);
+        for (int night = 0; night < nights; night++) {
+            for (int d = 0; d < DATABASES; d++) {
+                history.add(nightlyBackup(history.size() + 1, d, night, firstNight));
+            }
+        }
+        return history;
+    }
+
+    /** The evening the first of {@code nights} nights ending at {@code now} begins: 22:00 UTC. */
+    public static Instant firstNight(Instant now, int nights) {
+        return now.truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(nights)).plus(Duration.ofHours(22));
     }
 
     /** A 40-second log backup of a database, finished at {@code finishedAt}. */

@@ -13,9 +13,7 @@ import io.qatwatch.collector.window.NightlyWindows;
 import io.qatwatch.collector.window.TheilSen;
 import io.qatwatch.collector.window.WindowSettings;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,16 +50,11 @@ public class WindowAnalysisBenchmark {
         calendar = CalendarConfig.builtIn().toCalendar();
         settings = new WindowSettings(false, false, NIGHTS);
         SimulatedAgent agent = new SimulatedAgent(11);
-        Instant firstNight = now.truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(NIGHTS)).plus(Duration.ofHours(22));
         backups = new ArrayList<>();
-        long id = 0;
-        for (int night = 0; night < NIGHTS; night++) {
-            for (int d = 0; d < SimulatedAgent.DATABASES; d++) {
-                BackupRecord b = agent.nightlyBackup(++id, d, night, firstNight);
-                backups.add(new DatabaseBackup("sql11/MSSQLSERVER", b.databaseName(), b.databaseGuid(), b.type(),
-                        b.copyOnly(), b.startedAt(), b.finishedAt(), b.backupSizeBytes(), b.compressedSizeBytes(),
-                        b.compressionAlgorithm(), b.target()));
-            }
+        for (BackupRecord b : agent.nightlyHistory(NIGHTS, SimulatedAgent.firstNight(now, NIGHTS))) {
+            backups.add(new DatabaseBackup("sql11/MSSQLSERVER", b.databaseName(), b.databaseGuid(), b.type(),
+                    b.copyOnly(), b.startedAt(), b.finishedAt(), b.backupSizeBytes(), b.compressedSizeBytes(),
+                    b.compressionAlgorithm(), b.target()));
         }
         windows = assembleWindows();
         days = new double[NIGHTS];
