@@ -90,9 +90,8 @@ final class ServeCommand implements Callable<Integer> {
     static CollectorConfig benchConfig(String influxUrl, String influxDatabase) {
         CollectorConfig d = CollectorConfig.defaults();
         // the per-agent rate limit would turn a load test into a 429 test
-        CollectorConfig config = new CollectorConfig(new CollectorConfig.Listen("127.0.0.1", 0), d.tls(),
-                new CollectorConfig.Ingest(d.ingest().maxBodyBytes(), 1_000_000), d.retention(), d.statusPage(),
-                d.influx());
+        CollectorConfig config = d.withListen("127.0.0.1", 0)
+                .withIngest(new CollectorConfig.Ingest(d.ingest().maxBodyBytes(), 1_000_000));
         if (influxUrl == null) {
             return config;
         }

@@ -18,7 +18,10 @@ import io.qatwatch.collector.web.CollectorServer;
 import io.qatwatch.collector.web.WindowsView;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.qatwatch.collector.web.status.WindowCharts;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,9 +45,15 @@ public final class Collector {
      * @param alerts     {@code GET /api/v1/alerts}; null answers 503 "not configured"
      * @param windows    {@code GET /api/v1/instances/{host}/{instance}/windows}; null answers 503
      * @param afterStore called on the event loop for each report stored (not for duplicates); must not block
+     * @param charts     the status page's per-instance window charts; null shows none
      */
     public record Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
-            Consumer<AcceptedReport> afterStore) {
+            Consumer<AcceptedReport> afterStore, WindowCharts charts) {
+
+        public Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
+                Consumer<AcceptedReport> afterStore) {
+            this(groupOf, alerts, windows, afterStore, null);
+        }
 
         public static Stages none() {
             return new Stages(host -> null, null, null, accepted -> { });
@@ -61,6 +70,7 @@ public final class Collector {
     private final CollectorServer server;
     private String deploymentId;
     private long pruneTimer = -1;
+    private final List<Runnable> onStop = new CopyOnWriteArrayList<>();
 
     private Collector(Vertx vertx, CollectorConfig config, Database db, Path dataDir, Clock clock, Stages stages)
             throws Exception {
@@ -74,15 +84,19 @@ public final class Collector {
                 config.influx().queueReports(), config.influx().spoolMaxBytes(), config.influx().batchPoints(),
                 Duration.ofSeconds(config.influx().retryMaxSeconds())).start() : null;
         Consumer<AcceptedReport> afterStore = accepted -> {
+            // duplicates too: the points of a report whose 202 was lost in a crash may never have been written;
+            // rewriting them is harmless (same measurement, tags and time overwrite)
             if (sink != null) {
                 Instant receivedAt = clock.instant();
                 String group = stages.groupOf().apply(accepted.host());
                 sink.submit(() -> InfluxPoints.lines(accepted.host(), group, accepted.report(), receivedAt));
             }
-            stages.afterStore().accept(accepted);
+            if (!accepted.stored().duplicate()) {
+                stages.afterStore().accept(accepted);
+            }
         };
         this.server = new CollectorServer(config, tokens, store, clock, new CollectorMetrics(), afterStore,
-                stages.alerts(), stages.windows(), () -> sink == null ? Map.of() : sink.metrics());
+                stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), () -> sink == null ? Map.of() : sink.metrics());
     }
 
     private static InfluxWriter writer(CollectorConfig.Influx influx) {
@@ -112,7 +126,17 @@ public final class Collector {
                             config.listen().host(), c.port(), dataDir.toAbsolutePath(),
                             c.sink == null ? "" : ", InfluxDB sink on");
                     return c;
-                }));
+                }).recover(e -> vertx.executeBlocking(() -> {
+                    c.closeStoreAndSink();
+                    return null;
+                }).transform(closed -> Future.<Collector>failedFuture(e))));
+    }
+
+    private void closeStoreAndSink() throws Exception {
+        if (sink != null) {
+            sink.close();
+        }
+        db.close();
     }
 
     public int port() {
@@ -148,17 +172,20 @@ public final class Collector {
                 .onFailure(e -> LOG.warn("retention pruning failed: {}", e.toString()));
     }
 
+    /** Runs {@code action} first when the collector stops (stages cancel their timers). */
+    public void onStop(Runnable action) {
+        onStop.add(action);
+    }
+
     /** Stops the server, spools what the sink still holds, and closes the store. */
     public Future<Void> stop() {
+        onStop.forEach(Runnable::run);
         if (pruneTimer >= 0) {
             vertx.cancelTimer(pruneTimer);
         }
         Future<Void> undeployed = deploymentId == null ? Future.succeededFuture() : vertx.undeploy(deploymentId);
         return undeployed.eventually(() -> vertx.executeBlocking(() -> {
-            if (sink != null) {
-                sink.close();
-            }
-            db.close();
+            closeStoreAndSink();
             return null;
         }));
     }

@@ -39,6 +39,8 @@ class CrashRecoveryTest {
 
     private static final int REPORTS = 40;
     private static final int BACKUPS_PER_REPORT = 5;
+    /** Its backups, the accelerator row and the agent's health. */
+    private static final int POINTS_PER_REPORT = BACKUPS_PER_REPORT + 2;
     private static final Instant BASE = Instant.now().minus(Duration.ofDays(2));
     private static final String INFLUX_PASSWORD = "pw-Influx-Never-Logged-7319";
 
@@ -121,7 +123,15 @@ class CrashRecoveryTest {
             }
             assertThat(duplicates).as("reports acknowledged before the kill are recognised")
                     .isGreaterThanOrEqualTo(acknowledged.get());
-            assertThat(get(port, "/metrics")).contains("qatwatch_influx_spool_points");
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            long spooled = -1;
+            while (System.nanoTime() < deadline && spooled < REPORTS * POINTS_PER_REPORT) {
+                spooled = get(port, "/metrics").lines().filter(l -> l.startsWith("qatwatch_influx_spool_points "))
+                        .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(' ') + 1))).findFirst().orElse(-1);
+                Thread.sleep(100);
+            }
+            assertThat(spooled).as("InfluxDB is down: every redelivered report's points wait in the spool")
+                    .isGreaterThanOrEqualTo(REPORTS * POINTS_PER_REPORT);
         } finally {
             second.destroy();
             assertThat(second.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -152,7 +162,7 @@ class CrashRecoveryTest {
     }
 
     private static String secretOf(String token) {
-        return token.substring(token.lastIndexOf('_') + 1);
+        return token.substring("qw_".length() + 12 + 1);
     }
 
     private static String readAll(List<Path> files) throws IOException {

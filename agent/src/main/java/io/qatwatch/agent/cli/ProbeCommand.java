@@ -3,6 +3,9 @@ package io.qatwatch.agent.cli;
 import io.qatwatch.agent.probe.HostInventory;
 import io.qatwatch.agent.probe.HostInventoryProbe;
 import io.qatwatch.agent.probe.HostInventoryProbes;
+import io.qatwatch.agent.probe.sqlserver.SqlInstanceSummary;
+import io.qatwatch.agent.probe.sqlserver.SqlProbeOptions;
+import io.qatwatch.agent.probe.sqlserver.SqlProbeResult;
 import io.qatwatch.protocol.AgentInfo;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.ProbeStatus;
@@ -19,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -27,7 +31,7 @@ import picocli.CommandLine.Spec;
 /** One-shot inventory of this host (Contract 1 in DESIGN.md): parse the flags, collect, render. */
 @Command(name = "probe", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Probe this host once and print what was found: CPU, virtualisation, QAT devices and software,"
-                + " licence verdict.", "Exit codes: 0 probed (even if a probe failed: see its error), 2 usage error."})
+                + " licence verdict; with --sql also a SQL Server instance (docs/sqlserver.md).", "Exit codes: 0 probed (even if a probe failed: see its error), 2 usage error."})
 public final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "Print the report as JSON (the agent's report format) instead of text.")
@@ -48,13 +52,17 @@ public final class ProbeCommand implements Callable<Integer> {
         Path registry;
     }
 
+    @Mixin
+    SqlProbeOptions sql;
+
     @Spec
     CommandSpec spec;
 
     private final Clock clock;
 
     public ProbeCommand() {
-        this(Clock.systemUTC());
+        // The zone stands in for SQL Server backups whose time zone msdb did not record (time_zone 127).
+        this(Clock.systemDefaultZone());
     }
 
     ProbeCommand(Clock clock) {
@@ -92,7 +100,11 @@ public final class ProbeCommand implements Callable<Integer> {
         HostInventory inventory = hostProbe.collect();
         List<SqlInstanceSnapshot> instances = new ArrayList<>();
         List<ProbeStatus> probes = new ArrayList<>(inventory.probes());
-        // SQL Server probes (--sql) add their snapshots to instances and their statuses to probes here.
+        if (sql != null && sql.requested()) {
+            SqlProbeResult result = sql.probe(clock);
+            instances.add(result.snapshot());
+            probes.addAll(result.probes());
+        }
         String name = inventory.host() != null && inventory.host().hostname() != null
                 ? inventory.host().hostname() : "unknown-host";
         AgentInfo agent = new AgentInfo(name, Version.current(), 0, 0, 0, 0);
@@ -101,7 +113,13 @@ public final class ProbeCommand implements Callable<Integer> {
     }
 
     void render(AgentReport report, PrintWriter out) {
-        out.print(json ? ReportJson.toPrettyString(report) + System.lineSeparator() : ProbeText.render(report));
+        if (json) {
+            out.print(ReportJson.toPrettyString(report) + System.lineSeparator());
+        } else {
+            out.print(ProbeText.render(report));
+            // Failed SQL queries are already listed under Problems with what to grant.
+            report.instances().forEach(i -> out.print(System.lineSeparator() + SqlInstanceSummary.render(i, List.of())));
+        }
         out.flush();
     }
 }

@@ -11,6 +11,8 @@ import java.util.Locale;
 /** What went wrong during one probe (an unreadable file, a malformed registry line), kept so the probe can go on. */
 public final class ProbeProblems {
 
+    static final int MAX_SUMMARY_CHARS = 3000;
+
     private final List<String> problems = new ArrayList<>();
 
     public void add(String problem) {
@@ -32,7 +34,10 @@ public final class ProbeProblems {
 
     /** The problems as one line for {@code probes[].error}. */
     public String summary() {
-        return String.join("; ", problems);
+        String all = String.join("; ", problems);
+        // The wire format bounds probes[].error; the first problems say what to look at.
+        return all.length() <= MAX_SUMMARY_CHARS ? all
+                : all.substring(0, MAX_SUMMARY_CHARS) + "... (" + problems.size() + " problems in all)";
     }
 
     static String reason(IOException e) {

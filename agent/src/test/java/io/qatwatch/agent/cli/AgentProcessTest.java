@@ -149,8 +149,7 @@ class AgentProcessTest {
 
     private static Collector startCollector(Vertx vertx, Path data, int port) throws Exception {
         CollectorConfig d = CollectorConfig.defaults();
-        CollectorConfig config = new CollectorConfig(new CollectorConfig.Listen("127.0.0.1", port), d.tls(), d.ingest(),
-                d.retention(), d.statusPage());
+        CollectorConfig config = d.withListen("127.0.0.1", port);
         return Collector.start(vertx, config, data, Clock.systemUTC()).await(30, TimeUnit.SECONDS);
     }
 

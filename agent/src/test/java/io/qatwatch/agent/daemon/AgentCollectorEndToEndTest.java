@@ -189,8 +189,8 @@ class AgentCollectorEndToEndTest {
 
     private int startCollector(int port, int reportsPerMinute) throws Exception {
         CollectorConfig d = CollectorConfig.defaults();
-        CollectorConfig config = new CollectorConfig(new CollectorConfig.Listen("127.0.0.1", port), d.tls(),
-                new CollectorConfig.Ingest(d.ingest().maxBodyBytes(), reportsPerMinute), d.retention(), d.statusPage());
+        CollectorConfig config = d.withListen("127.0.0.1", port)
+                .withIngest(new CollectorConfig.Ingest(d.ingest().maxBodyBytes(), reportsPerMinute));
         collector = Collector.start(vertx, config, collectorData, Clock.systemUTC()).await(30, TimeUnit.SECONDS);
         return collector.port();
     }

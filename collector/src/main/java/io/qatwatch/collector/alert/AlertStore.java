@@ -28,16 +28,16 @@ public final class AlertStore {
         this.db = db;
     }
 
-    /** Creates the tables if needed. */
+    /** Brings the alert tables to the current schema (component {@code alerts}, version 1). */
     public void migrate() throws SQLException {
-        db.migrate(
-                "CREATE TABLE IF NOT EXISTS alert_state (id TEXT PRIMARY KEY, rule TEXT NOT NULL, severity TEXT NOT NULL, "
+        db.migrate("alerts", List.of(String.join(";\n",
+                "CREATE TABLE alert_state (id TEXT PRIMARY KEY, rule TEXT NOT NULL, severity TEXT NOT NULL, "
                         + "host TEXT, instance TEXT, database_name TEXT, subject TEXT, summary TEXT NOT NULL, why TEXT NOT NULL, "
                         + "facts TEXT NOT NULL, series TEXT NOT NULL, since TEXT NOT NULL, resolved_at TEXT)",
-                "CREATE TABLE IF NOT EXISTS alert_notification_log (channel TEXT NOT NULL, group_key TEXT NOT NULL, "
+                "CREATE TABLE alert_notification_log (channel TEXT NOT NULL, group_key TEXT NOT NULL, "
                         + "firing TEXT NOT NULL, sent_at TEXT NOT NULL, PRIMARY KEY (channel, group_key))",
-                "CREATE TABLE IF NOT EXISTS alert_silence (id TEXT PRIMARY KEY, rule TEXT, host TEXT, instance TEXT, "
-                        + "database_name TEXT, comment TEXT, created_by TEXT, starts_at TEXT NOT NULL, ends_at TEXT NOT NULL)");
+                "CREATE TABLE alert_silence (id TEXT PRIMARY KEY, rule TEXT, host TEXT, instance TEXT, "
+                        + "database_name TEXT, comment TEXT, created_by TEXT, starts_at TEXT NOT NULL, ends_at TEXT NOT NULL)")));
     }
 
     /** Every stored alert, firing or resolved-but-kept. */

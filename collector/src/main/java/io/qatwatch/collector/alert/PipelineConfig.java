@@ -22,7 +22,7 @@ public record PipelineConfig(List<String> groupBy, Integer repeatIntervalMinutes
         repeatIntervalMinutes = repeatIntervalMinutes == null ? 240 : repeatIntervalMinutes;
         retryInitialSeconds = retryInitialSeconds == null ? 2 : retryInitialSeconds;
         retryMaxSeconds = retryMaxSeconds == null ? 300 : retryMaxSeconds;
-        statusPageUrl = statusPageUrl == null ? "http://127.0.0.1:8443/" : statusPageUrl;
+        statusPageUrl = statusPageUrl == null ? "http://127.0.0.1:8470/" : statusPageUrl;
     }
 
     void validate(String key, List<String> problems) {

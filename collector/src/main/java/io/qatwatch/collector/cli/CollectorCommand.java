@@ -1,5 +1,6 @@
 package io.qatwatch.collector.cli;
 
+import io.qatwatch.collector.AlertStage;
 import io.qatwatch.collector.Collector;
 import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.config.ConfigLoader;
@@ -42,7 +43,7 @@ public final class CollectorCommand implements Callable<Integer> {
         Vertx vertx = Vertx.vertx();
         Collector collector;
         try {
-            collector = Collector.start(vertx, cfg, dataDir, Clock.systemUTC()).await(60, TimeUnit.SECONDS);
+            collector = AlertStage.startCollector(vertx, cfg, dataDir, Clock.systemUTC()).await(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             System.err.println("collector: could not start on " + cfg.listen().host() + ":" + cfg.listen().port()
                     + ": " + e.getMessage());

@@ -1,5 +1,6 @@
 package io.qatwatch.collector.cli;
 
+import io.qatwatch.collector.AlertStage;
 import io.qatwatch.collector.Collector;
 import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
@@ -59,7 +60,7 @@ public final class UpCommand implements Callable<Integer> {
         Vertx vertx = Vertx.vertx();
         Collector collector;
         try {
-            collector = Collector.start(vertx, config, dataDir.resolve("collector"), Clock.systemUTC())
+            collector = AlertStage.startCollector(vertx, config, dataDir.resolve("collector"), Clock.systemUTC())
                     .await(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             System.err.println("up: the collector could not start on 127.0.0.1:" + port + ": " + e.getMessage()
@@ -132,7 +133,7 @@ public final class UpCommand implements Callable<Integer> {
             Path passwordFile = sqlPasswordFile != null ? sqlPasswordFile
                     : envPath("QATWATCH_SQL_PASSWORD_FILE");
             yaml.append("sqlserver:\n  instances:\n    - name: local\n")
-                    .append("      url: ").append(quote(url)).append("\n");
+                    .append("      jdbcUrl: ").append(quote(url)).append("\n");
             if (user != null) {
                 yaml.append("      user: ").append(quote(user)).append("\n");
             }

@@ -1,5 +1,7 @@
 package io.qatwatch.collector.config;
 
+import io.qatwatch.collector.alert.AlertsConfig;
+import io.qatwatch.collector.alert.ConfigException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +11,7 @@ import java.util.List;
  * ({@link #validate()} names the key). {@code install/collector.example.yaml} documents every key.
  */
 public record CollectorConfig(Listen listen, Tls tls, Ingest ingest, Retention retention, StatusPage statusPage,
-        Influx influx) {
+        Influx influx, AlertsConfig alerts) {
 
     /** Where the HTTP(S) server listens. Loopback by default: expose it on purpose. */
     public record Listen(String host, int port) {
@@ -71,24 +73,38 @@ public record CollectorConfig(Listen listen, Tls tls, Ingest ingest, Retention r
                 new Retention(400, 30),
                 new StatusPage("http://127.0.0.1:8470/"),
                 new Influx(null, "v2", null, null, null, null, null, null, null, 5000, 10_000,
-                        256L * 1024 * 1024, 60, 10));
+                        256L * 1024 * 1024, 60, 10),
+                AlertsConfig.DEFAULTS);
+    }
+
+    /** A config without an InfluxDB sink (the form callers used before the {@code influx} section existed). */
+    public CollectorConfig(Listen listen, Tls tls, Ingest ingest, Retention retention, StatusPage statusPage) {
+        this(listen, tls, ingest, retention, statusPage, defaults().influx(), AlertsConfig.DEFAULTS);
     }
 
     /** This config listening on {@code host:port} (tests and {@code qatwatch up}). */
     public CollectorConfig withListen(String host, int port) {
-        return new CollectorConfig(new Listen(host, port), tls, ingest, retention, statusPage, influx);
+        return new CollectorConfig(new Listen(host, port), tls, ingest, retention, statusPage, influx, alerts);
     }
 
     public CollectorConfig withStatusPage(String publicUrl) {
-        return new CollectorConfig(listen, tls, ingest, retention, new StatusPage(publicUrl), influx);
+        return new CollectorConfig(listen, tls, ingest, retention, new StatusPage(publicUrl), influx, alerts);
     }
 
     public CollectorConfig withInflux(Influx newInflux) {
-        return new CollectorConfig(listen, tls, ingest, retention, statusPage, newInflux);
+        return new CollectorConfig(listen, tls, ingest, retention, statusPage, newInflux, alerts);
     }
 
     public CollectorConfig withIngest(Ingest newIngest) {
-        return new CollectorConfig(listen, tls, newIngest, retention, statusPage, influx);
+        return new CollectorConfig(listen, tls, newIngest, retention, statusPage, influx, alerts);
+    }
+
+    public CollectorConfig withTls(Tls newTls) {
+        return new CollectorConfig(listen, newTls, ingest, retention, statusPage, influx, alerts);
+    }
+
+    public CollectorConfig withAlerts(AlertsConfig newAlerts) {
+        return new CollectorConfig(listen, tls, ingest, retention, statusPage, influx, newAlerts);
     }
 
     /** Fills every section or value left out of a config file with its default. */
@@ -106,7 +122,8 @@ public record CollectorConfig(Listen listen, Tls tls, Ingest ingest, Retention r
                         retention.backupDays == 0 ? d.retention.backupDays : retention.backupDays,
                         retention.reportIdDays == 0 ? d.retention.reportIdDays : retention.reportIdDays),
                 statusPage == null || statusPage.publicUrl == null ? d.statusPage : statusPage,
-                influx == null ? d.influx : influxWithDefaults(influx, d.influx));
+                influx == null ? d.influx : influxWithDefaults(influx, d.influx),
+                alerts == null ? d.alerts : alerts);
     }
 
     private static Influx influxWithDefaults(Influx i, Influx d) {
@@ -144,6 +161,11 @@ public record CollectorConfig(Listen listen, Tls tls, Ingest ingest, Retention r
             problems.add("retention.reportIdDays: must be at least 1, was " + retention.reportIdDays);
         }
         validateInflux(problems);
+        try {
+            alerts.validate();
+        } catch (ConfigException e) {
+            problems.addAll(e.problems());
+        }
         return problems;
     }
 

@@ -46,7 +46,11 @@ public final class IngestHandler implements Handler<RoutingContext> {
     private final CollectorMetrics metrics;
     private final Consumer<AcceptedReport> onAccepted;
 
-    /** A report that was stored (not a duplicate), for the stages after the store (InfluxDB sink, alerts). */
+    /**
+     * A report that was accepted, for the stages after the store (InfluxDB sink, alerts). Duplicates are passed
+     * on too ({@code stored().duplicate()}): a redelivery after a lost answer may be the only chance to write
+     * its points.
+     */
     public record AcceptedReport(String host, AgentReport report, ReportStore.Stored stored) {
     }
 
@@ -121,9 +125,7 @@ public final class IngestHandler implements Handler<RoutingContext> {
                     ctx.response().setStatusCode(202).putHeader("Content-Type", "application/json")
                             .end(new JsonObject().put("reportId", accepted.stored().reportId())
                                     .put("duplicate", accepted.stored().duplicate()).encode());
-                    if (!accepted.stored().duplicate()) {
-                        onAccepted.accept(accepted);
-                    }
+                    onAccepted.accept(accepted);
                 })
                 .onFailure(e -> {
                     if (e instanceof ReportFormatException bad) {

@@ -6,6 +6,7 @@ import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.web.status.StatusPage;
 import io.qatwatch.collector.web.status.StatusViews;
+import io.qatwatch.collector.web.status.WindowCharts;
 import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.ReportValidator;
 import io.vertx.core.json.JsonObject;
@@ -20,7 +21,9 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Clock;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +42,9 @@ public final class CollectorServer extends VerticleBase {
     private final AlertsView alerts;
     private final WindowsView windows;
     private final Supplier<Map<String, Long>> gauges;
+    private final WindowCharts charts;
+    private final Function<String, String> groupOf;
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
     private WorkerExecutor storeWorker;
     private HttpServer server;
 
@@ -49,7 +55,10 @@ public final class CollectorServer extends VerticleBase {
      */
     public CollectorServer(CollectorConfig config, TokenStore tokens, ReportStore store, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
-            WindowsView windows, Supplier<Map<String, Long>> gauges) {
+            WindowsView windows, WindowCharts charts, Function<String, String> groupOf,
+            Supplier<Map<String, Long>> gauges) {
+        this.charts = charts;
+        this.groupOf = groupOf;
         this.config = config;
         this.tokens = tokens;
         this.store = store;
@@ -64,7 +73,8 @@ public final class CollectorServer extends VerticleBase {
     @Override
     public Future<?> start() {
         // one thread for the store: SQLite has one writer, and ordered access keeps it simple
-        storeWorker = vertx.createSharedWorkerExecutor("qatwatch-store", 1);
+        // named per server: a shared executor of the same name would be closed by another collector's stop
+        storeWorker = vertx.createSharedWorkerExecutor("qatwatch-store-" + INSTANCES.incrementAndGet(), 1);
         Router router = Router.router(vertx);
         router.get("/healthz").handler(ctx -> ctx.response().putHeader("Content-Type", "application/json")
                 .end("{\"status\":\"ok\"}"));
@@ -170,7 +180,7 @@ public final class CollectorServer extends VerticleBase {
     }
 
     private void statusPage(RoutingContext ctx) {
-        storeWorker.executeBlocking(() -> StatusViews.fromStore(store, clock.instant()), true)
+        storeWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf, clock.instant()), true)
                 .onSuccess(view -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
                         .end(StatusPage.render(view)))
                 .onFailure(ctx::fail);

@@ -7,10 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.qatwatch.collector.dashboards.GrafanaDashboards.Dashboard;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The dashboard files parse, use only the provisioned datasource, and are documented in the README. */
@@ -67,6 +69,18 @@ class DashboardFilesTest {
     }
 
     @Test
+    void queriesUseOnlyInfluxqlThatInfluxdb3Supports() {
+        // docs.influxdata.com, InfluxDB 3 "InfluxQL feature support": these are not implemented there
+        Pattern unsupported = Pattern.compile("(?i)\\b(SLIMIT|SOFFSET|SHOW SERIES|CARDINALITY|INTEGRAL|SAMPLE|HOLT_WINTERS\\w*|"
+                + "EXPONENTIAL_MOVING_AVERAGE|CHANDE_MOMENTUM_OSCILLATOR|KAUFMANS_\\w+|RELATIVE_STRENGTH_INDEX|TRIPLE_\\w+)\\b");
+        for (Dashboard d : dashboards) {
+            List<String> queries = new ArrayList<>(d.queries().stream().map(GrafanaDashboards.PanelQuery::query).toList());
+            d.variables().values().forEach(v -> queries.add(v.query()));
+            assertThat(queries).as(d.file()).noneMatch(q -> unsupported.matcher(q).find());
+        }
+    }
+
+    @Test
     void theProvisioningPinsTheDatasourceUidAndLoadsAFolder() throws Exception {
         JsonNode datasources = YAML.readTree(GrafanaDashboards.DIR.resolve("provisioning/datasources/qatwatch-influxdb.yaml").toFile());
         assertThat(datasources.path("apiVersion").asInt()).isEqualTo(1);
@@ -80,6 +94,17 @@ class DashboardFilesTest {
         assertThat(provider.path("type").asText()).isEqualTo("file");
         assertThat(provider.path("folder").asText()).isEqualTo("qatwatch");
         assertThat(provider.path("options").path("path").asText()).isNotBlank();
+    }
+
+    @Test
+    void theComposeProvisioningPointsAtTheSameDatasourceAndThisFolder() throws Exception {
+        Path compose = Path.of("..", "install", "collector");
+        JsonNode ds = YAML.readTree(compose.resolve("grafana/datasource.yaml").toFile()).path("datasources").path(0);
+        assertThat(ds.path("uid").asText()).isEqualTo(DATASOURCE_UID);
+        assertThat(ds.path("jsonData").path("dbName").asText()).isEqualTo("qatwatch");
+        String provider = YAML.readTree(compose.resolve("grafana/dashboards.yaml").toFile())
+                .path("providers").path(0).path("options").path("path").asText();
+        assertThat(Files.readString(compose.resolve("compose.yaml"))).contains("../../dashboards:" + provider + ":ro");
     }
 
     @Test

@@ -53,7 +53,7 @@ class QuestDbSinkTest {
         Map<String, String> env = new HashMap<>(System.getenv());
         env.putAll(Map.of("QDB_HTTP_BIND_TO", "127.0.0.1:0", "QDB_HTTP_MIN_ENABLED", "false", "QDB_PG_ENABLED", "false",
                 "QDB_LINE_TCP_ENABLED", "false", "QDB_LINE_UDP_ENABLED", "false", "QDB_TELEMETRY_ENABLED", "false",
-                "QDB_SHARED_WORKER_COUNT", "2", "QDB_HTTP_WORKER_COUNT", "1"));
+                "QDB_SHARED_WORKER_COUNT", "2", "QDB_HTTP_WORKER_COUNT", "1", "QDB_CAIRO_WAL_ENABLED_DEFAULT", "false"));
         Files.createDirectories(dir.resolve("questdb"));
         questdb = ServerMain.create(dir.resolve("questdb").toString(), env);
         questdb.start();

@@ -308,7 +308,7 @@ class BadInputCorpusTest {
             case AGENT -> agentToken;
             case GARBAGE -> "qw_abc";
             case FORGED -> "qw_aaaaaaaaaaaa_" + "A".repeat(43);
-            case WRONG_SECRET -> agentToken.substring(0, agentToken.lastIndexOf('_') + 1) + "B".repeat(43);
+            case WRONG_SECRET -> agentToken.substring(0, 16) + "B".repeat(43);
             case REVOKED -> revokedToken;
             case READ -> readToken;
             default -> null;

@@ -126,8 +126,7 @@ class CollectorApiTest {
         assertThat(openssl.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(openssl.exitValue()).as(opensslOutput).isZero();
         CollectorConfig base = CollectorConfig.defaults().withListen("127.0.0.1", 0);
-        CollectorConfig config = new CollectorConfig(base.listen(), new CollectorConfig.Tls(cert, key), base.ingest(),
-                base.retention(), base.statusPage(), base.influx());
+        CollectorConfig config = base.withTls(new CollectorConfig.Tls(cert, key));
         collector = Collector.start(vertx, config, data, CLOCK).await(30, TimeUnit.SECONDS);
 
         WebClient https = WebClient.create(vertx, new WebClientOptions().setSsl(true)

@@ -22,7 +22,7 @@ public final class LinuxHostReader {
     }
 
     /** What was read; a missing {@code proc/cpuinfo} is a problem, a missing DMI folder is not (containers, ARM). */
-    public LinuxHostReading read(ProbeProblems problems) {
+    public HostReading read(ProbeProblems problems) {
         CpuInfo cpu = new CpuInfo(null, null, null, null, false);
         try {
             Optional<String> cpuinfo = root.read(CPUINFO);
@@ -34,38 +34,21 @@ public final class LinuxHostReader {
         } catch (IOException e) {
             problems.cannotRead(LinuxRoot.display(CPUINFO), e);
         }
-        String manufacturer = readLine(DMI + "sys_vendor", problems);
-        String product = readLine(DMI + "product_name", problems);
-        String biosVendor = readLine(DMI + "bios_vendor", problems);
-        String hostname = Optional.ofNullable(readLine("proc/sys/kernel/hostname", problems))
-                .orElseGet(() -> readLine("etc/hostname", problems));
-        HostFacts.OperatingSystem os = readText("etc/os-release", problems)
-                .or(() -> readText("usr/lib/os-release", problems))
+        String manufacturer = root.readLine(DMI + "sys_vendor", problems);
+        String product = root.readLine(DMI + "product_name", problems);
+        String biosVendor = root.readLine(DMI + "bios_vendor", problems);
+        String hostname = Optional.ofNullable(root.readLine("proc/sys/kernel/hostname", problems))
+                .orElseGet(() -> root.readLine("etc/hostname", problems));
+        HostFacts.OperatingSystem os = root.read("etc/os-release", problems)
+                .or(() -> root.read("usr/lib/os-release", problems))
                 .map(LinuxHostReader::parseOsRelease)
                 .orElse(new HostFacts.OperatingSystem("linux", null, null));
-        Long memory = readText("proc/meminfo", problems).map(LinuxHostReader::parseMemTotalBytes).orElse(null);
+        Long memory = root.read("proc/meminfo", problems).map(LinuxHostReader::parseMemTotalBytes).orElse(null);
         HostFacts.SystemInfo system = manufacturer == null && product == null
                 ? null : new HostFacts.SystemInfo(manufacturer, product);
-        return new LinuxHostReading(hostname, cpu, system, biosVendor, os, memory);
+        return new HostReading(hostname, cpu, system, biosVendor, os, memory);
     }
 
-    private Optional<String> readText(String relative, ProbeProblems problems) {
-        try {
-            return root.read(relative);
-        } catch (IOException e) {
-            problems.cannotRead(LinuxRoot.display(relative), e);
-            return Optional.empty();
-        }
-    }
-
-    private String readLine(String relative, ProbeProblems problems) {
-        try {
-            return root.readLine(relative).orElse(null);
-        } catch (IOException e) {
-            problems.cannotRead(LinuxRoot.display(relative), e);
-            return null;
-        }
-    }
 
     /** Vendor, model, sockets and logical CPUs from {@code /proc/cpuinfo} (x86 layout; other layouts give nulls). */
     static CpuInfo parseCpuInfo(String text) {
@@ -131,13 +114,4 @@ public final class LinuxHostReader {
         return value;
     }
 
-    /** The facts of one read, before virtualisation is decided (that also needs the PCI vendors). */
-    public record LinuxHostReading(
-            String hostname,
-            CpuInfo cpu,
-            HostFacts.SystemInfo system,
-            String biosVendor,
-            HostFacts.OperatingSystem os,
-            Long memoryBytes) {
-    }
 }

@@ -1,5 +1,6 @@
 package io.qatwatch.agent.probe.host;
 
+import io.qatwatch.agent.probe.ProbeProblems;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -104,6 +105,36 @@ public final class LinuxRoot {
             return root.resolve(relative).toRealPath();
         } catch (IOException e) {
             return null;
+        }
+    }
+
+    /** As {@link #read}, a failure recorded as a problem and read as absent. */
+    public Optional<String> read(String relative, ProbeProblems problems) {
+        try {
+            return read(relative);
+        } catch (IOException e) {
+            problems.cannotRead(display(relative), e);
+            return Optional.empty();
+        }
+    }
+
+    /** As {@link #readLine}, a failure recorded as a problem; null when absent. */
+    public String readLine(String relative, ProbeProblems problems) {
+        try {
+            return readLine(relative).orElse(null);
+        } catch (IOException e) {
+            problems.cannotRead(display(relative), e);
+            return null;
+        }
+    }
+
+    /** As {@link #list(String)}, a failure recorded as a problem and read as empty. */
+    public List<String> list(String relative, ProbeProblems problems) {
+        try {
+            return list(relative);
+        } catch (IOException e) {
+            problems.cannotRead(display(relative), e);
+            return List.of();
         }
     }
 

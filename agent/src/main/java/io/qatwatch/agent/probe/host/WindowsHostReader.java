@@ -19,7 +19,7 @@ public final class WindowsHostReader {
     }
 
     /** The reading; a missing CPU key is a problem (the verdict needs the CPU), a missing BIOS key is not. */
-    public WindowsHostReading read(ProbeProblems problems) {
+    public HostReading read(ProbeProblems problems) {
         String vendor = registry.string(CPU0, "VendorIdentifier");
         String model = registry.string(CPU0, "ProcessorNameString");
         if (vendor == null && model == null) {
@@ -31,8 +31,8 @@ public final class WindowsHostReader {
         String product = registry.string(BIOS, "SystemProductName");
         HostFacts.SystemInfo system = manufacturer == null && product == null
                 ? null : new HostFacts.SystemInfo(manufacturer, product);
-        return new WindowsHostReading(registry.string(COMPUTER_NAME, "ComputerName"), cpu, system,
-                registry.string(BIOS, "BIOSVendor"), os());
+        return new HostReading(registry.string(COMPUTER_NAME, "ComputerName"), cpu, system,
+                registry.string(BIOS, "BIOSVendor"), os(), null);
     }
 
     private HostFacts.OperatingSystem os() {
@@ -45,12 +45,4 @@ public final class WindowsHostReader {
         return new HostFacts.OperatingSystem("windows", name, version);
     }
 
-    /** The facts of one read, before virtualisation is decided. */
-    public record WindowsHostReading(
-            String hostname,
-            CpuInfo cpu,
-            HostFacts.SystemInfo system,
-            String biosVendor,
-            HostFacts.OperatingSystem os) {
-    }
 }

@@ -51,13 +51,13 @@ public final class LinuxQatReader {
 
     private QatDevice device(PciDevice d, QatGeneration.Match match, ProbeProblems problems) {
         String at = LinuxPciReader.DEVICES + "/" + d.address() + "/qat/";
-        String state = line(at + "state", problems);
-        List<String> services = QatDevices.parseServices(line(at + "cfg_services", problems));
+        String state = root.readLine(at + "state", problems);
+        List<String> services = QatDevices.parseServices(root.readLine(at + "cfg_services", problems));
         return QatDevices.toQatDevice(d, match, state == null ? null : state.toLowerCase(Locale.ROOT), services);
     }
 
     private List<SoftwareItem> drivers(ProbeProblems problems) {
-        return list("sys/bus/pci/drivers", problems).stream()
+        return root.list("sys/bus/pci/drivers", problems).stream()
                 .filter(QAT_PCI_DRIVERS::contains)
                 .map(name -> new SoftwareItem(name, LinuxRoot.display("sys/bus/pci/drivers/" + name), null, "loaded"))
                 .toList();
@@ -65,10 +65,10 @@ public final class LinuxQatReader {
 
     private List<SoftwareItem> modules(ProbeProblems problems) {
         List<SoftwareItem> items = new ArrayList<>();
-        for (String name : list("sys/module", problems)) {
+        for (String name : root.list("sys/module", problems)) {
             if (MODULE.matcher(name).matches()) {
                 String path = "sys/module/" + name;
-                items.add(new SoftwareItem(name, LinuxRoot.display(path), line(path + "/version", problems), "loaded"));
+                items.add(new SoftwareItem(name, LinuxRoot.display(path), root.readLine(path + "/version", problems), "loaded"));
             }
         }
         return items;
@@ -137,7 +137,7 @@ public final class LinuxQatReader {
                 items.add(new SoftwareItem(node.substring("dev/".length()), LinuxRoot.display(node), null, null));
             }
         }
-        for (String group : list("dev/vfio", problems)) {
+        for (String group : root.list("dev/vfio", problems)) {
             if (group.chars().allMatch(Character::isDigit)) {
                 items.add(new SoftwareItem("vfio/" + group, LinuxRoot.display("dev/vfio/" + group), null, null));
             }
@@ -173,23 +173,5 @@ public final class LinuxQatReader {
             }
         }
         return engines.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).toList();
-    }
-
-    private List<String> list(String folder, ProbeProblems problems) {
-        try {
-            return root.list(folder);
-        } catch (IOException e) {
-            problems.cannotRead(LinuxRoot.display(folder), e);
-            return List.of();
-        }
-    }
-
-    private String line(String relative, ProbeProblems problems) {
-        try {
-            return root.readLine(relative).orElse(null);
-        } catch (IOException e) {
-            problems.cannotRead(LinuxRoot.display(relative), e);
-            return null;
-        }
     }
 }

@@ -1,7 +1,6 @@
 package io.qatwatch.agent.probe.qat;
 
 import io.qatwatch.protocol.QatDevice;
-import io.qatwatch.protocol.QatDevice.PciFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -79,11 +79,15 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
                     "put the SQL login's password in the file named by passwordFile, or in the environment variable named by passwordEnv"));
             return new SqlProbeResult(emptySnapshot(collectedAt, afterBackupSetId), cycle.probes, false);
         }
-        try (connection) {
-            cycle.connection = connection;
+        cycle.connection = connection;
+        try {
             return read(cycle, collectedAt, sections, afterBackupSetId);
-        } catch (SQLException closing) {
-            return new SqlProbeResult(emptySnapshot(collectedAt, afterBackupSetId), cycle.probes, false);
+        } finally {
+            try {
+                connection.close();
+            } catch (SQLException closing) {
+                // everything was read already; a failed close loses nothing
+            }
         }
     }
 
@@ -110,7 +114,6 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     private SqlProbeResult read(Cycle cycle, Instant collectedAt, Set<SqlSection> sections, Long after) {
         ServerInfo server = cycle.run("server-properties", SqlQuery.SERVER_PROPERTIES, SqlQuery.none(), this::readServer);
         int major = majorVersion(server);
-        cycle.major = major;
 
         List<ConfigOption> configuration = sections.contains(SqlSection.CONFIGURATION)
                 ? cycle.run("configuration", SqlQuery.CONFIGURATION, SqlQuery.none(), JdbcSqlInstanceProbe::readConfiguration) : null;
@@ -455,7 +458,6 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     /** One probe() call: the open connection, the version, and the status of every query run so far. */
     private final class Cycle {
         Connection connection;
-        int major = SQL_SERVER_2016;
         final List<ProbeStatus> probes = new ArrayList<>();
 
         <T> T execute(SqlQuery query, Map<String, Long> numbers, RowsReader<T> reader) throws SQLException {

@@ -47,6 +47,7 @@ public final class StatusPage {
             .alert.info{border-color:var(--info)}
             .alert h3{margin:0 0 .2rem;font-size:1rem}
             .alert p{margin:.2rem 0}
+            .alert p.why{white-space:pre-line}
             .sev{display:inline-block;font-size:.72rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em;
             padding:.05rem .4rem;border-radius:3px;color:#fff;background:var(--near);margin-right:.4rem;vertical-align:2px}
             .critical .sev{background:var(--bad)}

@@ -3,6 +3,7 @@ package io.qatwatch.collector.web.status;
 import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.StoredBackup;
+import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.protocol.QatDevice;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -21,14 +22,20 @@ public final class StatusViews {
     private StatusViews() {
     }
 
+    private static final List<String> SEVERITY_ORDER = List.of("critical", "warning", "info");
+
     /** How far back the algorithm comparison looks. */
     public static final Duration ALGORITHM_PERIOD = Duration.ofDays(30);
 
     /**
-     * The fleet and the algorithm comparison of the last {@link #ALGORITHM_PERIOD}, read from the store.
-     * Blocking: call it on the store's worker. Alerts and windows come from the analysis, not from here.
+     * Everything the page shows, read on the store's worker (blocking): the fleet and the algorithm comparison
+     * of the last {@link #ALGORITHM_PERIOD} from the store, the active alerts from the alert pipeline and the
+     * windows from the window analysis; either of those may be null while it is not wired.
+     *
+     * @param groupOf a host's group in the alert configuration, null for none
      */
-    public static StatusView fromStore(ReportStore store, Instant now) throws Exception {
+    public static StatusView fromStore(ReportStore store, AlertsView alerts, WindowCharts windows,
+            Function<String, String> groupOf, Instant now) throws Exception {
         List<FleetRow> rows = store.fleet();
         List<StoredBackup> backups = new ArrayList<>();
         for (FleetRow row : rows) {
@@ -36,7 +43,18 @@ public final class StatusViews {
                 backups.addAll(store.backups(row.host(), instance.name(), now.minus(ALGORITHM_PERIOD)));
             }
         }
-        return new StatusView(now, fleet(rows, host -> null), List.of(), List.of(), algorithms(backups));
+        return new StatusView(now, fleet(rows, groupOf), alerts == null ? List.of() : alerts(alerts.active()),
+                windows == null ? List.of() : windows.lastNights(now), algorithms(backups));
+    }
+
+    /** The API's active alerts, most severe first, then the oldest first; {@code details} is the why. */
+    public static List<StatusView.ActiveAlert> alerts(List<AlertsView.ActiveAlert> active) {
+        return active.stream()
+                .sorted(Comparator.comparingInt((AlertsView.ActiveAlert a) -> severityRank(a.severity()))
+                        .thenComparing(a -> a.since() == null ? Instant.MAX : a.since()))
+                .map(a -> new StatusView.ActiveAlert(a.id(), a.rule(), a.severity(), a.host(), a.instance(), a.database(),
+                        a.summary(), a.details(), List.of(), a.since()))
+                .toList();
     }
 
     /** One row per host, sorted by host name; {@code groupOf} names a host's group (null for none). */
@@ -105,6 +123,11 @@ public final class StatusViews {
             return "NONE";
         }
         return r.compressionAlgorithm() == null || r.compressionAlgorithm().isBlank() ? "MS_XPRESS" : r.compressionAlgorithm();
+    }
+
+    private static int severityRank(String severity) {
+        int rank = SEVERITY_ORDER.indexOf(severity);
+        return rank < 0 ? SEVERITY_ORDER.size() : rank;
     }
 
     /** Up: the kernel says so (Linux), or a driver is bound where there is no state to read (Windows). */

@@ -3,6 +3,7 @@ package io.qatwatch.collector.web.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.store.StoredBackup;
+import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Instant;
 import java.util.List;
@@ -32,6 +33,22 @@ class StatusViewsTest {
         assertThat(qat.meanThroughputMbps()).isEqualTo((100 * 1024 / 500.0 + 120 * 1024 / 700.0) / 2);
         assertThat(qat.latestSizeBytes()).isEqualTo(120 * GB);
         assertThat(rows.get(0).ratio()).isEqualTo(1.0);
+    }
+
+    @Test
+    void alertsComeMostSevereFirstWithTheirDetailsAsTheWhy() {
+        Instant t = Instant.parse("2026-11-30T06:00:00Z");
+        List<StatusView.ActiveAlert> alerts = StatusViews.alerts(List.of(
+                new AlertsView.ActiveAlert("1", "agent-silent", "warning", "sql03", null, null, "sql03 is silent",
+                        "No report for 2 h.", t.minusSeconds(60)),
+                new AlertsView.ActiveAlert("2", "qat-fallback", "critical", "sql01", "MSSQLSERVER", null, "QAT fell back",
+                        "SOFTWARE since 05:40.\nmode reason: Hardware not found", t),
+                new AlertsView.ActiveAlert("3", "backup-window-creep", "warning", "sql01", "MSSQLSERVER", null, "Creeping",
+                        "Margin shrinks 9 min/day.", t.minusSeconds(3600))));
+        assertThat(alerts).extracting(StatusView.ActiveAlert::id).containsExactly("2", "3", "1");
+        assertThat(alerts.get(0).why()).isEqualTo("SOFTWARE since 05:40.\nmode reason: Hardware not found");
+        assertThat(StatusPage.render(new StatusView(t, List.of(), alerts, List.of(), List.of())))
+                .contains("<p class=\"why\">SOFTWARE since 05:40.\nmode reason: Hardware not found</p>");
     }
 
     private static StoredBackup backup(long id, String database, String type, String algorithm, long size, long compressed,

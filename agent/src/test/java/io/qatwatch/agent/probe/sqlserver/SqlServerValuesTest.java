@@ -1,0 +1,76 @@
+package io.qatwatch.agent.probe.sqlserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SqlServerValuesTest {
+
+    @Test
+    void backupTimesUseTheRecordedOffsetOrTheHostZoneWhenUnknown() {
+        LocalDateTime local = LocalDateTime.parse("2026-07-01T02:30:00");
+        ZoneId host = ZoneId.of("America/New_York");
+        assertThat(SqlServerValues.backupTimeUtc(local, -16, host)).isEqualTo(Instant.parse("2026-07-01T06:30:00Z"));
+        assertThat(SqlServerValues.backupTimeUtc(local, 22, host)).as("UTC+5:30").isEqualTo(Instant.parse("2026-06-30T21:00:00Z"));
+        assertThat(SqlServerValues.backupTimeUtc(local, 127, host)).as("EDT in July").isEqualTo(Instant.parse("2026-07-01T06:30:00Z"));
+        assertThat(SqlServerValues.timeZoneKnown(127)).isFalse();
+    }
+
+    @Test
+    void targetsAreToldApartByDeviceAndPath() {
+        assertThat(SqlServerValues.target(2, "E:\\Backup\\a.bak")).isEqualTo("LOCAL");
+        assertThat(SqlServerValues.target(2, "/var/opt/mssql/backup/a.bak")).isEqualTo("LOCAL");
+        assertThat(SqlServerValues.target(2, "\\\\nas01\\sql\\a.bak")).isEqualTo("UNC");
+        assertThat(SqlServerValues.target(2, "NUL")).isEqualTo("NUL");
+        assertThat(SqlServerValues.target(9, "https://acct.blob.core.windows.net/c/a.bak")).isEqualTo("URL");
+        assertThat(SqlServerValues.target(2, "s3://bucket.example/a.bak")).isEqualTo("URL");
+        assertThat(SqlServerValues.target(7, "{GUID}1")).isEqualTo("VIRTUAL_DEVICE");
+        assertThat(SqlServerValues.target(5, "\\\\.\\Tape0")).isEqualTo("TAPE");
+        assertThat(SqlServerValues.target(105, "MyDevice")).isEqualTo("UNKNOWN");
+        assertThat(SqlServerValues.deviceType(105)).isEqualTo("PERMANENT_DEVICE");
+    }
+
+    @Test
+    void permissionErrorsBecomeTheGrantToRun() {
+        SqlQuery q = SqlQuery.BACKUP_HISTORY;
+        var denied = SqlProbeErrors.explain(new SQLException(
+                "The SELECT permission was denied on the object 'backupset', database 'msdb', schema 'dbo'.", "S0005", 229), "here", q, "mon", 30);
+        assertThat(denied.hint()).startsWith("USE msdb; GRANT SELECT ON dbo.backupset TO [mon];");
+        var noUser = SqlProbeErrors.explain(new SQLException("The server principal \"mon\" is not able to access the database \"msdb\"", "08004", 916),
+                "here", q, "mon", 30);
+        assertThat(noUser.hint()).contains("CREATE USER [mon] FOR LOGIN [mon]");
+        var timeout = SqlProbeErrors.explain(new SQLTimeoutException("The query has timed out."), "here", q, null, 30);
+        assertThat(timeout.hint()).contains("longer than 30 s");
+        var windows = SqlProbeErrors.explain(new SQLException("VIEW SERVER STATE permission was denied on object 'server', database 'master'.", "S0001", 300),
+                "here", q, null, 30);
+        assertThat(windows.hint()).contains("GRANT VIEW SERVER STATE TO [DOMAIN\\service-account]");
+    }
+
+    @Test
+    void everyQueryFileHasTheHeaderAndOnlyKnownPlaceholders() {
+        List<SqlQuery> all = List.of(SqlQuery.SERVER_PROPERTIES, SqlQuery.CONFIGURATION, SqlQuery.ACCELERATOR_STATUS, SqlQuery.DATABASES,
+                SqlQuery.DATABASE_ENCRYPTION, SqlQuery.AVAILABILITY_REPLICAS, SqlQuery.BACKUP_HISTORY, SqlQuery.BACKUP_HISTORY_2022,
+                SqlQuery.RUNNING_BACKUPS, SqlQuery.CERTIFICATES, SqlQuery.LATEST_BACKUP_SET_ID);
+        Map<String, Long> numbers = Map.of("page_size", 5000L, "after_backup_set_id", 41230L);
+        for (SqlQuery q : all) {
+            assertThat(q.text()).as(q.name()).contains("\n-- Purpose:", "\n-- Permission:", "\n-- Columns:");
+            assertThat(q.text(numbers)).as(q.name()).doesNotContain("{");
+        }
+        assertThat(SqlQuery.BACKUP_HISTORY_2022.text(numbers)).contains("SELECT TOP (5000)", "bs.backup_set_id > 41230");
+        assertThat(SqlQuery.ACCELERATOR_STATUS.runsOn(15)).isFalse();
+        assertThat(SqlQuery.ACCELERATOR_STATUS.runsOn(16)).isTrue();
+    }
+
+    @Test
+    void credentialsNeverAppearInMessages() {
+        assertThat(JdbcSqlInstanceProbe.redact("jdbc:sqlserver://h;user=a;password=hunter2;encrypt=true"))
+                .isEqualTo("jdbc:sqlserver://h;user=a;password=***;encrypt=true");
+    }
+}

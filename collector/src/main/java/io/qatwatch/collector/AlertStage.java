@@ -1,0 +1,200 @@
+package io.qatwatch.collector;
+
+import io.qatwatch.collector.alert.AlertEvaluator;
+import io.qatwatch.collector.alert.AlertRecord;
+import io.qatwatch.collector.alert.AlertService;
+import io.qatwatch.collector.alert.AlertViews;
+import io.qatwatch.collector.alert.AlertsConfig;
+import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.alert.FleetStates;
+import io.qatwatch.collector.alert.HostGroupConfig;
+import io.qatwatch.collector.alert.PipelineConfig;
+import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.influx.InfluxPoints;
+import io.qatwatch.collector.influx.InfluxSink;
+import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.WindowsView;
+import io.qatwatch.collector.web.status.StatusWindows;
+import io.qatwatch.collector.web.status.WindowCharts;
+import io.qatwatch.collector.window.CreepTrend;
+import io.qatwatch.collector.window.NightlyWindow;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The analysis stage of a running collector: every {@link #EVERY} it loads the fleet from the store,
+ * evaluates windows, creep and rules through the {@link AlertService} (which notifies the chat channels),
+ * and writes new windows, trends and alert changes to the InfluxDB sink.
+ */
+public final class AlertStage {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AlertStage.class);
+
+    /** How often the fleet is evaluated. */
+    public static final Duration EVERY = Duration.ofSeconds(60);
+
+    private final Vertx vertx;
+    private final AlertsConfig config;
+    private final Clock clock;
+    private volatile AlertService service;
+    private Collector collector;
+    private long timer = -1;
+    private boolean running;
+    private final Set<String> windowsWritten = new HashSet<>();
+    private Map<String, AlertRecord> lastActive = Map.of();
+
+    public AlertStage(Vertx vertx, CollectorConfig collectorConfig, Clock clock) {
+        this.vertx = vertx;
+        this.config = linkedToStatusPage(collectorConfig);
+        this.clock = clock;
+    }
+
+    /** The alert section with its status-page link taken from {@code statusPage.publicUrl} unless set on its own. */
+    private static AlertsConfig linkedToStatusPage(CollectorConfig c) {
+        AlertsConfig a = c.alerts();
+        PipelineConfig p = a.pipeline();
+        if (!p.statusPageUrl().equals(AlertsConfig.DEFAULTS.pipeline().statusPageUrl())) {
+            return a;
+        }
+        return new AlertsConfig(a.calendars(), a.defaultCalendar(), a.hostGroups(), a.windows(), a.rules(),
+                new PipelineConfig(p.groupBy(), p.repeatIntervalMinutes(), p.retryInitialSeconds(), p.retryMaxSeconds(),
+                        c.statusPage().publicUrl()), a.channels());
+    }
+
+    /** What the collector plugs in: host groups for the {@code group} tag, and the alerts and windows APIs. */
+    public Collector.Stages stages() {
+        AlertsView alerts = () -> {
+            AlertService s = service;
+            return s == null ? List.of() : AlertViews.alerts(s).active();
+        };
+        WindowsView windows = (host, instance, now) -> {
+            AlertService s = service;
+            return s == null ? null : AlertViews.windows(s).windows(host, instance, now);
+        };
+        WindowCharts charts = now -> {
+            AlertService s = service;
+            AlertEvaluator.Evaluation e = s == null ? null : s.lastEvaluation();
+            return e == null ? List.of() : StatusWindows.of(e.analysis());
+        };
+        return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { }, charts);
+    }
+
+    /** The name of the first host group matching {@code host}, or null. */
+    public String groupOf(String host) {
+        for (HostGroupConfig g : config.hostGroups()) {
+            if (g.matches(host, null, Set.of())) {
+                return g.name();
+            }
+        }
+        return null;
+    }
+
+    /** The service once started (null before): the status page reads its last evaluation. */
+    public AlertService service() {
+        return service;
+    }
+
+    /** Creates the alert service on the collector's store, evaluates once now and then every {@link #EVERY}. */
+    public Future<Void> start(Collector running) {
+        this.collector = running;
+        return AlertService.create(vertx, running.database(), config, System.getenv()).map(s -> {
+            service = s;
+            LOG.info("alerts: {} calendar(s), {} channel(s): {}", config.calendars().size(), s.channels().size(),
+                    s.channels().keySet());
+            timer = vertx.setPeriodic(1_000, EVERY.toMillis(), t -> evaluate());
+            return null;
+        });
+    }
+
+    /** One evaluation; skipped while the previous one still runs. */
+    public Future<AlertService.Result> evaluate() {
+        if (running || service == null) {
+            return Future.succeededFuture();
+        }
+        running = true;
+        Instant now = clock.instant();
+        return vertx.executeBlocking(() -> FleetStates.load(collector.store(), now, config.windows().lookbackDays(),
+                        host -> Set.of()))
+                .compose(fleet -> service.evaluate(fleet, now))
+                .onSuccess(result -> collector.influx().ifPresent(sink -> writePoints(sink, result.evaluation(), now)))
+                .onFailure(e -> LOG.warn("alert evaluation failed: {}", e.toString()))
+                .eventually(() -> {
+                    running = false;
+                    return Future.succeededFuture();
+                });
+    }
+
+    private void writePoints(InfluxSink sink, AlertEvaluator.Evaluation evaluation, Instant now) {
+        List<String> lines = new ArrayList<>();
+        for (InstanceAnalysis ia : evaluation.analysis().instances()) {
+            String host = ia.host().host();
+            String instance = ia.instance().name();
+            String group = groupOf(host);
+            for (NightlyWindow w : ia.windows()) {
+                if (windowsWritten.add(host + '/' + instance + '/' + w.morning() + '/' + w.lastFinish())) {
+                    lines.add(InfluxPoints.window(host, group, instance, ia.calendar().name(), w.firstStart(),
+                            w.lastFinish(), w.businessStart(), w.backups().size()));
+                }
+            }
+            for (CreepTrend trend : ia.creep().values()) {
+                Instant forecast = trend.forecastDate() == null ? null
+                        : trend.forecastDate().atStartOfDay(ZoneOffset.UTC).toInstant();
+                Double days = trend.daysUntilForecast() == null ? null : trend.daysUntilForecast().doubleValue();
+                lines.add(InfluxPoints.windowTrend(host, group, instance, now, trend.slopeMinutesPerDay(),
+                        trend.nights().size(), days, forecast));
+            }
+        }
+        Map<String, AlertRecord> active = new HashMap<>();
+        for (AlertRecord r : service.activeAlerts()) {
+            active.put(r.id(), r);
+            AlertRecord before = lastActive.get(r.id());
+            if (before == null || before.alert().severity() != r.alert().severity()) {
+                lines.add(alertLine(r, true, now));
+            }
+        }
+        for (AlertRecord gone : lastActive.values()) {
+            if (!active.containsKey(gone.id())) {
+                lines.add(alertLine(gone, false, now));
+            }
+        }
+        lastActive = active;
+        if (!lines.isEmpty()) {
+            sink.submit(() -> lines);
+        }
+    }
+
+    private String alertLine(AlertRecord r, boolean firing, Instant now) {
+        var a = r.alert();
+        return InfluxPoints.alert(a.host(), groupOf(a.host()), a.instance(), a.database(), a.rule(),
+                a.severity().label(), firing, a.summary(), now);
+    }
+
+    public void stop() {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+        }
+    }
+
+    /** Starts a collector with its analysis stage: what {@code qatwatch collector} and {@code qatwatch up} run. */
+    public static Future<Collector> startCollector(Vertx vertx, CollectorConfig config, java.nio.file.Path dataDir,
+            Clock clock) {
+        AlertStage stage = new AlertStage(vertx, config, clock);
+        return Collector.start(vertx, config, dataDir, clock, stage.stages())
+                .compose(c -> stage.start(c).map(v -> {
+                    c.onStop(stage::stop);
+                    return c;
+                }));
+    }
+}

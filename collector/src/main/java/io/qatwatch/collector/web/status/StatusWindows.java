@@ -1,0 +1,65 @@
+package io.qatwatch.collector.web.status;
+
+import io.qatwatch.collector.alert.FleetAnalysis;
+import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.window.CreepTrend;
+import io.qatwatch.collector.window.NightlyWindow;
+import io.qatwatch.collector.window.SpillForecast;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+
+/** The window analysis of one evaluation as the status page's charts: per instance, its last nights and trend. Pure. */
+public final class StatusWindows {
+
+    /** How many nights a chart shows. */
+    public static final int NIGHTS = 30;
+
+    private StatusWindows() {
+    }
+
+    /** Every instance that has nightly windows, by host and instance name. */
+    public static List<StatusView.InstanceWindows> of(FleetAnalysis analysis) {
+        return analysis.instances().stream()
+                .filter(ia -> !ia.windows().isEmpty())
+                .sorted(Comparator.comparing((InstanceAnalysis ia) -> ia.host().host()).thenComparing(ia -> ia.instance().name()))
+                .map(StatusWindows::of)
+                .toList();
+    }
+
+    static StatusView.InstanceWindows of(InstanceAnalysis ia) {
+        List<NightlyWindow> sorted = ia.windows().stream().sorted(Comparator.comparing(NightlyWindow::morning)).toList();
+        List<NightlyWindow> last = sorted.subList(Math.max(0, sorted.size() - NIGHTS), sorted.size());
+        List<StatusView.Night> nights = last.stream()
+                .map(w -> new StatusView.Night(w.morning(), w.kind().name(), w.businessStart(), w.firstStart(), w.lastFinish(),
+                        w.marginSeconds(), runningIn(ia.spills(), w)))
+                .toList();
+        return new StatusView.InstanceWindows(ia.host().host(), ia.instance().name(), ia.calendar().zone(),
+                ia.calendar().safetyMargin().toSeconds() / 60.0, nights, trend(ia));
+    }
+
+    /**
+     * The trend to draw: the one projecting the earliest crossing of the safety margin; without any, the
+     * trend of the kind of the latest night (what the next night will be compared with).
+     */
+    private static StatusView.Trend trend(InstanceAnalysis ia) {
+        CreepTrend pick = ia.creep().values().stream().filter(t -> t.forecastDate() != null)
+                .min(Comparator.comparing(CreepTrend::forecastDate)).orElse(null);
+        if (pick == null && !ia.windows().isEmpty()) {
+            NightlyWindow latest = ia.windows().stream().max(Comparator.comparing(NightlyWindow::morning)).orElseThrow();
+            pick = ia.creep().get(latest.kind());
+        }
+        if (pick == null || pick.nights().isEmpty()) {
+            return null;
+        }
+        return new StatusView.Trend(pick.kind().name(), pick.slopeMinutesPerDay(), pick.nights().size(),
+                pick.nights().get(pick.nights().size() - 1).morning(), pick.projectedMarginMinutes(), pick.forecastDate(),
+                pick.daysUntilForecast());
+    }
+
+    /** A spill forecast is a backup still running; it belongs to the night it started in. */
+    private static boolean runningIn(List<SpillForecast> spills, NightlyWindow w) {
+        Instant from = w.businessEnd() == null ? w.firstStart() : w.businessEnd();
+        return spills.stream().anyMatch(s -> !s.startedAt().isBefore(from) && s.startedAt().isBefore(w.businessStart()));
+    }
+}

@@ -1,0 +1,97 @@
+package io.qatwatch.collector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qatwatch.collector.alert.AlertsConfig;
+import io.qatwatch.collector.alert.ChannelConfig;
+import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.protocol.GoldenReports;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.WebClient;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The collector as {@code qatwatch collector} runs it: a report arrives over HTTP, the analysis stage
+ * evaluates the fleet, the alert reaches a webhook on loopback, the alerts and windows APIs and the status page.
+ */
+class AlertStageTest {
+
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-30T06:20:00Z"), ZoneOffset.UTC);
+
+    @TempDir
+    Path data;
+
+    private final Vertx vertx = Vertx.vertx();
+    private Collector collector;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (collector != null) {
+            collector.stop().await(10, TimeUnit.SECONDS);
+        }
+        vertx.close().await(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aStoredReportRaisesTheAlertInChatAndInTheApi() throws Exception {
+        List<JsonObject> received = new CopyOnWriteArrayList<>();
+        HttpServer hook = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> {
+            received.add(body.toJsonObject());
+            req.response().setStatusCode(200).end();
+        })).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+        AlertsConfig alerts = new AlertsConfig(null, null, null, null, null, null,
+                List.of(ChannelConfig.webhook("webhook", "http://127.0.0.1:" + hook.actualPort() + "/hook")));
+        CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0).withAlerts(alerts)
+                .withStatusPage("http://qatwatch.example.org/");
+        collector = AlertStage.startCollector(vertx, config, data, CLOCK).await(30, TimeUnit.SECONDS);
+
+        String agent = collector.tokens().add("sql01", TokenStore.Kind.AGENT, CLOCK.instant());
+        String reader = collector.tokens().add("grafana", TokenStore.Kind.READ, CLOCK.instant());
+        WebClient http = WebClient.create(vertx);
+        int status = http.post(collector.port(), "127.0.0.1", "/api/v1/reports")
+                .putHeader("Authorization", "Bearer " + agent).putHeader("Content-Type", "application/json")
+                .sendBuffer(Buffer.buffer(GoldenReports.bytes(GoldenReports.COMPLETE))).await(10, TimeUnit.SECONDS)
+                .statusCode();
+        assertThat(status).isEqualTo(202);
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        JsonArray active = new JsonArray();
+        while (System.nanoTime() < deadline && (active.isEmpty() || received.isEmpty())) {
+            Thread.sleep(250);
+            active = http.get(collector.port(), "127.0.0.1", "/api/v1/alerts")
+                    .putHeader("Authorization", "Bearer " + reader).send().await(10, TimeUnit.SECONDS).bodyAsJsonArray();
+        }
+        assertThat(active).hasSize(1);
+        JsonObject alert = active.getJsonObject(0);
+        assertThat(alert.getString("rule")).isEqualTo("backup-missing");
+        assertThat(alert.getString("host")).isEqualTo("sql01");
+        assertThat(alert.getString("database")).isEqualTo("Sales");
+
+        assertThat(received).isNotEmpty();
+        JsonObject message = received.get(0);
+        assertThat(message.getString("status")).isEqualTo("firing");
+        assertThat(message.getString("statusPage")).startsWith("http://qatwatch.example.org/");
+        assertThat(message.getJsonArray("alerts").getJsonObject(0).getString("rule")).isEqualTo("backup-missing");
+
+        JsonObject windows = http.get(collector.port(), "127.0.0.1", "/api/v1/instances/sql01/MSSQLSERVER/windows")
+                .putHeader("Authorization", "Bearer " + reader).send().await(10, TimeUnit.SECONDS).bodyAsJsonObject();
+        assertThat(windows.getJsonArray("windows")).hasSize(1);
+
+        String page = http.get(collector.port(), "127.0.0.1", "/").send().await(10, TimeUnit.SECONDS).bodyAsString();
+        assertThat(page).contains("backup-missing").contains("Sales").contains("<svg");
+    }
+}

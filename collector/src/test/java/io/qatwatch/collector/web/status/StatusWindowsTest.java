@@ -1,0 +1,76 @@
+package io.qatwatch.collector.web.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qatwatch.collector.alert.AlertEvaluator;
+import io.qatwatch.collector.alert.AlertEvaluator.Evaluation;
+import io.qatwatch.collector.alert.AlertsConfig;
+import io.qatwatch.collector.alert.CalendarConfig;
+import io.qatwatch.collector.alert.FleetState;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The alert pipeline's window analysis of a creeping instance, turned into the page's chart. */
+class StatusWindowsTest {
+
+    private static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
+    private static final LocalDate FIRST_NIGHT = LocalDate.of(2026, 1, 5);
+
+    @Test
+    void aCreepingNightlyFullBecomesThirtyBarsAndTheForecastOfTheAnalysis() {
+        Instant now = berlin(FIRST_NIGHT.plusDays(34), 8, 0);
+        Evaluation e = new AlertEvaluator(new AlertsConfig(List.of(new CalendarConfig("retail", "Europe/Berlin",
+                Map.of("mon-sun", "07:00-19:00"), List.of(), 60)), null, null, null, null, null, null).validate())
+                .evaluate(fleet(35, now), now);
+
+        List<StatusView.InstanceWindows> windows = StatusWindows.of(e.analysis());
+        assertThat(windows).hasSize(1);
+        StatusView.InstanceWindows w = windows.get(0);
+        assertThat(w.host()).isEqualTo("sql-fra-01");
+        assertThat(w.instance()).isEqualTo("PROD");
+        assertThat(w.zone()).isEqualTo(BERLIN);
+        assertThat(w.safetyMarginMinutes()).isEqualTo(60);
+        assertThat(w.nights()).as("the last 30 of 35 nights").hasSize(30);
+        assertThat(w.nights().get(29).morning()).isEqualTo(FIRST_NIGHT.plusDays(34));
+        assertThat(w.nights()).allMatch(n -> n.marginSeconds() > 0 && "FULL".equals(n.kind()));
+        assertThat(w.trend().kind()).isEqualTo("FULL");
+        assertThat(w.trend().slopeMinutesPerDay()).isNegative();
+        assertThat(w.trend().forecastDate()).isAfter(FIRST_NIGHT.plusDays(34));
+
+        String page = StatusPage.render(new StatusView(now, List.of(), List.of(), windows, List.of()));
+        assertThat(page).contains("<h3>sql-fra-01 / PROD</h3>").contains("data-nights=\"30\"")
+                .contains("Projected under the 1 h 00 min safety margin on")
+                .contains("(in " + w.trend().daysUntilForecast() + " days)");
+        assertThat(page.split("<rect class=\"bar ok", -1)).as("30 nights with a safe margin").hasSize(31);
+    }
+
+    /** A 2 TB database growing 20 GB a week, one full at 00:05 at 100 MB/s: about 28 s longer each night. */
+    private static FleetState fleet(int nights, Instant now) {
+        List<BackupRecord> backups = new ArrayList<>();
+        for (int k = 0; k < nights; k++) {
+            long bytes = 2_000_000_000_000L + Math.round(k * 20_000_000_000.0 / 7);
+            Instant start = berlin(FIRST_NIGHT.plusDays(k), 0, 5);
+            backups.add(new BackupRecord(1000 + k, "Archive", "guid-archive", "D", false, start,
+                    start.plusSeconds(Math.round(bytes / 1e8)), true, bytes, bytes / 3, "QAT_DEFLATE", true, null, null, null,
+                    "VIRTUAL_DEVICE", "VIRTUAL_DEVICE"));
+        }
+        FleetState.InstanceState instance = new FleetState.InstanceState("PROD", now.minusSeconds(60), null, List.of(),
+                List.of(), List.of(new DatabaseInfo("Archive", "guid-archive", "SIMPLE", "NONE", null, null, null)), List.of(),
+                List.of(), backups);
+        return new FleetState(List.of(new FleetState.HostState("sql-fra-01", Set.of(), now.minusSeconds(60), null, null, null,
+                List.of(instance))));
+    }
+
+    private static Instant berlin(LocalDate date, int hour, int minute) {
+        return date.atTime(LocalTime.of(hour, minute)).atZone(BERLIN).toInstant();
+    }
+}
