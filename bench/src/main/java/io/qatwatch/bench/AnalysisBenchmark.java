@@ -108,13 +108,8 @@ public final class AnalysisBenchmark {
         for (int i = from; i < from + n; i++) {
             SimulatedAgent agent = new SimulatedAgent(i);
             List<BackupRecord> history = new ArrayList<>(agent.nightlyHistory(settings.nights(), firstNight));
-            long id = history.size();
-            for (int d = 0; d < SimulatedAgent.DATABASES; d++) {
-                if (!"SIMPLE".equals(agent.databases().get(d).recoveryModel())) {
-                    history.add(agent.logBackup(++id, d, now.minus(Duration.ofMinutes(10 + d))));
-                }
-            }
-            AgentReport r = agent.report("analysis-" + i, now, List.of(), id);
+            history.addAll(agent.latestLogBackups(history.size() + 1, now));
+            AgentReport r = agent.report("analysis-" + i, now, List.of(), history.size());
             SqlInstanceSnapshot s = r.instances().get(0);
             hosts.add(new FleetState.HostState(agent.host(), Set.of(), now, r.host(), r.qat(), r.licence(),
                     List.of(new FleetState.InstanceState(s.name(), now, s.server(), s.configuration(), s.accelerators(),

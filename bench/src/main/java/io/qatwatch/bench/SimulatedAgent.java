@@ -138,8 +138,22 @@ public final class SimulatedAgent {
         return now.truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(nights)).plus(Duration.ofHours(22));
     }
 
+    /**
+     * The latest log backup of each database in full recovery, finished minutes before {@code now}, ids from
+     * {@code firstId}: what keeps the backup-missing rule quiet about logs.
+     */
+    public List<BackupRecord> latestLogBackups(long firstId, Instant now) {
+        List<BackupRecord> logs = new ArrayList<>();
+        for (int d = 0; d < DATABASES; d++) {
+            if (!"SIMPLE".equals(databases.get(d).recoveryModel())) {
+                logs.add(logBackup(firstId + logs.size(), d, now.minus(Duration.ofMinutes(10 + d))));
+            }
+        }
+        return logs;
+    }
+
     /** A 40-second log backup of a database, finished at {@code finishedAt}. */
-    public BackupRecord logBackup(long backupSetId, int database, Instant finishedAt) {
+    private BackupRecord logBackup(long backupSetId, int database, Instant finishedAt) {
         DatabaseInfo db = databases.get(database);
         long size = 256L << 20;
         return new BackupRecord(backupSetId, db.name(), db.databaseGuid(), "L", false, finishedAt.minusSeconds(40),
