@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the bench module and runs qatwatch's benchmarks; prints Markdown for docs/benchmarks.md.
 #
-#   scripts/bench.sh                 full run (about 15-25 minutes on 2 cores; run it on a quiet machine)
+#   scripts/bench.sh                 full run (about 30 minutes on 2 cores; run it on a quiet machine)
 #   scripts/bench.sh --quick         smoke run of about a minute: proves the harness, figures mean nothing
-#   scripts/bench.sh --only ingest   one part: ingest, growth, jmh (comma-separated)
+#   scripts/bench.sh --only ingest   one part: ingest, analysis, growth, jmh (comma-separated)
 #   scripts/bench.sh --help          every option (agents, rates, durations, fleet sizes, server JVM options)
 #
 # The Markdown goes to stdout and to bench/target/bench-results.md; progress goes to stderr.

@@ -20,14 +20,14 @@ import picocli.CommandLine.Option;
  * {@code scripts/bench.sh} builds this jar and runs it; {@code --quick} is a smoke run of seconds.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, subcommands = ServeCommand.class,
-        description = "Run qatwatch's benchmarks (ingest, growth, jmh) and print Markdown for docs/benchmarks.md.")
+        description = "Run qatwatch's benchmarks (ingest, analysis, growth, jmh) and print Markdown for docs/benchmarks.md.")
 public final class BenchMain implements Callable<Integer> {
 
-    private static final Set<String> PARTS = Set.of("ingest", "growth", "jmh");
+    private static final Set<String> PARTS = Set.of("ingest", "analysis", "growth", "jmh");
 
     @Option(names = "--only", split = ",", paramLabel = "PART",
-            description = "Parts to run, comma-separated: ingest, growth, jmh (default: all).")
-    List<String> only = List.of("ingest", "growth", "jmh");
+            description = "Parts to run, comma-separated: ingest, analysis, growth, jmh (default: all).")
+    List<String> only = List.of("ingest", "analysis", "growth", "jmh");
 
     @Option(names = "--quick", description = "Smoke run: tiny sizes and seconds-long phases; figures mean nothing.")
     boolean quick;
@@ -53,6 +53,12 @@ public final class BenchMain implements Callable<Integer> {
 
     @Option(names = "--no-influx", description = "Ingest: skip the run with the InfluxDB sink (it needs Debian's influxd).")
     boolean noInflux;
+
+    @Option(names = "--instances", description = "Analysis: instances evaluated (default 10000; quick 200).")
+    Integer instances;
+
+    @Option(names = "--analysis-nights", description = "Analysis: nights of history per instance (default 90; quick 30).")
+    Integer analysisNights;
 
     @Option(names = "--fleet-sizes", split = ",", description = "Growth: agents per store (default 1000,10000,100000; quick 100,1000).")
     List<Integer> fleetSizes;
@@ -101,10 +107,15 @@ public final class BenchMain implements Callable<Integer> {
                     or(connections, quick ? 16 : 64), jvm, work.resolve("ingest"), !noInflux));
             md.append("#### Collector ingest\n\n").append(ingest.markdown(ingest.run(log))).append('\n');
         }
+        if (only.contains("analysis")) {
+            AnalysisBenchmark analysis = new AnalysisBenchmark(new AnalysisBenchmark.Settings(
+                    or(instances, quick ? 200 : 10_000), or(analysisNights, quick ? 30 : 90), 500, 3));
+            md.append("#### Analysis scale\n\n").append(analysis.markdown(analysis.run(log))).append('\n');
+        }
         if (only.contains("growth")) {
             GrowthBenchmark growth = new GrowthBenchmark(new GrowthBenchmark.Settings(
                     or(fleetSizes, quick ? List.of(100, 1000) : List.of(1000, 10_000, 100_000)),
-                    or(nights, quick ? 7 : 14), jvm, work.resolve("growth")));
+                    or(nights, quick ? 7 : 14), jvm, work.resolve("growth"), Duration.ofSeconds(quick ? 3 : 15)));
             md.append("#### Growth with fleet size\n\n").append(growth.markdown(growth.run(log))).append('\n');
         }
         if (only.contains("jmh")) {

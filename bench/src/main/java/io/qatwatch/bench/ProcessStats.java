@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * CPU time and resident memory of a process, as Linux accounts them: CPU from {@link ProcessHandle}
@@ -12,11 +13,14 @@ import java.time.Duration;
 public final class ProcessStats {
 
     /** One reading. {@code rssBytes}/{@code peakRssBytes} are -1 where {@code /proc} is unavailable. */
-    public record Sample(long nanoTime, Duration cpu, long rssBytes, long peakRssBytes) {
+    public record Sample(long nanoTime, boolean alive, Duration cpu, long rssBytes, long peakRssBytes) {
 
-        /** Average cores used between {@code earlier} and this sample (1.0 = one core busy). */
+        /** Average cores used between {@code earlier} and this sample (1.0 = one core busy); NaN if the process died. */
         public double coresSince(Sample earlier) {
             long wall = nanoTime - earlier.nanoTime;
+            if (!alive || !earlier.alive) {
+                return Double.NaN;
+            }
             return wall <= 0 ? 0 : (double) cpu.minus(earlier.cpu).toNanos() / wall;
         }
     }
@@ -24,17 +28,21 @@ public final class ProcessStats {
     private ProcessStats() {
     }
 
+    /** A reading of process {@code pid}; a process that is gone (e.g. killed by running out of memory) reads as -1. */
     public static Sample sample(long pid) {
-        ProcessHandle handle = ProcessHandle.of(pid).orElseThrow(
-                () -> new IllegalStateException("process " + pid + " is gone; see its log in the bench work directory"));
-        Duration cpu = handle.info().totalCpuDuration().orElse(Duration.ZERO);
+        Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+        if (handle.isEmpty()) {
+            return new Sample(System.nanoTime(), false, Duration.ZERO, -1, -1);
+        }
+        Duration cpu = handle.get().info().totalCpuDuration().orElse(Duration.ZERO);
         String status;
         try {
             status = Files.readString(Path.of("/proc", Long.toString(pid), "status"));
         } catch (IOException e) {
             status = "";
         }
-        return new Sample(System.nanoTime(), cpu, kilobytes(status, "VmRSS") * 1024, kilobytes(status, "VmHWM") * 1024);
+        return new Sample(System.nanoTime(), true, cpu, kilobytes(status, "VmRSS") * 1024,
+                kilobytes(status, "VmHWM") * 1024);
     }
 
     /** The value of a {@code Key:   1234 kB} line of {@code /proc/<pid>/status}, or -1 when absent. */

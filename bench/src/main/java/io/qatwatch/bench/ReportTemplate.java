@@ -43,6 +43,11 @@ public final class ReportTemplate {
 
     /** The template of {@code agent}'s regular report created at {@code createdAt}, reporting databases 0 and 1. */
     public static ReportTemplate of(SimulatedAgent agent, Instant createdAt, String runTag) {
+        return of(agent, createdAt, runTag, 0);
+    }
+
+    /** As {@link #of(SimulatedAgent, Instant, String)}, backup ids counting from {@code idBase + 1} (above a filled store's). */
+    public static ReportTemplate of(SimulatedAgent agent, Instant createdAt, String runTag, long idBase) {
         Instant first = createdAt.minus(HISTORY).truncatedTo(ChronoUnit.DAYS).plus(Duration.ofHours(22));
         BackupRecord a = agent.nightlyBackup(1, 0, 0, first);
         BackupRecord b = agent.nightlyBackup(2, 1, 0, first);
@@ -54,8 +59,8 @@ public final class ReportTemplate {
                 withIdAndTimes(a, ids[0], times[0], times[1]), withIdAndTimes(b, ids[1], times[2], times[3])), ids[1]);
         List<Hole> holes = List.of(
                 new Hole("\"" + idSentinel + "\"", n -> "\"" + agent.host() + "-" + runTag + "-" + n + "\""),
-                new Hole(Long.toString(ids[0]), n -> Long.toString(BACKUPS_PER_REPORT * n + 1)),
-                new Hole(Long.toString(ids[1]), n -> Long.toString(BACKUPS_PER_REPORT * n + 2)),
+                new Hole(Long.toString(ids[0]), n -> Long.toString(idBase + BACKUPS_PER_REPORT * n + 1)),
+                new Hole(Long.toString(ids[1]), n -> Long.toString(idBase + BACKUPS_PER_REPORT * n + 2)),
                 new Hole(times[0].toString(), n -> shifted(a.startedAt(), n)),
                 new Hole(times[1].toString(), n -> shifted(a.finishedAt(), n)),
                 new Hole(times[2].toString(), n -> shifted(b.startedAt(), n)),

@@ -1,5 +1,6 @@
 package io.qatwatch.bench;
 
+import io.qatwatch.collector.AlertStage;
 import io.qatwatch.collector.Collector;
 import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
@@ -58,7 +59,9 @@ final class ServeCommand implements Callable<Integer> {
         Runnable stop;
         if (kind == Kind.collector) {
             CollectorConfig config = benchConfig(influxUrl, influxDatabase);
-            Collector collector = Collector.start(vertx, config, data, Clock.systemUTC()).await(120, TimeUnit.SECONDS);
+            // as `qatwatch collector` starts it: with the alert stage (windows, rules, evaluation every minute)
+            Collector collector = AlertStage.startCollector(vertx, config, data, Clock.systemUTC())
+                    .await(120, TimeUnit.SECONDS);
             enroll(collector.tokens());
             port = collector.port();
             stop = () -> {

@@ -19,13 +19,15 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.ServerInfo;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
 /**
  * One simulated SQL Server host as its agent reports it: one instance ({@code MSSQLSERVER}) with
- * {@value #DATABASES} databases on a QAT host, the sizes and names of a real estate. Deterministic by index.
+ * {@value #DATABASES} databases on a QAT host, the sizes and names of a real estate. Deterministic by index;
+ * one host in twenty has a creeping backup window.
  */
 public final class SimulatedAgent {
 
@@ -88,19 +90,74 @@ public final class SimulatedAgent {
                         ProbeStatus.ok("sqlserver:" + INSTANCE + "/backup-history", 12)));
     }
 
+    /** One host in twenty starts late and grows 3 % a night on slow storage: its window creeps; the rest grow 0.2 %. */
+    private boolean creeping() {
+        return index % 20 == 0;
+    }
+
+    private double growthPerNight() {
+        return creeping() ? 0.03 : 0.002;
+    }
+
+    private long throughputBytesPerSecond() {
+        return creeping() ? 100L << 20 : 400L << 20;
+    }
+
     /**
      * The backup a database took on a night: a full on Sundays, a differential on other nights, starting
      * 22:00 UTC plus a stagger, its duration and size growing with the night number (the creep).
      */
     public BackupRecord nightlyBackup(long backupSetId, int database, int night, Instant firstNight) {
         boolean full = night % 7 == 0;
-        long size = (long) (fullSizeBytes[database] * (1 + night * 0.002) * (full ? 1.0 : 0.15));
-        Instant start = firstNight.plus(Duration.ofDays(night)).plus(Duration.ofMinutes(database * 9L));
-        long seconds = Math.max(30, size / (400L << 20));
+        long size = (long) (fullSizeBytes[database] * (1 + night * growthPerNight()) * (full ? 1.0 : 0.15));
+        Instant start = firstNight.plus(Duration.ofDays(night)).plus(Duration.ofMinutes(database * 9L))
+                .plus(creeping() ? Duration.ofHours(3) : Duration.ZERO);
+        long seconds = Math.max(30, size / throughputBytesPerSecond());
         DatabaseInfo db = databases.get(database);
         return new BackupRecord(backupSetId, db.name(), db.databaseGuid(), full ? "D" : "I", false, start,
                 start.plusSeconds(seconds), true, size, size * 32 / 100, "QAT_DEFLATE", true, null, null, null,
                 "DISK", "UNC");
+    }
+
+    /**
+     * The nightly backups of every database over {@code nights} nights from {@code firstNight}, backup_set_ids
+     * 1, 2, ... in the order msdb would number them (night by night).
+     */
+    public List<BackupRecord> nightlyHistory(int nights, Instant firstNight) {
+        List<BackupRecord> history = new ArrayList<>(nights * DATABASES);
+        for (int night = 0; night < nights; night++) {
+            for (int d = 0; d < DATABASES; d++) {
+                history.add(nightlyBackup(history.size() + 1, d, night, firstNight));
+            }
+        }
+        return history;
+    }
+
+    /** The evening the first of {@code nights} nights ending at {@code now} begins: 22:00 UTC. */
+    public static Instant firstNight(Instant now, int nights) {
+        return now.truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(nights)).plus(Duration.ofHours(22));
+    }
+
+    /**
+     * The latest log backup of each database in full recovery, finished minutes before {@code now}, ids from
+     * {@code firstId}: what keeps the backup-missing rule quiet about logs.
+     */
+    public List<BackupRecord> latestLogBackups(long firstId, Instant now) {
+        List<BackupRecord> logs = new ArrayList<>();
+        for (int d = 0; d < DATABASES; d++) {
+            if (!"SIMPLE".equals(databases.get(d).recoveryModel())) {
+                logs.add(logBackup(firstId + logs.size(), d, now.minus(Duration.ofMinutes(10 + d))));
+            }
+        }
+        return logs;
+    }
+
+    /** A 40-second log backup of a database, finished at {@code finishedAt}. */
+    private BackupRecord logBackup(long backupSetId, int database, Instant finishedAt) {
+        DatabaseInfo db = databases.get(database);
+        long size = 256L << 20;
+        return new BackupRecord(backupSetId, db.name(), db.databaseGuid(), "L", false, finishedAt.minusSeconds(40),
+                finishedAt, true, size, size / 4, "QAT_DEFLATE", true, null, null, null, "DISK", "UNC");
     }
 
     private HostFacts hostFacts() {

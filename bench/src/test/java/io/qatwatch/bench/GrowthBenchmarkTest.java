@@ -1,0 +1,34 @@
+package io.qatwatch.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.SqliteReportStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GrowthBenchmarkTest {
+
+    @Test
+    void fillStoresEveryAgentsNightsThroughTheRealStore(@TempDir Path work) throws Exception {
+        GrowthBenchmark growth = new GrowthBenchmark(new GrowthBenchmark.Settings(List.of(3), 2, List.of(), work, Duration.ZERO));
+        Path dir = work.resolve("store");
+
+        long rows = growth.fill(dir, 3, line -> { });
+
+        long logged = new SimulatedAgent(0).databases().stream().filter(d -> !"SIMPLE".equals(d.recoveryModel())).count();
+        assertThat(rows).isEqualTo(3L * (2 * SimulatedAgent.DATABASES + logged));
+        assertThat(GrowthBenchmark.directorySize(dir)).isPositive();
+        try (Database db = Database.open(dir)) {
+            SqliteReportStore store = new SqliteReportStore(db);
+            assertThat(store.fleet()).hasSize(3);
+            assertThat(store.backups("sql2", SimulatedAgent.INSTANCE, Instant.EPOCH)).hasSize((int) (2 * SimulatedAgent.DATABASES + logged));
+        }
+        GrowthBenchmark.deleteTree(dir);
+        assertThat(dir).doesNotExist();
+    }
+}
