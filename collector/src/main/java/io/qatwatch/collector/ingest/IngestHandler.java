@@ -39,7 +39,7 @@ public final class IngestHandler implements Handler<RoutingContext> {
     private final Vertx vertx;
     private final WorkerExecutor storeWorker;
     private final TokenStore tokens;
-    private final ReportStore store;
+    private final GroupCommitter committer;
     private final RateLimiter rateLimiter;
     private final long maxBodyBytes;
     private final Clock clock;
@@ -60,7 +60,8 @@ public final class IngestHandler implements Handler<RoutingContext> {
         this.vertx = vertx;
         this.storeWorker = storeWorker;
         this.tokens = tokens;
-        this.store = store;
+        // up to 256 reports a transaction: large enough to amortise the commit, small enough to keep latency low
+        this.committer = new GroupCommitter(vertx, storeWorker, store, 256);
         this.rateLimiter = new RateLimiter(reportsPerMinute);
         this.maxBodyBytes = maxBodyBytes;
         this.clock = clock;
@@ -117,7 +118,7 @@ public final class IngestHandler implements Handler<RoutingContext> {
             return;
         }
         Future<AgentReport> parsed = vertx.executeBlocking(() -> parse(body, gzip), false);
-        parsed.compose(report -> storeWorker.executeBlocking(() -> store.store(host, report, clock.instant()), true)
+        parsed.compose(report -> committer.store(host, report, clock.instant())
                         .map(stored -> new AcceptedReport(host, report, stored)))
                 .onSuccess(accepted -> {
                     metrics.accepted(accepted.stored().newBackups(), accepted.stored().duplicate());

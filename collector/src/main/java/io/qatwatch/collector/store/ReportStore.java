@@ -21,6 +21,30 @@ public interface ReportStore {
      */
     Stored store(String host, AgentReport report, Instant receivedAt) throws Exception;
 
+    /** A report waiting to be stored, and what became of it. */
+    record Incoming(String host, AgentReport report, Instant receivedAt) {
+    }
+
+    /** The result of one report of a batch: stored (or duplicate), or the error that refused it alone. */
+    record Outcome(Stored stored, Exception error) {
+    }
+
+    /**
+     * Stores several reports, each as if by {@link #store}, so that a store can commit them together (one
+     * disk flush for the batch). One report's failure fails only that report. The default stores one by one.
+     */
+    default List<Outcome> storeAll(List<Incoming> batch) {
+        List<Outcome> out = new java.util.ArrayList<>(batch.size());
+        for (Incoming in : batch) {
+            try {
+                out.add(new Outcome(store(in.host(), in.report(), in.receivedAt()), null));
+            } catch (Exception e) {
+                out.add(new Outcome(null, e));
+            }
+        }
+        return out;
+    }
+
     /** One row per host for the fleet API and the status page. */
     List<FleetRow> fleet() throws Exception;
 

@@ -22,6 +22,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -113,30 +114,9 @@ public final class SqliteReportStore implements ReportStore {
             Connection c = db.connection();
             c.setAutoCommit(false);
             try {
-                try (PreparedStatement s = c.prepareStatement(
-                        "INSERT OR IGNORE INTO reports(report_id, host, created_at, received_at, backups) VALUES (?,?,?,?,0)")) {
-                    s.setString(1, report.reportId());
-                    s.setString(2, host);
-                    s.setLong(3, report.createdAt().toEpochMilli());
-                    s.setLong(4, receivedAt.toEpochMilli());
-                    if (s.executeUpdate() == 0) {
-                        c.rollback();
-                        return new Stored(report.reportId(), true, 0);
-                    }
-                }
-                upsertHost(c, host, report, receivedAt);
-                int newBackups = 0;
-                for (SqlInstanceSnapshot snapshot : report.instances()) {
-                    upsertInstance(c, host, snapshot, receivedAt);
-                    newBackups += insertBackups(c, host, snapshot);
-                }
-                try (PreparedStatement s = c.prepareStatement("UPDATE reports SET backups = ? WHERE report_id = ?")) {
-                    s.setInt(1, newBackups);
-                    s.setString(2, report.reportId());
-                    s.executeUpdate();
-                }
+                Stored stored = storeInTransaction(c, host, report, receivedAt);
                 c.commit();
-                return new Stored(report.reportId(), false, newBackups);
+                return stored;
             } catch (SQLException | IOException | RuntimeException e) {
                 c.rollback();
                 throw e;
@@ -144,6 +124,75 @@ public final class SqliteReportStore implements ReportStore {
                 c.setAutoCommit(true);
             }
         }
+    }
+
+    /**
+     * Group commit: every report in one transaction, each behind a savepoint so that one report's failure
+     * rolls back only that report. With {@code synchronous=FULL} the commit is the expensive part.
+     */
+    @Override
+    public List<Outcome> storeAll(List<Incoming> batch) {
+        List<Outcome> out = new ArrayList<>(batch.size());
+        synchronized (db) {
+            Connection c = db.connection();
+            try {
+                c.setAutoCommit(false);
+                for (Incoming in : batch) {
+                    try (Statement s = c.createStatement()) {
+                        s.execute("SAVEPOINT report");
+                        try {
+                            out.add(new Outcome(storeInTransaction(c, in.host(), in.report(), in.receivedAt()), null));
+                            s.execute("RELEASE report");
+                        } catch (SQLException | IOException | RuntimeException e) {
+                            s.execute("ROLLBACK TO report");
+                            s.execute("RELEASE report");
+                            out.add(new Outcome(null, e));
+                        }
+                    }
+                }
+                c.commit();
+                return out;
+            } catch (SQLException e) {
+                try {
+                    c.rollback();
+                } catch (SQLException ignored) {
+                    // the commit's error is the one to report
+                }
+                return batch.stream().map(in -> new Outcome(null, e)).toList();
+            } finally {
+                try {
+                    c.setAutoCommit(true);
+                } catch (SQLException ignored) {
+                    // the connection is broken; the next call reports it
+                }
+            }
+        }
+    }
+
+    private Stored storeInTransaction(Connection c, String host, AgentReport report, Instant receivedAt)
+            throws SQLException, IOException {
+        try (PreparedStatement s = c.prepareStatement(
+                "INSERT OR IGNORE INTO reports(report_id, host, created_at, received_at, backups) VALUES (?,?,?,?,0)")) {
+            s.setString(1, report.reportId());
+            s.setString(2, host);
+            s.setLong(3, report.createdAt().toEpochMilli());
+            s.setLong(4, receivedAt.toEpochMilli());
+            if (s.executeUpdate() == 0) {
+                return new Stored(report.reportId(), true, 0);
+            }
+        }
+        upsertHost(c, host, report, receivedAt);
+        int newBackups = 0;
+        for (SqlInstanceSnapshot snapshot : report.instances()) {
+            upsertInstance(c, host, snapshot, receivedAt);
+            newBackups += insertBackups(c, host, snapshot);
+        }
+        try (PreparedStatement s = c.prepareStatement("UPDATE reports SET backups = ? WHERE report_id = ?")) {
+            s.setInt(1, newBackups);
+            s.setString(2, report.reportId());
+            s.executeUpdate();
+        }
+        return new Stored(report.reportId(), false, newBackups);
     }
 
     private void upsertHost(Connection c, String host, AgentReport report, Instant now) throws SQLException, IOException {
