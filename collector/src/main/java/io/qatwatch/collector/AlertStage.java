@@ -13,6 +13,7 @@ import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
 import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.SilencesApi;
 import io.qatwatch.collector.web.WindowsView;
 import io.qatwatch.collector.web.status.StatusWindows;
 import io.qatwatch.collector.web.status.WindowCharts;
@@ -88,7 +89,27 @@ public final class AlertStage {
             AlertEvaluator.Evaluation e = s == null ? null : s.lastEvaluation();
             return e == null ? List.of() : StatusWindows.of(e.analysis());
         };
-        return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { }, charts);
+        SilencesApi silences = new SilencesApi() {
+            @Override
+            public List<?> active(Instant now) {
+                AlertService s = service;
+                return s == null ? List.of() : s.silences(now);
+            }
+
+            @Override
+            public Future<?> create(Request r, String createdBy, Instant now) {
+                AlertService s = service;
+                return s == null ? Future.failedFuture(new IllegalStateException("the alert service is starting"))
+                        : s.silence(r.rule(), r.host(), r.instance(), r.database(), r.comment(), createdBy, now, r.endsAt());
+            }
+
+            @Override
+            public Future<Boolean> expire(String id, Instant now) {
+                AlertService s = service;
+                return s == null ? Future.succeededFuture(false) : s.expireSilence(id, now);
+            }
+        };
+        return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { }, charts, silences);
     }
 
     /** The name of the first host group matching {@code host}, or null. */

@@ -18,6 +18,7 @@ import io.qatwatch.collector.web.CollectorServer;
 import io.qatwatch.collector.web.WindowsView;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.qatwatch.collector.web.SilencesApi;
 import io.qatwatch.collector.web.status.WindowCharts;
 import java.nio.file.Path;
 import java.util.List;
@@ -46,13 +47,14 @@ public final class Collector {
      * @param windows    {@code GET /api/v1/instances/{host}/{instance}/windows}; null answers 503
      * @param afterStore called on the event loop for each report stored (not for duplicates); must not block
      * @param charts     the status page's per-instance window charts; null shows none
+     * @param silences   {@code /api/v1/silences}; null answers 503
      */
     public record Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
-            Consumer<AcceptedReport> afterStore, WindowCharts charts) {
+            Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences) {
 
         public Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
                 Consumer<AcceptedReport> afterStore) {
-            this(groupOf, alerts, windows, afterStore, null);
+            this(groupOf, alerts, windows, afterStore, null, null);
         }
 
         public static Stages none() {
@@ -96,7 +98,7 @@ public final class Collector {
             }
         };
         this.server = new CollectorServer(config, tokens, store, clock, new CollectorMetrics(), afterStore,
-                stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), () -> sink == null ? Map.of() : sink.metrics());
+                stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(), () -> sink == null ? Map.of() : sink.metrics());
     }
 
     private static InfluxWriter writer(CollectorConfig.Influx influx) {

@@ -94,4 +94,42 @@ class AlertStageTest {
         String page = http.get(collector.port(), "127.0.0.1", "/").send().await(10, TimeUnit.SECONDS).bodyAsString();
         assertThat(page).contains("backup-missing").contains("Sales").contains("<svg");
     }
+
+    @Test
+    void silencesAreCreatedListedAndEndedThroughTheApi() throws Exception {
+        CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0);
+        collector = AlertStage.startCollector(vertx, config, data, CLOCK).await(30, TimeUnit.SECONDS);
+        String reader = collector.tokens().add("oncall", TokenStore.Kind.READ, CLOCK.instant());
+        WebClient http = WebClient.create(vertx);
+
+        var refused = http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
+                .putHeader("Authorization", "Bearer " + reader)
+                .sendJsonObject(new JsonObject().put("host", "sql01").put("comment", "patching").put("endsAt", "2026-11-29T00:00:00Z"))
+                .await(10, TimeUnit.SECONDS);
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.bodyAsJsonObject().getString("field")).isEqualTo("endsAt");
+        assertThat(http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
+                .sendJsonObject(new JsonObject().put("host", "sql01").put("comment", "x").put("minutes", 60))
+                .await(10, TimeUnit.SECONDS).statusCode()).as("no token").isEqualTo(401);
+
+        var created = http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
+                .putHeader("Authorization", "Bearer " + reader)
+                .sendJsonObject(new JsonObject().put("rule", "backup-missing").put("host", "sql01")
+                        .put("comment", "decommissioning sql01").put("minutes", 120))
+                .await(10, TimeUnit.SECONDS);
+        assertThat(created.statusCode()).isEqualTo(201);
+        JsonObject silence = created.bodyAsJsonObject();
+        assertThat(silence.getString("createdBy")).isEqualTo("oncall");
+        assertThat(silence.getString("endsAt")).isEqualTo("2026-11-30T08:20:00Z");
+
+        JsonArray listed = http.get(collector.port(), "127.0.0.1", "/api/v1/silences")
+                .putHeader("Authorization", "Bearer " + reader).send().await(10, TimeUnit.SECONDS).bodyAsJsonArray();
+        assertThat(listed).hasSize(1);
+
+        String path = "/api/v1/silences/" + silence.getString("id");
+        assertThat(http.delete(collector.port(), "127.0.0.1", path).putHeader("Authorization", "Bearer " + reader)
+                .send().await(10, TimeUnit.SECONDS).statusCode()).isEqualTo(204);
+        assertThat(http.delete(collector.port(), "127.0.0.1", path).putHeader("Authorization", "Bearer " + reader)
+                .send().await(10, TimeUnit.SECONDS).statusCode()).isEqualTo(404);
+    }
 }

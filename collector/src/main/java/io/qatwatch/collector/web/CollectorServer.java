@@ -43,6 +43,7 @@ public final class CollectorServer extends VerticleBase {
     private final WindowsView windows;
     private final Supplier<Map<String, Long>> gauges;
     private final WindowCharts charts;
+    private final SilencesApi silences;
     private final Function<String, String> groupOf;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     private WorkerExecutor storeWorker;
@@ -55,8 +56,9 @@ public final class CollectorServer extends VerticleBase {
      */
     public CollectorServer(CollectorConfig config, TokenStore tokens, ReportStore store, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
-            WindowsView windows, WindowCharts charts, Function<String, String> groupOf,
+            WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
             Supplier<Map<String, Long>> gauges) {
+        this.silences = silences;
         this.charts = charts;
         this.groupOf = groupOf;
         this.config = config;
@@ -90,6 +92,10 @@ public final class CollectorServer extends VerticleBase {
         router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
         router.get("/api/v1/instances/:host/:instance/windows")
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
+        router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
+        router.post("/api/v1/silences").handler(BodyHandler.create(false).setBodyLimit(64 * 1024))
+                .handler(ctx -> readAccess.require(ctx, false, () -> createSilence(ctx)));
+        router.delete("/api/v1/silences/:id").handler(ctx -> readAccess.require(ctx, false, () -> expireSilence(ctx)));
         router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
         router.errorHandler(413, ctx -> {
             metrics.rejected("too_large");
@@ -164,6 +170,51 @@ public final class CollectorServer extends VerticleBase {
                         json(ctx, 404, new JsonObject().put("error", "no instance " + instance + " on host " + host));
                     } else {
                         ctx.response().putHeader("Content-Type", "application/json").end(ReportJson.toPrettyString(value));
+                    }
+                })
+                .onFailure(ctx::fail);
+    }
+
+    private void silences(RoutingContext ctx) {
+        if (silences == null) {
+            notConfigured(ctx);
+            return;
+        }
+        ctx.response().putHeader("Content-Type", "application/json")
+                .end(ReportJson.toPrettyString(silences.active(clock.instant())));
+    }
+
+    private void createSilence(RoutingContext ctx) {
+        if (silences == null) {
+            notConfigured(ctx);
+            return;
+        }
+        SilencesApi.Request request;
+        try {
+            request = SilenceRequests.parse(ctx.body().buffer(), clock.instant());
+        } catch (SilenceRequests.BadRequest e) {
+            json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
+            return;
+        }
+        String createdBy = ctx.get(ReadAccess.READER, "loopback");
+        silences.create(request, createdBy, clock.instant())
+                .onSuccess(created -> ctx.response().setStatusCode(201).putHeader("Content-Type", "application/json")
+                        .end(ReportJson.toPrettyString(created)))
+                .onFailure(e -> json(ctx, e instanceof IllegalArgumentException ? 400 : 500,
+                        new JsonObject().put("error", e.getMessage()).put("field", "endsAt")));
+    }
+
+    private void expireSilence(RoutingContext ctx) {
+        if (silences == null) {
+            notConfigured(ctx);
+            return;
+        }
+        silences.expire(ctx.pathParam("id"), clock.instant())
+                .onSuccess(ended -> {
+                    if (ended) {
+                        ctx.response().setStatusCode(204).end();
+                    } else {
+                        json(ctx, 404, new JsonObject().put("error", "no silence " + ctx.pathParam("id") + " in force"));
                     }
                 })
                 .onFailure(ctx::fail);

@@ -8,6 +8,9 @@ import io.vertx.ext.web.RoutingContext;
 /** Guards the read side: a read token, or (for the status page only) a request from loopback. */
 final class ReadAccess {
 
+    /** The routing-context key holding the read token's name (absent for loopback access). */
+    static final String READER = "qatwatch.reader";
+
     private final WorkerExecutor storeWorker;
     private final TokenStore tokens;
 
@@ -29,6 +32,7 @@ final class ReadAccess {
         String presented = header.substring(7).trim();
         storeWorker.executeBlocking(() -> tokens.authenticate(presented), false).onComplete(r -> {
             if (r.succeeded() && r.result().filter(t -> t.kind() == TokenStore.Kind.READ).isPresent()) {
+                ctx.put(READER, r.result().get().name());
                 then.run();
             } else {
                 deny(ctx, "unknown, revoked or non-read token");
