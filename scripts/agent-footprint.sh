@@ -6,7 +6,10 @@
 #      FOOTPRINT_CYCLE, waits FOOTPRINT_WARMUP seconds, then samples /proc/<pid> for FOOTPRINT_SECONDS;
 #   4. prints one Markdown table row: flags, RSS (median and max of the samples), CPU % of one core,
 #      CPU ms per cycle, reports delivered; then stops both.
-# Linux only (reads /proc). Example: FOOTPRINT_SECONDS=600 scripts/agent-footprint.sh
+# With FOOTPRINT_SQL_ROWS=N (e.g. 100000) the agent also watches a SQL Server: the project's TDS test server
+# (built from the agent's test classes) answering as SQL Server 2022 with a msdb of N backup rows; the first
+# sync of those rows happens during the warm-up, so keep FOOTPRINT_WARMUP long enough (the default is).
+# Linux only (reads /proc). Example: FOOTPRINT_SECONDS=600 FOOTPRINT_SQL_ROWS=100000 scripts/agent-footprint.sh
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
@@ -48,6 +51,25 @@ chmod 600 "$WORK/agent.token"
 "$JAVA" -Xmx256m -jar "$COLLECTOR_JAR" up --no-agent --port "$COLLECTOR_PORT" --data "$WORK" > "$WORK/collector.log" 2>&1 &
 PIDS+=($!)
 
+SQL_ROWS="${FOOTPRINT_SQL_ROWS:-0}"
+SQL_YAML=""
+if [ "$SQL_ROWS" -gt 0 ]; then
+  # one invocation, so that sibling modules resolve to their freshly compiled classes (the agent's is written last)
+  (cd "$ROOT" && mvn -B -q -ntp -DskipTests -pl agent -am test-compile dependency:build-classpath \
+    -Dmdep.includeScope=test -Dmdep.outputFile="$WORK/cp.txt" >&2)
+  "$JAVA" -Xmx512m -cp "$ROOT/agent/target/test-classes:$ROOT/agent/target/classes:$(cat "$WORK/cp.txt")" \
+    io.qatwatch.agent.probe.sqlserver.FootprintSqlServer "$SQL_ROWS" "$WORK/sql" > "$WORK/sql.out" 2> "$WORK/sql.log" &
+  PIDS+=($!)
+  for _ in $(seq 1 120); do [ "$(wc -l < "$WORK/sql.out")" -ge 3 ] && break; sleep 0.5; done
+  mapfile -t SQL < "$WORK/sql.out"
+  SQL_YAML="sqlserver:
+  instances:
+    - name: PROD
+      jdbcUrl: '${SQL[0]}'
+      user: ${SQL[1]}
+      passwordFile: '${SQL[2]}'"
+fi
+
 cat > "$WORK/agent.yaml" <<YAML
 agent:
   name: footprint
@@ -58,6 +80,7 @@ schedule:
   host: ${CYCLE}s
 health:
   port: $HEALTH_PORT
+$SQL_YAML
 YAML
 chmod 600 "$WORK/agent.yaml"
 
@@ -74,7 +97,7 @@ PIDS+=("$AGENT_PID")
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$AGENT_PID/stat"; }
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$AGENT_PID/status"; }
 written() {  # reports written so far, from /healthz; -1 when it does not answer (the row then says so)
-  curl -fsS "http://127.0.0.1:$HEALTH_PORT/healthz" 2>/dev/null \
+  curl -sS "http://127.0.0.1:$HEALTH_PORT/healthz" 2>/dev/null \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["reportsWritten"])' 2>/dev/null || echo -1
 }
 
@@ -90,6 +113,11 @@ while [ "$(date +%s)" -lt "$END" ]; do
 done
 T1="$(date +%s.%N)"; C1="$(cpu_ticks)"; W1="$(written)"
 
+if [ "$SQL_ROWS" -gt 0 ]; then
+  echo "SQL Server: TDS test server with $SQL_ROWS backup rows; the agent's health at the end:" >&2
+  curl -sS "http://127.0.0.1:$HEALTH_PORT/healthz" >&2 2>/dev/null || true
+  echo >&2
+fi
 python3 - "$HZ" "$T0" "$T1" "$C0" "$C1" "$W0" "$W1" "$CYCLE" "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX $OPTS" "${SAMPLES[@]}" <<'PY'
 import statistics, sys
 hz, t0, t1, c0, c1, w0, w1, cycle = (float(x) for x in sys.argv[1:9])

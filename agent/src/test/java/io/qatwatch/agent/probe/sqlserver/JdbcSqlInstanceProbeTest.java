@@ -47,7 +47,7 @@ class JdbcSqlInstanceProbeTest {
     Path dir;
 
     /** A msdb with {@code rows} backup sets numbered 1..rows: a log every 15 minutes, a full every 96th, 40 databases. */
-    private static Scenario msdbWith(AtomicLong rows) {
+    static Scenario msdbWith(AtomicLong rows) {
         return SqlScenarios.scenario("sql2022-enterprise-hardware").answer("backup-history-2022.sql", sql -> {
             long top = number(TOP, sql);
             long after = number(AFTER, sql);
