@@ -120,9 +120,7 @@ public final class Outbox implements Closeable {
         long seq = nextSeq;
         ByteBuffer record = new OutboxRecord(seq, reportId, body).encode();
         long offset = tail.size();
-        while (record.hasRemaining()) {
-            tail.write(record, offset + record.position());
-        }
+        writeFully(tail, record, offset);
         if (settings.fsync()) {
             tail.force(false);
         }
@@ -350,11 +348,36 @@ public final class Outbox implements Closeable {
         }
     }
 
+    /**
+     * The JDK copies a heap buffer through a temporary direct buffer as large as what is left in it, and keeps
+     * it cached per thread; a report of several MB would need that much direct memory, which the agent's
+     * small {@code -XX:MaxDirectMemorySize} refuses. So reads and writes go in slices of {@link #IO_CHUNK}.
+     */
+    private static final int IO_CHUNK = 256 * 1024;
+
     private static void readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
-        while (buf.hasRemaining()) {
-            if (ch.read(buf, position + buf.position()) < 0) {
-                throw new IOException("unexpected end of file");
+        int end = buf.limit();
+        try {
+            while (buf.position() < end) {
+                buf.limit(Math.min(end, buf.position() + IO_CHUNK));
+                if (ch.read(buf, position + buf.position()) < 0) {
+                    throw new IOException("unexpected end of file");
+                }
             }
+        } finally {
+            buf.limit(end);
+        }
+    }
+
+    private static void writeFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
+        int end = buf.limit();
+        try {
+            while (buf.position() < end) {
+                buf.limit(Math.min(end, buf.position() + IO_CHUNK));
+                ch.write(buf, position + buf.position());
+            }
+        } finally {
+            buf.limit(end);
         }
     }
 
