@@ -53,7 +53,13 @@ public final class CollectorCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                collector.stop().eventually(vertx::close).await(10, TimeUnit.SECONDS);
+                collector.stop().await(10, TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // stopping anyway
+            }
+            try {
+                // closed apart from the stop: a callback chained on it would land on a terminated event loop
+                vertx.close().await(10, TimeUnit.SECONDS);
             } catch (Exception ignored) {
                 // stopping anyway
             }

@@ -101,7 +101,13 @@ public final class UpCommand implements Callable<Integer> {
                 }
             }
             try {
-                collector.stop().eventually(vertx::close).await(10, TimeUnit.SECONDS);
+                collector.stop().await(10, TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // stopping anyway
+            }
+            try {
+                // closed apart from the stop: a callback chained on it would land on a terminated event loop
+                vertx.close().await(10, TimeUnit.SECONDS);
             } catch (Exception ignored) {
                 // stopping anyway
             }
