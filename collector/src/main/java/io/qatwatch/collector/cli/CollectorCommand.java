@@ -52,20 +52,24 @@ public final class CollectorCommand implements Callable<Integer> {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                collector.stop().await(10, TimeUnit.SECONDS);
-            } catch (Exception ignored) {
-                // stopping anyway
-            }
-            try {
-                // closed apart from the stop: a callback chained on it would land on a terminated event loop
-                vertx.close().await(10, TimeUnit.SECONDS);
-            } catch (Exception ignored) {
-                // stopping anyway
-            }
+            stop(collector, vertx);
             stopped.countDown();
         }, "qatwatch-collector-stop"));
         stopped.await();
         return 0;
+    }
+
+    /** Stops the collector, then closes Vert.x apart from it (a callback chained on the stop would land on a terminated event loop). */
+    static void stop(Collector collector, Vertx vertx) {
+        try {
+            collector.stop().await(10, TimeUnit.SECONDS);
+        } catch (Exception ignored) {
+            // stopping anyway
+        }
+        try {
+            vertx.close().await(10, TimeUnit.SECONDS);
+        } catch (Exception ignored) {
+            // stopping anyway
+        }
     }
 }

@@ -100,17 +100,7 @@ public final class UpCommand implements Callable<Integer> {
                     child.destroyForcibly();
                 }
             }
-            try {
-                collector.stop().await(10, TimeUnit.SECONDS);
-            } catch (Exception ignored) {
-                // stopping anyway
-            }
-            try {
-                // closed apart from the stop: a callback chained on it would land on a terminated event loop
-                vertx.close().await(10, TimeUnit.SECONDS);
-            } catch (Exception ignored) {
-                // stopping anyway
-            }
+            CollectorCommand.stop(collector, vertx);
             stopped.countDown();
         }, "qatwatch-up-stop"));
         stopped.await();
