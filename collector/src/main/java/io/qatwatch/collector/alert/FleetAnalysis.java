@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -37,6 +38,7 @@ public final class FleetAnalysis {
     private final List<InstanceAnalysis> instances = new ArrayList<>();
     private final Map<String, MergedDatabase> databases = new LinkedHashMap<>();
     private final Map<String, List<NightlyWindow>> groupWindows = new LinkedHashMap<>();
+    private final Map<InstanceState, List<BackupRecord>> recent = new IdentityHashMap<>();
 
     /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
     public FleetAnalysis(FleetState fleet, AlertsConfig config, Instant now) {
@@ -145,6 +147,10 @@ public final class FleetAnalysis {
 
     /** The instance's backups inside the lookback period. */
     private List<BackupRecord> recent(InstanceState i) {
+        return recent.computeIfAbsent(i, this::inLookback);
+    }
+
+    private List<BackupRecord> inLookback(InstanceState i) {
         Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
         return i.backups().stream().filter(b -> b.finishedAt() != null && b.startedAt() != null
                 && b.finishedAt().isAfter(from) && !b.startedAt().isAfter(now)).toList();
@@ -156,6 +162,7 @@ public final class FleetAnalysis {
     }
 
     private void mergeDatabases() {
+        Map<String, List<DatabaseBackup>> backupsByKey = new LinkedHashMap<>();
         Map<String, List<DatabaseBackup>> agBackups = new LinkedHashMap<>();
         Map<String, BusinessCalendar> agCalendar = new LinkedHashMap<>();
         Map<String, Set<String>> agSecondaryGuids = new LinkedHashMap<>();
@@ -169,12 +176,13 @@ public final class FleetAnalysis {
                 List<String> replicas = new ArrayList<>(m == null ? List.of() : m.replicas());
                 replicas.add(ia.scope());
                 boolean silent = ia.silent() && (m == null || m.silent());
+                List<DatabaseBackup> backups = backupsByKey.computeIfAbsent(key, k -> new ArrayList<>());
                 if (m == null || primary) {
                     m = new MergedDatabase(key, d.name(), d.availabilityGroup(), ia.host().host(), ia.instance().name(),
-                            d.recoveryModel(), replicas, m == null ? List.of() : m.backups(), silent);
+                            d.recoveryModel(), replicas, backups, silent);
                 } else {
                     m = new MergedDatabase(m.guid(), m.name(), m.availabilityGroup(), m.host(), m.instance(),
-                            m.recoveryModel(), replicas, m.backups(), silent);
+                            m.recoveryModel(), replicas, backups, silent);
                 }
                 databases.put(key, m);
                 if (d.availabilityGroup() != null) {
@@ -193,12 +201,10 @@ public final class FleetAnalysis {
                 if (m == null) {
                     continue;
                 }
-                List<DatabaseBackup> all = new ArrayList<>(m.backups());
-                all.add(toBackup(ia.scope(), b));
-                databases.put(key, new MergedDatabase(m.guid(), m.name(), m.availabilityGroup(), m.host(), m.instance(),
-                        m.recoveryModel(), m.replicas(), all, m.silent()));
+                DatabaseBackup backup = toBackup(ia.scope(), b);
+                backupsByKey.get(key).add(backup);
                 if (m.availabilityGroup() != null) {
-                    agBackups.computeIfAbsent(m.availabilityGroup(), k -> new ArrayList<>()).add(toBackup(ia.scope(), b));
+                    agBackups.computeIfAbsent(m.availabilityGroup(), k -> new ArrayList<>()).add(backup);
                 }
             }
         }
