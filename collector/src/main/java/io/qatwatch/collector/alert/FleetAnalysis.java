@@ -15,7 +15,9 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The fleet seen through the configuration at one instant: each instance's calendar, nightly windows,
@@ -42,16 +45,92 @@ public final class FleetAnalysis {
 
     /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
     public FleetAnalysis(FleetState fleet, AlertsConfig config, Instant now) {
+        this(fleet, config, now, null);
+    }
+
+    /**
+     * Analyses {@code fleet} as of {@code now} with each instance's {@link History} already known (the alert
+     * stage keeps them between evaluations): its instances' backups then need only be what the rules read
+     * ({@link BackupDigest}). No availability-group windows are built this way.
+     */
+    public FleetAnalysis(FleetState fleet, AlertsConfig config, Instant now, Function<InstanceState, History> known) {
         this.fleet = fleet;
         this.config = config;
         this.now = now;
         this.calendars = config.businessCalendars();
         for (HostState h : fleet.hosts()) {
             for (InstanceState i : h.instances()) {
-                instances.add(analyse(h, i));
+                String scope = h.host() + "/" + i.name();
+                BusinessCalendar calendar = calendarFor(h, i.name());
+                History history = known == null ? history(scope, calendar, i, recent(i), config, now) : known.apply(i);
+                instances.add(analyse(h, i, scope, calendar, history));
             }
         }
-        mergeDatabases();
+        mergeDatabases(known == null);
+    }
+
+    /**
+     * What an instance's backup history gives, as of one instant: its nightly windows, the creep fit of each
+     * kind of night over the finished ones, and each database's tail on its latest finished night (for spill
+     * forecasts). It holds until {@code validUntil}: then a window finishes, or a backup leaves the lookback
+     * period or stops being in the future; a new backup that counts for the windows ends it earlier.
+     */
+    public record History(List<NightlyWindow> windows, Map<NightKind, CreepAnalysis.Fit> fits, Map<String, Long> tails,
+                          Instant validUntil) {
+
+        /** The same history with each window reduced to its {@link NightlyWindow#summary() summary}. */
+        public History summary() {
+            return new History(windows.stream().map(NightlyWindow::summary).toList(), fits, tails, validUntil);
+        }
+    }
+
+    /**
+     * An instance's {@link History} from its backups loaded for the lookback period ({@code loaded}, all of
+     * them, as the store returned them) as of {@code now}.
+     */
+    public static History history(String scope, BusinessCalendar calendar, InstanceState i, List<BackupRecord> loaded,
+                                  AlertsConfig config, Instant now) {
+        Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
+        Instant validUntil = Instant.MAX;
+        List<DatabaseBackup> backups = new ArrayList<>(loaded.size());
+        for (BackupRecord b : loaded) {
+            if (b.finishedAt() == null || b.startedAt() == null) {
+                continue;
+            }
+            Instant leaves = b.startedAt().plus(Duration.ofDays(config.windows().lookbackDays()));
+            validUntil = min(validUntil, leaves);
+            if (b.startedAt().isAfter(now)) {
+                validUntil = min(validUntil, b.startedAt());
+            } else if (b.finishedAt().isAfter(from)) {
+                backups.add(toBackup(scope, b));
+            }
+        }
+        List<NightlyWindow> windows = NightlyWindows.build(scope, backups, calendar, config.windows(), secondaries(i));
+        List<NightlyWindow> finished = new ArrayList<>();
+        for (NightlyWindow w : windows) {
+            if (w.businessStart().isAfter(now)) {
+                validUntil = min(validUntil, w.businessStart());
+            } else {
+                finished.add(w);
+            }
+        }
+        return new History(windows, CreepAnalysis.fits(finished, calendar, config.rules().backupWindowCreep().settings()),
+                SpillForecast.tails(finished), validUntil);
+    }
+
+    private static Instant min(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
+    }
+
+    /** Databases that are availability-group secondaries on this instance, by guid. */
+    public static Set<String> secondaries(InstanceState i) {
+        Set<String> secondaries = new HashSet<>();
+        for (DatabaseInfo d : i.databases()) {
+            if ("SECONDARY".equalsIgnoreCase(d.replicaRole()) && d.databaseGuid() != null) {
+                secondaries.add(d.databaseGuid());
+            }
+        }
+        return secondaries;
     }
 
     /**
@@ -120,19 +199,10 @@ public final class FleetAnalysis {
                 || Duration.between(h.lastSeen(), now).toMinutes() > config.rules().agentSilent().silentMinutes();
     }
 
-    private InstanceAnalysis analyse(HostState h, InstanceState i) {
-        String scope = h.host() + "/" + i.name();
-        BusinessCalendar calendar = calendarFor(h, i.name());
-        Set<String> secondaries = new HashSet<>();
-        for (DatabaseInfo d : i.databases()) {
-            if ("SECONDARY".equalsIgnoreCase(d.replicaRole()) && d.databaseGuid() != null) {
-                secondaries.add(d.databaseGuid());
-            }
-        }
-        List<DatabaseBackup> backups = recent(i).stream().map(b -> toBackup(scope, b)).toList();
-        List<NightlyWindow> windows = NightlyWindows.build(scope, backups, calendar, config.windows(), secondaries);
-        List<NightlyWindow> finished = windows.stream().filter(w -> !w.businessStart().isAfter(now)).toList();
-        Map<NightKind, CreepTrend> creep = CreepAnalysis.analyse(finished, calendar, config.rules().backupWindowCreep().settings(), now);
+    private InstanceAnalysis analyse(HostState h, InstanceState i, String scope, BusinessCalendar calendar, History history) {
+        LocalDate today = now.atZone(calendar.zone()).toLocalDate();
+        Map<NightKind, CreepTrend> creep = new EnumMap<>(NightKind.class);
+        history.fits().forEach((kind, fit) -> creep.put(kind, fit.project(today)));
         List<SpillForecast> spills = new ArrayList<>();
         Instant at = i.collectedAt() == null ? now : i.collectedAt();
         for (RunningBackup r : i.runningBackups()) {
@@ -140,9 +210,10 @@ public final class FleetAnalysis {
                 continue;
             }
             SpillForecast.of(scope, r.databaseName(), r.startedAt(), r.percentComplete(), r.elapsedSeconds(), at, calendar,
-                    finished, config.rules().backupWindowSpillForecast().minPercentComplete()).ifPresent(spills::add);
+                    SpillForecast.tail(history.tails(), r.databaseName()),
+                    config.rules().backupWindowSpillForecast().minPercentComplete()).ifPresent(spills::add);
         }
-        return new InstanceAnalysis(h, i, scope, calendar, windows, creep, spills, silent(h));
+        return new InstanceAnalysis(h, i, scope, calendar, history.windows(), creep, spills, silent(h));
     }
 
     /** The instance's backups inside the lookback period. */
@@ -161,7 +232,7 @@ public final class FleetAnalysis {
                 b.finishedAt(), b.backupSizeBytes(), b.compressedSizeBytes(), b.compressionAlgorithm(), b.target());
     }
 
-    private void mergeDatabases() {
+    private void mergeDatabases(boolean groupWindowsToo) {
         Map<String, List<DatabaseBackup>> backupsByKey = new LinkedHashMap<>();
         Map<String, List<DatabaseBackup>> agBackups = new LinkedHashMap<>();
         Map<String, BusinessCalendar> agCalendar = new LinkedHashMap<>();
@@ -203,7 +274,7 @@ public final class FleetAnalysis {
                 }
                 DatabaseBackup backup = toBackup(ia.scope(), b);
                 backupsByKey.get(key).add(backup);
-                if (m.availabilityGroup() != null) {
+                if (groupWindowsToo && m.availabilityGroup() != null) {
                     agBackups.computeIfAbsent(m.availabilityGroup(), k -> new ArrayList<>()).add(backup);
                 }
             }

@@ -106,6 +106,21 @@ public final class SqliteReportStore implements ReportStore {
                   PRIMARY KEY (host, instance, backup_set_id))""",
                 "CREATE INDEX IF NOT EXISTS backups_by_start ON backups(host, instance, started_at)",
                 "CREATE INDEX IF NOT EXISTS backups_by_guid ON backups(database_guid, started_at)")));
+        // What the alert stage reads to load only what changed: a counter per host and instance row that
+        // moves when a section the rules read changes content (the write path needs no change for it).
+        db.migrate("reports-analysis", List.of(String.join(";\n",
+                "ALTER TABLE hosts ADD COLUMN sections_seq INTEGER NOT NULL DEFAULT 0",
+                "ALTER TABLE instances ADD COLUMN sections_seq INTEGER NOT NULL DEFAULT 0",
+                "CREATE TRIGGER hosts_sections AFTER UPDATE OF facts_json, qat_json, licence_json ON hosts "
+                        + "WHEN OLD.facts_json IS NOT NEW.facts_json OR OLD.qat_json IS NOT NEW.qat_json "
+                        + "OR OLD.licence_json IS NOT NEW.licence_json "
+                        + "BEGIN UPDATE hosts SET sections_seq = sections_seq + 1 WHERE rowid = NEW.rowid; END",
+                "CREATE TRIGGER instances_sections AFTER UPDATE OF server_json, configuration_json, accelerators_json, "
+                        + "databases_json, certificates_json ON instances "
+                        + "WHEN OLD.server_json IS NOT NEW.server_json OR OLD.configuration_json IS NOT NEW.configuration_json "
+                        + "OR OLD.accelerators_json IS NOT NEW.accelerators_json OR OLD.databases_json IS NOT NEW.databases_json "
+                        + "OR OLD.certificates_json IS NOT NEW.certificates_json "
+                        + "BEGIN UPDATE instances SET sections_seq = sections_seq + 1 WHERE rowid = NEW.rowid; END")));
     }
 
     @Override
@@ -329,13 +344,25 @@ public final class SqliteReportStore implements ReportStore {
 
     @Override
     public List<FleetRow> fleet() throws SQLException, IOException {
+        return fleet(null);
+    }
+
+    @Override
+    public java.util.Optional<FleetRow> fleetRow(String host) throws SQLException, IOException {
+        return fleet(host).stream().findFirst();
+    }
+
+    /** Every host's row, or only {@code host}'s when it is not null. */
+    private List<FleetRow> fleet(String only) throws SQLException, IOException {
         synchronized (db) {
             Connection c = db.connection();
             Map<String, List<SqlInstanceSnapshot>> instances = new LinkedHashMap<>();
             try (PreparedStatement s = c.prepareStatement("""
                     SELECT host, name, last_seen, server_json, configuration_json, accelerators_json, databases_json,
-                      running_json, certificates_json, high_water_mark FROM instances ORDER BY host, name""");
-                 ResultSet rs = s.executeQuery()) {
+                      running_json, certificates_json, high_water_mark FROM instances WHERE ?1 IS NULL OR host = ?1
+                    ORDER BY host, name""")) {
+                s.setString(1, only);
+                ResultSet rs = s.executeQuery();
                 while (rs.next()) {
                     long hwm = rs.getLong("high_water_mark");
                     Long highWaterMark = rs.wasNull() ? null : hwm;
@@ -351,12 +378,14 @@ public final class SqliteReportStore implements ReportStore {
                             readList(rs.getString("certificates_json"), new TypeReference<List<CertificateInfo>>() { }),
                             highWaterMark));
                 }
+                rs.close();
             }
             List<FleetRow> rows = new ArrayList<>();
             try (PreparedStatement s = c.prepareStatement("""
                     SELECT name, first_seen, last_seen, agent_json, facts_json, qat_json, licence_json, probes_json
-                    FROM hosts ORDER BY name""");
-                 ResultSet rs = s.executeQuery()) {
+                    FROM hosts WHERE ?1 IS NULL OR name = ?1 ORDER BY name""")) {
+                s.setString(1, only);
+                ResultSet rs = s.executeQuery();
                 while (rs.next()) {
                     String host = rs.getString("name");
                     rows.add(new FleetRow(host,
@@ -369,6 +398,7 @@ public final class SqliteReportStore implements ReportStore {
                             readList(rs.getString("probes_json"), new TypeReference<List<ProbeStatus>>() { }),
                             instances.getOrDefault(host, List.of())));
                 }
+                rs.close();
             }
             return rows;
         }
@@ -413,6 +443,59 @@ public final class SqliteReportStore implements ReportStore {
         }
     }
 
+    @Override
+    public BackupDelta backupsAfter(long after, Instant since) throws SQLException {
+        synchronized (db) {
+            long upTo;
+            try (PreparedStatement s = db.connection().prepareStatement("SELECT COALESCE(max(rowid), 0) FROM backups");
+                 ResultSet rs = s.executeQuery()) {
+                upTo = rs.next() ? rs.getLong(1) : 0;
+            }
+            List<StoredBackup> out = new ArrayList<>();
+            try (PreparedStatement s = db.connection().prepareStatement("""
+                    SELECT * FROM backups WHERE rowid > ? AND rowid <= ? AND started_at >= ? ORDER BY rowid""")) {
+                s.setLong(1, after);
+                s.setLong(2, upTo);
+                s.setLong(3, since.toEpochMilli());
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new StoredBackup(rs.getString("host"), rs.getString("instance"), backupOf(rs)));
+                    }
+                }
+            }
+            return new BackupDelta(Math.max(after, upTo), out);
+        }
+    }
+
+    @Override
+    public List<FleetHead> fleetHeads() throws SQLException, IOException {
+        synchronized (db) {
+            Connection c = db.connection();
+            Map<String, List<InstanceHead>> instances = new LinkedHashMap<>();
+            try (PreparedStatement s = c.prepareStatement(
+                    "SELECT host, name, last_seen, sections_seq, running_json FROM instances ORDER BY host, name");
+                 ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    String running = rs.getString("running_json");
+                    instances.computeIfAbsent(rs.getString("host"), h -> new ArrayList<>()).add(new InstanceHead(
+                            rs.getString("name"), Instant.ofEpochMilli(rs.getLong("last_seen")), rs.getLong("sections_seq"),
+                            running == null || "[]".equals(running) ? List.of()
+                                    : readList(running, new TypeReference<List<RunningBackup>>() { })));
+                }
+            }
+            List<FleetHead> heads = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement("SELECT name, last_seen, sections_seq FROM hosts ORDER BY name");
+                 ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    String host = rs.getString("name");
+                    heads.add(new FleetHead(host, Instant.ofEpochMilli(rs.getLong("last_seen")), rs.getLong("sections_seq"),
+                            instances.getOrDefault(host, List.of())));
+                }
+            }
+            return heads;
+        }
+    }
+
     /** Maps a {@code backups} row back to its record. */
     static BackupRecord backupOf(ResultSet rs) throws SQLException {
         long compressed = rs.getLong("compressed_bytes");
@@ -441,7 +524,10 @@ public final class SqliteReportStore implements ReportStore {
     public int prune(Instant backupsBefore, Instant reportIdsBefore) throws SQLException {
         synchronized (db) {
             int deleted = 0;
-            try (PreparedStatement s = db.connection().prepareStatement("DELETE FROM backups WHERE started_at < ?")) {
+            try (PreparedStatement s = db.connection().prepareStatement(
+                    // The newest row stays even when old (a late report's): SQLite would hand its rowid to the next
+                    // insert, and the alert stage reads new backups by rowid.
+                    "DELETE FROM backups WHERE started_at < ? AND rowid < (SELECT max(rowid) FROM backups)")) {
                 s.setLong(1, backupsBefore.toEpochMilli());
                 deleted += s.executeUpdate();
             }

@@ -56,7 +56,8 @@ public final class NightlyWindows {
         return classify(windows);
     }
 
-    static boolean counts(DatabaseBackup b, WindowSettings settings, Set<String> secondaryGuids) {
+    /** True when {@code b} belongs in a nightly window under {@code settings}. */
+    public static boolean counts(DatabaseBackup b, WindowSettings settings, Set<String> secondaryGuids) {
         if ("L".equals(b.type()) && !settings.includeLog()) {
             return false;
         }
