@@ -70,7 +70,8 @@ public interface ReportStore {
     /**
      * The backups stored after position {@code after} (0: from the first) that started at or after
      * {@code since}, in the order they were stored, and the position of the newest stored backup: pass it
-     * as {@code after} next time to read only what came since. Positions only grow.
+     * as {@code after} next time to read only what came since. Positions only grow. An {@code after} beyond
+     * the newest (e.g. {@link Long#MAX_VALUE}) reads no backups, only the position.
      */
     BackupDelta backupsAfter(long after, Instant since) throws Exception;
 

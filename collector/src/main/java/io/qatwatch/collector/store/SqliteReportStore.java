@@ -463,7 +463,7 @@ public final class SqliteReportStore implements ReportStore {
                     }
                 }
             }
-            return new BackupDelta(Math.max(after, upTo), out);
+            return new BackupDelta(upTo, out);
         }
     }
 
