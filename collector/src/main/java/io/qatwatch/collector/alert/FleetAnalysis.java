@@ -78,9 +78,23 @@ public final class FleetAnalysis {
     public record History(List<NightlyWindow> windows, Map<NightKind, CreepAnalysis.Fit> fits, Map<String, Long> tails,
                           Instant validUntil) {
 
-        /** The same history with each window reduced to its {@link NightlyWindow#summary() summary}. */
-        public History summary() {
-            return new History(windows.stream().map(NightlyWindow::summary).toList(), fits, tails, validUntil);
+        /**
+         * The same history with each window reduced to its {@link NightlyWindow#summary() summary}; as of
+         * {@code now}, the finished nights before the latest keep no backup at all (no rule reads them).
+         */
+        public History summary(Instant now) {
+            int latestFinished = -1;
+            for (int k = 0; k < windows.size(); k++) {
+                if (!windows.get(k).businessStart().isAfter(now)) {
+                    latestFinished = k;
+                }
+            }
+            List<NightlyWindow> out = new ArrayList<>(windows.size());
+            for (int k = 0; k < windows.size(); k++) {
+                NightlyWindow w = windows.get(k).summary();
+                out.add(k < latestFinished ? w.withoutBackups() : w);
+            }
+            return new History(List.copyOf(out), fits, tails, validUntil);
         }
     }
 

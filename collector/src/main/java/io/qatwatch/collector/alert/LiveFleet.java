@@ -44,6 +44,8 @@ public final class LiveFleet {
     private final Function<String, Set<String>> tagsOf;
     private final Map<String, BusinessCalendar> calendars;
     private final Map<String, HostSlot> hosts = new TreeMap<>();
+    /** Strings the digests share (names, guids, algorithms, targets): a fleet has few distinct ones per instance. */
+    private final Map<String, String> strings = new HashMap<>();
     private long backupsRead;
     private boolean loaded;
 
@@ -146,7 +148,7 @@ public final class LiveFleet {
                     rebuild(store, slot, since, now);
                     rebuilt++;
                 } else if (!slot.added.isEmpty()) {
-                    slot.digest = List.copyOf(BackupDigest.with(slot.digest, slot.added));
+                    slot.digest = canonical(BackupDigest.with(slot.digest, slot.added));
                     if (slot.digest.size() > 2 * slot.digestSize + 32) {
                         slot.digest = List.copyOf(BackupDigest.of(slot.digest, config, now));
                         slot.digestSize = slot.digest.size();
@@ -163,6 +165,25 @@ public final class LiveFleet {
         }
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history);
         return new Refresh(analysis, rebuilt, newBackups);
+    }
+
+    /**
+     * The digest with its strings shared across the fleet: every row read from the store carries its own copy
+     * of a database name, guid, algorithm or target, and the digest is what the stage keeps.
+     */
+    private List<BackupRecord> canonical(List<BackupRecord> digest) {
+        List<BackupRecord> out = new ArrayList<>(digest.size());
+        for (BackupRecord b : digest) {
+            out.add(new BackupRecord(b.backupSetId(), canon(b.databaseName()), canon(b.databaseGuid()), canon(b.type()),
+                    b.copyOnly(), b.startedAt(), b.finishedAt(), b.timeZoneKnown(), b.backupSizeBytes(),
+                    b.compressedSizeBytes(), canon(b.compressionAlgorithm()), b.hasChecksums(), canon(b.keyAlgorithm()),
+                    canon(b.encryptorThumbprint()), canon(b.encryptorType()), canon(b.deviceType()), canon(b.target())));
+        }
+        return List.copyOf(out);
+    }
+
+    private String canon(String s) {
+        return s == null ? null : strings.computeIfAbsent(s, k -> k);
     }
 
     /** A new backup of an instance that is not stale: it joins the digest, or makes the instance stale. */
@@ -190,9 +211,9 @@ public final class LiveFleet {
         BusinessCalendar calendar = calendars.get(config.calendarNameFor(slot.host, state.name(),
                 tagsOf.apply(slot.host)));
         History history = FleetAnalysis.history(slot.host + "/" + state.name(), calendar, state, loaded, config, now);
-        slot.history = history.summary();
+        slot.history = history.summary(now);
         slot.validUntil = history.validUntil();
-        slot.digest = List.copyOf(BackupDigest.of(loaded, config, now));
+        slot.digest = canonical(BackupDigest.of(loaded, config, now));
         slot.digestSize = slot.digest.size();
         slot.stale = false;
     }

@@ -53,6 +53,12 @@ public record NightlyWindow(
                 last == null ? List.of() : List.of(last), backupCount);
     }
 
+    /** The same window without its backups (their count stays). */
+    public NightlyWindow withoutBackups() {
+        return new NightlyWindow(scope, morning, kind, businessEnd, businessStart, firstStart, lastFinish, marginSeconds,
+                List.of(), backupCount);
+    }
+
     /** Margin in minutes, for messages and trends. */
     public double marginMinutes() {
         return marginSeconds / 60.0;
