@@ -43,8 +43,9 @@ public final class BackupDigest {
         Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
         RulesConfig.ThroughputDrop drop = config.rules().backupThroughputDrop();
         int fullsKept = Math.max(drop.baselineBackups() + 1, 14);
-        Map<String, BackupRecord> first = new HashMap<>();
-        Map<String, List<BackupRecord>> fulls = new HashMap<>();
+        Map<Key, BackupRecord> first = new HashMap<>();
+        Map<Key, List<BackupRecord>> fulls = new HashMap<>();
+        Map<String, String> lower = new HashMap<>();
         Set<BackupRecord> keep = Collections.newSetFromMap(new IdentityHashMap<>());
         for (BackupRecord b : loaded) {
             if (b.startedAt() == null || b.finishedAt() == null) {
@@ -55,32 +56,33 @@ public final class BackupDigest {
                 continue;
             }
             String name = b.databaseName();
-            String db = b.databaseGuid() + "|" + name.toLowerCase(Locale.ROOT);
+            String db = lower.computeIfAbsent(name, n -> n.toLowerCase(Locale.ROOT));
+            String guid = b.databaseGuid();
             if (b.finishedAt().isAfter(from)) {
                 if (FULL.contains(b.type())) {
-                    newest(first, "full|" + db, b);
+                    newest(first, new Key("full", guid, db, null), b);
                 }
                 if (FULL_OR_DIFF.contains(b.type())) {
-                    newest(first, "diff|" + db, b);
+                    newest(first, new Key("diff", guid, db, null), b);
                 }
                 if ("L".equals(b.type())) {
-                    newest(first, "log|" + db, b);
+                    newest(first, new Key("log", guid, db, null), b);
                 }
                 if ("QAT_DEFLATE".equalsIgnoreCase(b.compressionAlgorithm())) {
-                    newest(first, "qat|" + db, b);
+                    newest(first, new Key("qat", guid, db, null), b);
                 }
                 if ("D".equals(b.type()) && durationSeconds(b) >= drop.minDurationMinutes() * 60L) {
-                    fulls.computeIfAbsent(db + "|" + b.compressionAlgorithm() + "|" + b.target(), k -> new ArrayList<>()).add(b);
+                    fulls.computeIfAbsent(new Key(b.compressionAlgorithm(), guid, db, b.target()), k -> new ArrayList<>()).add(b);
                 }
             }
             if (!"L".equals(b.type()) && b.compressionAlgorithm() != null) {
-                newest(first, "alg|" + b.compressionAlgorithm().toUpperCase(Locale.ROOT) + "|" + name, b);
+                newest(first, new Key("alg", b.compressionAlgorithm().toUpperCase(Locale.ROOT), name, null), b);
             }
             if (b.encryptorThumbprint() != null) {
-                first.putIfAbsent("cert|" + b.encryptorThumbprint().toUpperCase(Locale.ROOT) + "|" + name, b);
+                first.putIfAbsent(new Key("cert", b.encryptorThumbprint().toUpperCase(Locale.ROOT), name, null), b);
             }
             if ("TRIPLE_DES_3KEY".equalsIgnoreCase(b.keyAlgorithm())) {
-                first.putIfAbsent("3des|" + name, b);
+                first.putIfAbsent(new Key("3des", null, name, null), b);
             }
         }
         keep.addAll(first.values());
@@ -103,8 +105,12 @@ public final class BackupDigest {
         return out;
     }
 
+    /** What a kept backup stands for: a kind of evidence about one database (and algorithm or target). */
+    private record Key(String kind, String qualifier, String database, String more) {
+    }
+
     /** Keeps the newest by finish, the first of equals, as the rules' {@code max} does. */
-    private static void newest(Map<String, BackupRecord> first, String key, BackupRecord b) {
+    private static void newest(Map<Key, BackupRecord> first, Key key, BackupRecord b) {
         first.merge(key, b, (old, candidate) -> candidate.finishedAt().isAfter(old.finishedAt()) ? candidate : old);
     }
 

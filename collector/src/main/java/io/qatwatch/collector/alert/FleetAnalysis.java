@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -246,6 +247,9 @@ public final class FleetAnalysis {
                 b.finishedAt(), b.backupSizeBytes(), b.compressedSizeBytes(), b.compressionAlgorithm(), b.target());
     }
 
+    /** Where the backups of a database the instance does not list go: nowhere. */
+    private static final List<DatabaseBackup> NOWHERE = List.of();
+
     private void mergeDatabases(boolean groupWindowsToo) {
         Map<String, List<DatabaseBackup>> backupsByKey = new LinkedHashMap<>();
         Map<String, List<DatabaseBackup>> agBackups = new LinkedHashMap<>();
@@ -279,17 +283,20 @@ public final class FleetAnalysis {
                     }
                 }
             }
+            // The fleet-wide maps are large: look each database up once per instance, not once per backup.
+            Map<String, List<DatabaseBackup>> mine = new HashMap<>();
             for (BackupRecord b : recent(ia.instance())) {
                 String key = b.databaseGuid() != null ? b.databaseGuid()
                         : guidByName.getOrDefault(b.databaseName().toLowerCase(Locale.ROOT), ia.scope() + "/" + b.databaseName());
-                MergedDatabase m = databases.get(key);
-                if (m == null) {
+                List<DatabaseBackup> into = mine.computeIfAbsent(key, k -> databases.containsKey(k) ? backupsByKey.get(k) : NOWHERE);
+                if (into == NOWHERE) {
                     continue;
                 }
                 DatabaseBackup backup = toBackup(ia.scope(), b);
-                backupsByKey.get(key).add(backup);
-                if (groupWindowsToo && m.availabilityGroup() != null) {
-                    agBackups.computeIfAbsent(m.availabilityGroup(), k -> new ArrayList<>()).add(backup);
+                into.add(backup);
+                String ag = groupWindowsToo ? databases.get(key).availabilityGroup() : null;
+                if (ag != null) {
+                    agBackups.computeIfAbsent(ag, k -> new ArrayList<>()).add(backup);
                 }
             }
         }
