@@ -5,7 +5,6 @@ import static io.qatwatch.collector.alert.Histories.backup;
 import static io.qatwatch.collector.alert.Histories.copyOnly;
 import static io.qatwatch.collector.alert.Histories.db;
 import static io.qatwatch.collector.alert.Histories.encrypted;
-import static io.qatwatch.collector.alert.Histories.fired;
 import static io.qatwatch.collector.alert.Histories.qat;
 import static io.qatwatch.collector.alert.Histories.running;
 import static org.assertj.core.api.Assertions.assertThat;
