@@ -105,6 +105,13 @@ public final class FleetAnalysis {
      */
     public static History history(String scope, BusinessCalendar calendar, InstanceState i, List<BackupRecord> loaded,
                                   AlertsConfig config, Instant now) {
+        return history(scope, new NightlyWindows.Nights(calendar), i, loaded, config, now);
+    }
+
+    /** As {@link #history(String, BusinessCalendar, InstanceState, List, AlertsConfig, Instant)}, with the calendar's nights. */
+    public static History history(String scope, NightlyWindows.Nights nights, InstanceState i, List<BackupRecord> loaded,
+                                  AlertsConfig config, Instant now) {
+        BusinessCalendar calendar = nights.calendar();
         Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
         Instant validUntil = Instant.MAX;
         List<DatabaseBackup> backups = new ArrayList<>(loaded.size());
@@ -120,7 +127,7 @@ public final class FleetAnalysis {
                 backups.add(toBackup(scope, b));
             }
         }
-        List<NightlyWindow> windows = NightlyWindows.build(scope, backups, calendar, config.windows(), secondaries(i));
+        List<NightlyWindow> windows = NightlyWindows.build(scope, backups, nights, config.windows(), secondaries(i));
         List<NightlyWindow> finished = new ArrayList<>();
         for (NightlyWindow w : windows) {
             if (w.businessStart().isAfter(now)) {

@@ -46,6 +46,8 @@ public final class LiveFleet {
     private final Map<String, HostSlot> hosts = new TreeMap<>();
     /** Strings the digests share (names, guids, algorithms, targets): a fleet has few distinct ones per instance. */
     private final Map<String, String> strings = new HashMap<>();
+    /** Each calendar's nights, resolved once for the whole fleet. */
+    private final Map<String, NightlyWindows.Nights> nights = new HashMap<>();
     private long backupsRead;
     private boolean loaded;
 
@@ -208,9 +210,9 @@ public final class LiveFleet {
         List<BackupRecord> loaded = store.backups(slot.host, slot.sections.name(), since).stream()
                 .map(StoredBackup::backup).toList();
         InstanceState state = slot.state(loaded);
-        BusinessCalendar calendar = calendars.get(config.calendarNameFor(slot.host, state.name(),
-                tagsOf.apply(slot.host)));
-        History history = FleetAnalysis.history(slot.host + "/" + state.name(), calendar, state, loaded, config, now);
+        String calendar = config.calendarNameFor(slot.host, state.name(), tagsOf.apply(slot.host));
+        NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
+        History history = FleetAnalysis.history(slot.host + "/" + state.name(), known, state, loaded, config, now);
         slot.history = history.summary(now);
         slot.validUntil = history.validUntil();
         slot.digest = canonical(BackupDigest.of(loaded, config, now));

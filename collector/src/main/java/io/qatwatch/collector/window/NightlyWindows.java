@@ -30,9 +30,14 @@ public final class NightlyWindows {
      */
     public static List<NightlyWindow> build(String scope, List<DatabaseBackup> backups, BusinessCalendar calendar,
                                             WindowSettings settings, Set<String> secondaryGuids) {
+        return build(scope, backups, new Nights(calendar), settings, secondaryGuids);
+    }
+
+    /** As {@link #build(String, List, BusinessCalendar, WindowSettings, Set)}, with the calendar's nights resolved so far. */
+    public static List<NightlyWindow> build(String scope, List<DatabaseBackup> backups, Nights known,
+                                            WindowSettings settings, Set<String> secondaryGuids) {
         TreeMap<LocalDate, Night> nights = new TreeMap<>();
         Map<LocalDate, List<DatabaseBackup>> byNight = new HashMap<>();
-        Nights known = new Nights(calendar);
         for (DatabaseBackup b : dedup(backups)) {
             if (!counts(b, settings, secondaryGuids)) {
                 continue;
@@ -82,7 +87,8 @@ public final class NightlyWindows {
 
     /**
      * The nights a calendar has, each resolved once: every instant of a night maps to the same night, so a
-     * backup starting inside a night already seen needs no calendar search.
+     * backup starting inside a night already seen needs no calendar search. Shared by the instances of a
+     * calendar, their windows share the night's instants too. Not thread-safe.
      */
     public static final class Nights {
 
@@ -91,6 +97,10 @@ public final class NightlyWindows {
 
         public Nights(BusinessCalendar calendar) {
             this.calendar = calendar;
+        }
+
+        public BusinessCalendar calendar() {
+            return calendar;
         }
 
         /** The night containing {@code t}, or null when {@code t} falls in business hours. */
