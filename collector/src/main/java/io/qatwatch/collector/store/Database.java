@@ -35,7 +35,10 @@ public final class Database implements AutoCloseable {
             throw new SQLException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
         }
         Path file = dataDir.resolve("qatwatch.db");
-        Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        SQLiteConfig config = new SQLiteConfig();
+        // no "SELECT last_insert_rowid()" after every INSERT: nothing here reads generated keys
+        config.setGetGeneratedKeys(false);
+        Connection c = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
         try (Statement s = c.createStatement()) {
             s.execute("PRAGMA journal_mode=WAL");
             // FULL: a 202 tells the agent to delete its copy, so the commit must survive a power cut, not only a crash
@@ -67,6 +70,7 @@ public final class Database implements AutoCloseable {
     public synchronized Connection openReader() throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
+        config.setGetGeneratedKeys(false);
         config.setBusyTimeout(5000);
         Connection reader = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
         readers.add(reader);
