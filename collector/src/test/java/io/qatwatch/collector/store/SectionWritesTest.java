@@ -185,9 +185,6 @@ class SectionWritesTest {
     }
 
     private static long number(Database db, String sql) throws Exception {
-        try (Statement s = db.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return SqliteReportStoreTest.scalar(db, sql);
     }
 }
