@@ -149,47 +149,65 @@ public final class SqliteReportStore implements ReportStore {
     }
 
     /**
-     * Group commit: every report in one transaction, each behind a savepoint so that one report's failure
-     * rolls back only that report. With {@code synchronous=FULL} the commit is the expensive part.
+     * Group commit: every report in one transaction, so the commit (with {@code synchronous=FULL}, the disk flush)
+     * is paid once per batch. One report's failure must fail only that report: the batch is first stored without
+     * savepoints (reports rarely fail, and two statements a report are saved); if one fails, the transaction is
+     * rolled back and the batch stored again with each report behind a savepoint of its own.
      */
     @Override
     public List<Outcome> storeAll(List<Incoming> batch) {
-        List<Outcome> out = new ArrayList<>(batch.size());
         synchronized (db) {
-            Connection c = db.connection();
-            try {
-                c.setAutoCommit(false);
-                for (Incoming in : batch) {
+            List<Outcome> out = storeBatch(batch, false);
+            return out != null ? out : storeBatch(batch, true);
+        }
+    }
+
+    /** One transaction; without savepoints, null when a report failed (everything rolled back). */
+    private List<Outcome> storeBatch(List<Incoming> batch, boolean savepoints) {
+        List<Outcome> out = new ArrayList<>(batch.size());
+        Connection c = db.connection();
+        try {
+            c.setAutoCommit(false);
+            for (Incoming in : batch) {
+                if (savepoints) {
                     statement(c, "SAVEPOINT report").execute();
-                    try {
-                        out.add(new Outcome(storeInTransaction(c, in), null));
+                }
+                try {
+                    out.add(new Outcome(storeInTransaction(c, in), null));
+                    if (savepoints) {
                         statement(c, "RELEASE report").execute();
-                    } catch (SQLException | IOException | RuntimeException e) {
-                        statement(c, "ROLLBACK TO report").execute();
-                        statement(c, "RELEASE report").execute();
-                        forgetWritten();
-                        out.add(new Outcome(null, e));
-                    } finally {
                         touched.clear();
                     }
+                } catch (SQLException | IOException | RuntimeException e) {
+                    forgetWritten();
+                    touched.clear();
+                    if (!savepoints) {
+                        c.rollback();
+                        return null;
+                    }
+                    statement(c, "ROLLBACK TO report").execute();
+                    statement(c, "RELEASE report").execute();
+                    out.add(new Outcome(null, e));
                 }
-                c.commit();
-                return out;
-            } catch (SQLException e) {
-                try {
-                    c.rollback();
-                } catch (SQLException ignored) {
-                    // the commit's error is the one to report
-                }
-                hostsWritten.clear();
-                instancesWritten.clear();
-                return batch.stream().map(in -> new Outcome(null, e)).toList();
-            } finally {
-                try {
-                    c.setAutoCommit(true);
-                } catch (SQLException ignored) {
-                    // the connection is broken; the next call reports it
-                }
+            }
+            c.commit();
+            touched.clear();
+            return out;
+        } catch (SQLException e) {
+            try {
+                c.rollback();
+            } catch (SQLException ignored) {
+                // the commit's error is the one to report
+            }
+            touched.clear();
+            hostsWritten.clear();
+            instancesWritten.clear();
+            return batch.stream().map(in -> new Outcome(null, e)).toList();
+        } finally {
+            try {
+                c.setAutoCommit(true);
+            } catch (SQLException ignored) {
+                // the connection is broken; the next call reports it
             }
         }
     }
@@ -214,13 +232,18 @@ public final class SqliteReportStore implements ReportStore {
 
     private Stored storeInTransaction(Connection c, Incoming in) throws SQLException, IOException {
         AgentReport report = in.report();
+        int carried = 0;
+        for (SqlInstanceSnapshot snapshot : report.instances()) {
+            carried += snapshot.backups() == null ? 0 : snapshot.backups().size();
+        }
         PreparedStatement s = statement(c, """
-                INSERT INTO reports(report_id, host, created_at, received_at, backups) VALUES (?,?,?,?,0)
+                INSERT INTO reports(report_id, host, created_at, received_at, backups) VALUES (?,?,?,?,?)
                 ON CONFLICT(report_id) DO NOTHING""");
         s.setString(1, report.reportId());
         s.setString(2, in.host());
         s.setLong(3, report.createdAt().toEpochMilli());
         s.setLong(4, in.receivedAt().toEpochMilli());
+        s.setInt(5, carried);
         if (s.executeUpdate() == 0) {
             return new Stored(report.reportId(), true, 0);
         }
@@ -231,10 +254,13 @@ public final class SqliteReportStore implements ReportStore {
             upsertInstance(c, in.host(), snapshot, in.sections().instances().get(i), in.receivedAt());
             newBackups += insertBackups(c, in.host(), snapshot);
         }
-        PreparedStatement count = statement(c, "UPDATE reports SET backups = ? WHERE report_id = ?");
-        count.setInt(1, newBackups);
-        count.setString(2, report.reportId());
-        count.executeUpdate();
+        if (newBackups != carried) {
+            // some were stored before (a resent backup): the row counts the new ones
+            PreparedStatement count = statement(c, "UPDATE reports SET backups = ? WHERE report_id = ?");
+            count.setInt(1, newBackups);
+            count.setString(2, report.reportId());
+            count.executeUpdate();
+        }
         return new Stored(report.reportId(), false, newBackups);
     }
 

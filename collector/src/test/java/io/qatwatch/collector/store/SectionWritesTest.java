@@ -107,6 +107,9 @@ class SectionWritesTest {
             AgentReport again = new AgentReport(1, "report-again-0001", first.createdAt(), first.agent(), null, null,
                     null, first.instances(), first.probes());
             assertThat(store.store("sql01", again, AT).newBackups()).as("the same backup_set_ids: skipped").isZero();
+            assertThat(number(db, "SELECT backups FROM reports WHERE report_id = 'report-again-0001'"))
+                    .as("the report row counts new backups only").isZero();
+            assertThat(number(db, "SELECT backups FROM reports WHERE report_id = '" + first.reportId() + "'")).isEqualTo(2);
 
             SqlInstanceSnapshot s = first.instances().get(0);
             List<BackupRecord> oneBroken = new ArrayList<>(List.of(s.backups().get(0)));
