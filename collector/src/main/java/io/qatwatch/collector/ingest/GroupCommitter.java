@@ -3,13 +3,11 @@ package io.qatwatch.collector.ingest;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.ReportStore.Incoming;
 import io.qatwatch.collector.store.ReportStore.Outcome;
-import io.qatwatch.protocol.AgentReport;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -42,9 +40,9 @@ public final class GroupCommitter {
     }
 
     /** Queues one report; the future completes when the batch holding it has committed (or failed). */
-    public Future<ReportStore.Stored> store(String host, AgentReport report, Instant receivedAt) {
+    public Future<ReportStore.Stored> store(Incoming incoming) {
         Promise<ReportStore.Stored> promise = Promise.promise();
-        queue.add(new Pending(new Incoming(host, report, receivedAt), vertx.getOrCreateContext(), promise));
+        queue.add(new Pending(incoming, vertx.getOrCreateContext(), promise));
         if (draining.compareAndSet(false, true)) {
             storeWorker.executeBlocking(() -> {
                 drain();

@@ -1,6 +1,8 @@
 package io.qatwatch.collector.ingest;
 
+import io.qatwatch.collector.store.ReportSections;
 import io.qatwatch.collector.store.ReportStore;
+import io.qatwatch.collector.store.ReportStore.Incoming;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.store.TokenStore.TokenInfo;
 import io.qatwatch.collector.web.CollectorMetrics;
@@ -89,7 +91,13 @@ public final class IngestHandler implements Handler<RoutingContext> {
             return;
         }
         Buffer body = ctx.body().buffer();
-        storeWorker.executeBlocking(() -> tokens.authenticate(bearer), false)
+        Optional<Optional<TokenInfo>> known = tokens.authenticateCached(bearer, System.nanoTime());
+        if (known.isPresent()) {
+            afterAuthentication(ctx, known.get(), body, gzip, started);
+            return;
+        }
+        // not on the store worker: its one thread belongs to the writer
+        vertx.executeBlocking(() -> tokens.authenticate(bearer), false)
                 .onFailure(e -> serverError(ctx, "token lookup failed", e))
                 .onSuccess(found -> afterAuthentication(ctx, found, body, gzip, started));
     }
@@ -117,9 +125,14 @@ public final class IngestHandler implements Handler<RoutingContext> {
             reject(ctx, 400, "invalid", "$", "empty body: expected a JSON report");
             return;
         }
-        Future<AgentReport> parsed = vertx.executeBlocking(() -> parse(body, gzip), false);
-        parsed.compose(report -> committer.store(host, report, clock.instant())
-                        .map(stored -> new AcceptedReport(host, report, stored)))
+        // parsing, validation and serialising the sections for the store run on the worker pool, in parallel;
+        // the store's one writer thread then only compares and writes
+        Future<Incoming> parsed = vertx.executeBlocking(() -> {
+            AgentReport report = parse(body, gzip);
+            return new Incoming(host, report, clock.instant(), ReportSections.of(report));
+        }, false);
+        parsed.compose(incoming -> committer.store(incoming)
+                        .map(stored -> new AcceptedReport(host, incoming.report(), stored)))
                 .onSuccess(accepted -> {
                     metrics.accepted(accepted.stored().newBackups(), accepted.stored().duplicate());
                     metrics.ingestLatency(System.nanoTime() - started);

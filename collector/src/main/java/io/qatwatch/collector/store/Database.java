@@ -8,7 +8,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import org.sqlite.SQLiteConfig;
 
 /**
  * The collector's embedded SQLite file (WAL). Each part of the collector that keeps state owns its tables
@@ -18,6 +20,7 @@ public final class Database implements AutoCloseable {
 
     private final Path file;
     private final Connection connection;
+    private final List<Connection> readers = new ArrayList<>();
 
     private Database(Path file, Connection connection) {
         this.file = file;
@@ -32,7 +35,10 @@ public final class Database implements AutoCloseable {
             throw new SQLException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
         }
         Path file = dataDir.resolve("qatwatch.db");
-        Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        SQLiteConfig config = new SQLiteConfig();
+        // no "SELECT last_insert_rowid()" after every INSERT: nothing here reads generated keys
+        config.setGetGeneratedKeys(false);
+        Connection c = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
         try (Statement s = c.createStatement()) {
             s.execute("PRAGMA journal_mode=WAL");
             // FULL: a 202 tells the agent to delete its copy, so the commit must survive a power cut, not only a crash
@@ -53,6 +59,22 @@ public final class Database implements AutoCloseable {
      */
     public Connection connection() {
         return connection;
+    }
+
+    /**
+     * A new read-only connection, for reads that need not see the writer's open transaction (the fleet, backup
+     * history, tokens). In WAL mode a reader never waits for the writer nor the writer for it, so a long read (the
+     * alert stage loading the whole fleet) cannot stall ingest. Each statement sees what was committed when it
+     * started. The caller owns it (one thread at a time); it is closed with this database.
+     */
+    public synchronized Connection openReader() throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        config.setGetGeneratedKeys(false);
+        config.setBusyTimeout(5000);
+        Connection reader = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
+        readers.add(reader);
+        return reader;
     }
 
     /**
@@ -116,6 +138,10 @@ public final class Database implements AutoCloseable {
 
     @Override
     public synchronized void close() throws SQLException {
+        for (Connection reader : readers) {
+            reader.close();
+        }
+        readers.clear();
         connection.close();
     }
 }

@@ -21,8 +21,16 @@ public interface ReportStore {
      */
     Stored store(String host, AgentReport report, Instant receivedAt) throws Exception;
 
-    /** A report waiting to be stored, and what became of it. */
-    record Incoming(String host, AgentReport report, Instant receivedAt) {
+    /**
+     * A report waiting to be stored, with its sections already serialised (done off the writer: see
+     * {@link ReportSections}).
+     */
+    record Incoming(String host, AgentReport report, Instant receivedAt, ReportSections sections) {
+
+        /** Serialises the sections here, on the calling thread. */
+        public Incoming(String host, AgentReport report, Instant receivedAt) {
+            this(host, report, receivedAt, ReportSections.of(report));
+        }
     }
 
     /** The result of one report of a batch: stored (or duplicate), or the error that refused it alone. */

@@ -25,18 +25,37 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
+import io.qatwatch.collector.store.ReportSections.Digest;
+import io.qatwatch.collector.store.ReportSections.InstanceSections;
+import io.qatwatch.collector.store.ReportSections.Section;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-/** The embedded {@link ReportStore}: one SQLite file in WAL mode, one transaction per report. */
+/**
+ * The embedded {@link ReportStore}: one SQLite file in WAL mode, one writer connection (reports are stored in
+ * group-committed batches) and a read connection that never waits for the writer.
+ */
 public final class SqliteReportStore implements ReportStore {
 
     private static final ObjectMapper JSON = ReportJson.mapper();
 
     private final Database db;
+    /** The writer's statements by their SQL; used under the lock on {@code db}, like everything of the writer. */
+    private final Map<String, PreparedStatement> statements = new HashMap<>();
+    /**
+     * What this store last wrote of each host's sections (agent, probes, facts, QAT, licence) and of each
+     * {@code host\ninstance}'s: the digest of the JSON in the row. This store is the only writer of those rows.
+     */
+    private final Map<String, Digest[]> hostsWritten = new HashMap<>();
+    private final Map<String, InstanceWritten> instancesWritten = new HashMap<>();
+    /** The hosts and instances the report being stored wrote, forgotten above if it rolls back. */
+    private final List<String> touched = new ArrayList<>();
+    private final Object readLock = new Object();
+    private Connection reader;
 
     public SqliteReportStore(Database db) throws SQLException {
         this.db = db;
@@ -125,164 +144,336 @@ public final class SqliteReportStore implements ReportStore {
 
     @Override
     public Stored store(String host, AgentReport report, Instant receivedAt) throws SQLException, IOException {
+        Incoming in = new Incoming(host, report, receivedAt);
         synchronized (db) {
             Connection c = db.connection();
             c.setAutoCommit(false);
             try {
-                Stored stored = storeInTransaction(c, host, report, receivedAt);
+                Stored stored = storeInTransaction(c, in);
                 c.commit();
                 return stored;
             } catch (SQLException | IOException | RuntimeException e) {
                 c.rollback();
+                forgetWritten();
                 throw e;
             } finally {
+                touched.clear();
                 c.setAutoCommit(true);
             }
         }
     }
 
     /**
-     * Group commit: every report in one transaction, each behind a savepoint so that one report's failure
-     * rolls back only that report. With {@code synchronous=FULL} the commit is the expensive part.
+     * Group commit: every report in one transaction, so the commit (with {@code synchronous=FULL}, the disk flush)
+     * is paid once per batch. One report's failure must fail only that report: the batch is first stored without
+     * savepoints (reports rarely fail, and two statements a report are saved); if one fails, the transaction is
+     * rolled back and the batch stored again with each report behind a savepoint of its own.
      */
     @Override
     public List<Outcome> storeAll(List<Incoming> batch) {
-        List<Outcome> out = new ArrayList<>(batch.size());
         synchronized (db) {
-            Connection c = db.connection();
-            try {
-                c.setAutoCommit(false);
-                for (Incoming in : batch) {
-                    try (Statement s = c.createStatement()) {
-                        s.execute("SAVEPOINT report");
-                        try {
-                            out.add(new Outcome(storeInTransaction(c, in.host(), in.report(), in.receivedAt()), null));
-                            s.execute("RELEASE report");
-                        } catch (SQLException | IOException | RuntimeException e) {
-                            s.execute("ROLLBACK TO report");
-                            s.execute("RELEASE report");
-                            out.add(new Outcome(null, e));
-                        }
+            List<Outcome> out = storeBatch(batch, false);
+            return out != null ? out : storeBatch(batch, true);
+        }
+    }
+
+    /** One transaction; without savepoints, null when a report failed (everything rolled back). */
+    private List<Outcome> storeBatch(List<Incoming> batch, boolean savepoints) {
+        List<Outcome> out = new ArrayList<>(batch.size());
+        Connection c = db.connection();
+        try {
+            c.setAutoCommit(false);
+            for (Incoming in : batch) {
+                if (savepoints) {
+                    statement(c, "SAVEPOINT report").execute();
+                }
+                try {
+                    out.add(new Outcome(storeInTransaction(c, in), null));
+                    if (savepoints) {
+                        statement(c, "RELEASE report").execute();
+                        touched.clear();
                     }
+                } catch (SQLException | IOException | RuntimeException e) {
+                    forgetWritten();
+                    touched.clear();
+                    if (!savepoints) {
+                        c.rollback();
+                        return null;
+                    }
+                    statement(c, "ROLLBACK TO report").execute();
+                    statement(c, "RELEASE report").execute();
+                    out.add(new Outcome(null, e));
                 }
-                c.commit();
-                return out;
-            } catch (SQLException e) {
-                try {
-                    c.rollback();
-                } catch (SQLException ignored) {
-                    // the commit's error is the one to report
-                }
-                return batch.stream().map(in -> new Outcome(null, e)).toList();
-            } finally {
-                try {
-                    c.setAutoCommit(true);
-                } catch (SQLException ignored) {
-                    // the connection is broken; the next call reports it
-                }
+            }
+            c.commit();
+            touched.clear();
+            return out;
+        } catch (SQLException e) {
+            try {
+                c.rollback();
+            } catch (SQLException ignored) {
+                // the commit's error is the one to report
+            }
+            touched.clear();
+            hostsWritten.clear();
+            instancesWritten.clear();
+            return batch.stream().map(in -> new Outcome(null, e)).toList();
+        } finally {
+            try {
+                c.setAutoCommit(true);
+            } catch (SQLException ignored) {
+                // the connection is broken; the next call reports it
             }
         }
     }
 
-    private Stored storeInTransaction(Connection c, String host, AgentReport report, Instant receivedAt)
-            throws SQLException, IOException {
-        try (PreparedStatement s = c.prepareStatement(
-                "INSERT OR IGNORE INTO reports(report_id, host, created_at, received_at, backups) VALUES (?,?,?,?,0)")) {
-            s.setString(1, report.reportId());
-            s.setString(2, host);
-            s.setLong(3, report.createdAt().toEpochMilli());
-            s.setLong(4, receivedAt.toEpochMilli());
-            if (s.executeUpdate() == 0) {
-                return new Stored(report.reportId(), true, 0);
-            }
+    /** A statement of the writer connection, prepared once for the store's life. */
+    private PreparedStatement statement(Connection c, String sql) throws SQLException {
+        PreparedStatement s = statements.get(sql);
+        if (s == null) {
+            s = c.prepareStatement(sql);
+            statements.put(sql, s);
         }
-        upsertHost(c, host, report, receivedAt);
-        int newBackups = 0;
+        return s;
+    }
+
+    /** The report being stored rolled back: what it wrote is no longer known, so its host and instances are rewritten whole. */
+    private void forgetWritten() {
+        for (String key : touched) {
+            hostsWritten.remove(key);
+            instancesWritten.remove(key);
+        }
+    }
+
+    private Stored storeInTransaction(Connection c, Incoming in) throws SQLException, IOException {
+        AgentReport report = in.report();
+        int carried = 0;
         for (SqlInstanceSnapshot snapshot : report.instances()) {
-            upsertInstance(c, host, snapshot, receivedAt);
-            newBackups += insertBackups(c, host, snapshot);
+            carried += snapshot.backups() == null ? 0 : snapshot.backups().size();
         }
-        try (PreparedStatement s = c.prepareStatement("UPDATE reports SET backups = ? WHERE report_id = ?")) {
-            s.setInt(1, newBackups);
-            s.setString(2, report.reportId());
-            s.executeUpdate();
+        PreparedStatement s = statement(c, """
+                INSERT INTO reports(report_id, host, created_at, received_at, backups) VALUES (?,?,?,?,?)
+                ON CONFLICT(report_id) DO NOTHING""");
+        s.setString(1, report.reportId());
+        s.setString(2, in.host());
+        s.setLong(3, report.createdAt().toEpochMilli());
+        s.setLong(4, in.receivedAt().toEpochMilli());
+        s.setInt(5, carried);
+        if (s.executeUpdate() == 0) {
+            return new Stored(report.reportId(), true, 0);
+        }
+        upsertHost(c, in.host(), report, in.sections(), in.receivedAt());
+        int newBackups = 0;
+        for (int i = 0; i < report.instances().size(); i++) {
+            SqlInstanceSnapshot snapshot = report.instances().get(i);
+            upsertInstance(c, in.host(), snapshot, in.sections().instances().get(i), in.receivedAt());
+            newBackups += insertBackups(c, in.host(), snapshot);
+        }
+        if (newBackups != carried) {
+            // some were stored before (a resent backup): the row counts the new ones
+            PreparedStatement count = statement(c, "UPDATE reports SET backups = ? WHERE report_id = ?");
+            count.setInt(1, newBackups);
+            count.setString(2, report.reportId());
+            count.executeUpdate();
         }
         return new Stored(report.reportId(), false, newBackups);
     }
 
-    private void upsertHost(Connection c, String host, AgentReport report, Instant now) throws SQLException, IOException {
-        try (PreparedStatement s = c.prepareStatement("""
-                INSERT INTO hosts(name, first_seen, last_seen, agent_json, probes_json) VALUES (?,?,?,?,?)
-                ON CONFLICT(name) DO UPDATE SET last_seen = excluded.last_seen, agent_json = excluded.agent_json,
-                  probes_json = excluded.probes_json""")) {
+    /**
+     * Updates the host's row. Its first report since the store opened writes every section; later ones write only
+     * the sections whose JSON changed (an agent resends unchanged facts every cycle) and the times.
+     */
+    private void upsertHost(Connection c, String host, AgentReport report, ReportSections sections, Instant now)
+            throws SQLException {
+        touched.add(host);
+        boolean facts = report.host() != null || report.qat() != null || report.licence() != null;
+        Digest[] known = hostsWritten.get(host);
+        if (known == null) {
+            PreparedStatement s = statement(c, """
+                    INSERT INTO hosts(name, first_seen, last_seen, agent_json, probes_json) VALUES (?,?,?,?,?)
+                    ON CONFLICT(name) DO UPDATE SET last_seen = excluded.last_seen, agent_json = excluded.agent_json,
+                      probes_json = excluded.probes_json""");
             s.setString(1, host);
             s.setLong(2, now.toEpochMilli());
             s.setLong(3, now.toEpochMilli());
-            s.setString(4, JSON.writeValueAsString(report.agent()));
-            s.setString(5, JSON.writeValueAsString(report.probes()));
+            s.setString(4, ReportSections.json(sections.agent()));
+            s.setString(5, ReportSections.json(sections.probes()));
             s.executeUpdate();
-        }
-        if (report.host() != null || report.qat() != null || report.licence() != null) {
-            try (PreparedStatement s = c.prepareStatement("""
-                    UPDATE hosts SET facts_json = COALESCE(?, facts_json), qat_json = COALESCE(?, qat_json),
-                      licence_json = COALESCE(?, licence_json), licence_verdict = COALESCE(?, licence_verdict),
-                      facts_at = ? WHERE name = ?""")) {
-                s.setString(1, report.host() == null ? null : JSON.writeValueAsString(report.host()));
-                s.setString(2, report.qat() == null ? null : JSON.writeValueAsString(report.qat()));
-                s.setString(3, report.licence() == null ? null : JSON.writeValueAsString(report.licence()));
-                s.setString(4, report.licence() == null ? null : report.licence().verdict().name());
-                s.setLong(5, report.createdAt().toEpochMilli());
-                s.setString(6, host);
-                s.executeUpdate();
+            if (facts) {
+                PreparedStatement f = statement(c, """
+                        UPDATE hosts SET facts_json = COALESCE(?, facts_json), qat_json = COALESCE(?, qat_json),
+                          licence_json = COALESCE(?, licence_json), licence_verdict = COALESCE(?, licence_verdict),
+                          facts_at = ? WHERE name = ?""");
+                f.setString(1, ReportSections.json(sections.facts()));
+                f.setString(2, ReportSections.json(sections.qat()));
+                f.setString(3, ReportSections.json(sections.licence()));
+                f.setString(4, report.licence() == null ? null : report.licence().verdict().name());
+                f.setLong(5, report.createdAt().toEpochMilli());
+                f.setString(6, host);
+                f.executeUpdate();
             }
+            // agent and probes are overwritten (null too); facts, QAT and licence only by a value (null: not known)
+            hostsWritten.put(host, new Digest[] {digest(sections.agent()), digest(sections.probes()),
+                digest(sections.facts()), digest(sections.qat()), digest(sections.licence())});
+            return;
         }
+        Update update = new Update("hosts");
+        update.set("last_seen", now.toEpochMilli());
+        overwrite(update, "agent_json", sections.agent(), known, 0);
+        overwrite(update, "probes_json", sections.probes(), known, 1);
+        coalesce(update, "facts_json", sections.facts(), known, 2);
+        coalesce(update, "qat_json", sections.qat(), known, 3);
+        if (coalesce(update, "licence_json", sections.licence(), known, 4)) {
+            update.set("licence_verdict", report.licence().verdict().name());
+        }
+        if (facts) {
+            update.set("facts_at", report.createdAt().toEpochMilli());
+        }
+        update.run(c, "name = ?", host);
     }
 
-    private void upsertInstance(Connection c, String host, SqlInstanceSnapshot snap, Instant now)
-            throws SQLException, IOException {
-        Map<String, String> previous = new LinkedHashMap<>();
-        try (PreparedStatement s = c.prepareStatement(
-                "SELECT configuration_json, accelerators_json FROM instances WHERE host = ? AND name = ?")) {
-            s.setString(1, host);
-            s.setString(2, snap.name());
-            try (ResultSet rs = s.executeQuery()) {
-                if (rs.next()) {
-                    previous.put("configuration", rs.getString(1));
-                    previous.put("accelerators", rs.getString(2));
-                }
-            }
-        }
-        String configuration = json(snap.configuration());
-        String accelerators = json(snap.accelerators());
-        try (PreparedStatement s = c.prepareStatement("""
-                INSERT INTO instances(host, name, last_seen, server_json, configuration_json, accelerators_json,
-                  databases_json, running_json, certificates_json, high_water_mark) VALUES (?,?,?,?,?,?,?,?,?,?)
-                ON CONFLICT(host, name) DO UPDATE SET last_seen = excluded.last_seen,
-                  server_json = COALESCE(excluded.server_json, server_json),
-                  configuration_json = COALESCE(excluded.configuration_json, configuration_json),
-                  accelerators_json = COALESCE(excluded.accelerators_json, accelerators_json),
-                  databases_json = COALESCE(excluded.databases_json, databases_json),
-                  running_json = COALESCE(excluded.running_json, running_json),
-                  certificates_json = COALESCE(excluded.certificates_json, certificates_json),
-                  high_water_mark = MAX(COALESCE(excluded.high_water_mark, 0), COALESCE(high_water_mark, 0))""")) {
+    /**
+     * Updates the instance's row and records configuration and accelerator changes. As for hosts, the first report
+     * since the store opened writes every section, later ones only what changed.
+     */
+    private void upsertInstance(Connection c, String host, SqlInstanceSnapshot snap, InstanceSections sections,
+            Instant now) throws SQLException {
+        String key = host + '\n' + snap.name();
+        touched.add(key);
+        InstanceWritten known = instancesWritten.get(key);
+        if (known == null) {
+            String[] previous = previousHistorySections(c, host, snap.name());
+            PreparedStatement s = statement(c, """
+                    INSERT INTO instances(host, name, last_seen, server_json, configuration_json, accelerators_json,
+                      databases_json, running_json, certificates_json, high_water_mark) VALUES (?,?,?,?,?,?,?,?,?,?)
+                    ON CONFLICT(host, name) DO UPDATE SET last_seen = excluded.last_seen,
+                      server_json = COALESCE(excluded.server_json, server_json),
+                      configuration_json = COALESCE(excluded.configuration_json, configuration_json),
+                      accelerators_json = COALESCE(excluded.accelerators_json, accelerators_json),
+                      databases_json = COALESCE(excluded.databases_json, databases_json),
+                      running_json = COALESCE(excluded.running_json, running_json),
+                      certificates_json = COALESCE(excluded.certificates_json, certificates_json),
+                      high_water_mark = MAX(COALESCE(excluded.high_water_mark, 0), COALESCE(high_water_mark, 0))""");
             s.setString(1, host);
             s.setString(2, snap.name());
             s.setLong(3, now.toEpochMilli());
-            s.setString(4, json(snap.server()));
-            s.setString(5, configuration);
-            s.setString(6, accelerators);
-            s.setString(7, json(snap.databases()));
-            s.setString(8, json(snap.runningBackups()));
-            s.setString(9, json(snap.certificates()));
+            s.setString(4, ReportSections.json(sections.server()));
+            s.setString(5, ReportSections.json(sections.configuration()));
+            s.setString(6, ReportSections.json(sections.accelerators()));
+            s.setString(7, ReportSections.json(sections.databases()));
+            s.setString(8, ReportSections.json(sections.running()));
+            s.setString(9, ReportSections.json(sections.certificates()));
             if (snap.backupHighWaterMark() == null) {
                 s.setNull(10, Types.BIGINT);
             } else {
                 s.setLong(10, snap.backupHighWaterMark());
             }
             s.executeUpdate();
+            recordChange(c, host, snap, "configuration", previous[0], ReportSections.json(sections.configuration()));
+            recordChange(c, host, snap, "accelerators", previous[1], ReportSections.json(sections.accelerators()));
+            instancesWritten.put(key, new InstanceWritten(new Digest[] {digest(sections.server()),
+                digest(sections.configuration()), digest(sections.accelerators()), digest(sections.databases()),
+                digest(sections.running()), digest(sections.certificates())}, snap.backupHighWaterMark()));
+            return;
         }
-        recordChange(c, host, snap, "configuration", previous.get("configuration"), configuration);
-        recordChange(c, host, snap, "accelerators", previous.get("accelerators"), accelerators);
+        boolean configurationChanged = changed(sections.configuration(), known.digests(), 1);
+        boolean acceleratorsChanged = changed(sections.accelerators(), known.digests(), 2);
+        String[] previous = configurationChanged || acceleratorsChanged
+                ? previousHistorySections(c, host, snap.name()) : null;
+        Update update = new Update("instances");
+        update.set("last_seen", now.toEpochMilli());
+        coalesce(update, "server_json", sections.server(), known.digests(), 0);
+        coalesce(update, "configuration_json", sections.configuration(), known.digests(), 1);
+        coalesce(update, "accelerators_json", sections.accelerators(), known.digests(), 2);
+        coalesce(update, "databases_json", sections.databases(), known.digests(), 3);
+        coalesce(update, "running_json", sections.running(), known.digests(), 4);
+        coalesce(update, "certificates_json", sections.certificates(), known.digests(), 5);
+        Long mark = snap.backupHighWaterMark();
+        if (mark != null && (known.highWaterMark() == null || mark > known.highWaterMark())) {
+            update.setExpression("high_water_mark", "MAX(?, COALESCE(high_water_mark, 0))", mark);
+            instancesWritten.put(key, new InstanceWritten(known.digests(), mark));
+        }
+        update.run(c, "host = ? AND name = ?", host, snap.name());
+        if (configurationChanged) {
+            recordChange(c, host, snap, "configuration", previous[0], sections.configuration().json());
+        }
+        if (acceleratorsChanged) {
+            recordChange(c, host, snap, "accelerators", previous[1], sections.accelerators().json());
+        }
+    }
+
+    /** The stored configuration and accelerator JSON of an instance (nulls for a new one), for the change history. */
+    private String[] previousHistorySections(Connection c, String host, String instance) throws SQLException {
+        PreparedStatement s = statement(c,
+                "SELECT configuration_json, accelerators_json FROM instances WHERE host = ? AND name = ?");
+        s.setString(1, host);
+        s.setString(2, instance);
+        try (ResultSet rs = s.executeQuery()) {
+            return rs.next() ? new String[] {rs.getString(1), rs.getString(2)} : new String[2];
+        }
+    }
+
+    private static Digest digest(Section section) {
+        return section == null ? null : section.digest();
+    }
+
+    /** A section written only when present (null keeps the stored value): did it change? */
+    private static boolean changed(Section section, Digest[] known, int index) {
+        return section != null && !section.digest().equals(known[index]);
+    }
+
+    /** A section the report always sets, null included: write it when it differs from what was written. */
+    private static void overwrite(Update update, String column, Section section, Digest[] known, int index) {
+        if (!Objects.equals(digest(section), known[index])) {
+            update.set(column, ReportSections.json(section));
+            known[index] = digest(section);
+        }
+    }
+
+    /** A section that keeps the stored value when left out: write it when present and changed. */
+    private static boolean coalesce(Update update, String column, Section section, Digest[] known, int index) {
+        if (!changed(section, known, index)) {
+            return false;
+        }
+        update.set(column, section.json());
+        known[index] = section.digest();
+        return true;
+    }
+
+    /** An {@code UPDATE} of the columns that changed; its few shapes are prepared once each. */
+    private final class Update {
+        private final String table;
+        private final StringBuilder sets = new StringBuilder();
+        private final List<Object> values = new ArrayList<>();
+
+        Update(String table) {
+            this.table = table;
+        }
+
+        void set(String column, Object value) {
+            setExpression(column, "?", value);
+        }
+
+        void setExpression(String column, String expression, Object value) {
+            sets.append(sets.isEmpty() ? "" : ", ").append(column).append(" = ").append(expression);
+            values.add(value);
+        }
+
+        void run(Connection c, String where, Object... keys) throws SQLException {
+            PreparedStatement s = statement(c, "UPDATE " + table + " SET " + sets + " WHERE " + where);
+            int i = 1;
+            for (Object v : values) {
+                s.setObject(i++, v);
+            }
+            for (Object k : keys) {
+                s.setObject(i++, k);
+            }
+            s.executeUpdate();
+        }
+    }
+
+    /** What this store last wrote of an instance's sections, and the highest high-water mark it wrote. */
+    private record InstanceWritten(Digest[] digests, Long highWaterMark) {
     }
 
     private static void recordChange(Connection c, String host, SqlInstanceSnapshot snap, String section,
@@ -302,42 +493,43 @@ public final class SqliteReportStore implements ReportStore {
         }
     }
 
-    private static int insertBackups(Connection c, String host, SqlInstanceSnapshot snap) throws SQLException {
+    private int insertBackups(Connection c, String host, SqlInstanceSnapshot snap) throws SQLException {
         if (snap.backups() == null || snap.backups().isEmpty()) {
             return 0;
         }
         int inserted = 0;
-        try (PreparedStatement s = c.prepareStatement("""
-                INSERT OR IGNORE INTO backups(host, instance, backup_set_id, database_name, database_guid, type,
+        // only a backup stored before is skipped; any other constraint (NOT NULL) fails the report
+        PreparedStatement s = statement(c, """
+                INSERT INTO backups(host, instance, backup_set_id, database_name, database_guid, type,
                   copy_only, started_at, finished_at, tz_known, size_bytes, compressed_bytes, algorithm, checksums,
                   key_algorithm, encryptor_thumbprint, encryptor_type, device_type, target)
-                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""")) {
-            for (BackupRecord b : snap.backups()) {
-                s.setString(1, host);
-                s.setString(2, snap.name());
-                s.setLong(3, b.backupSetId());
-                s.setString(4, b.databaseName());
-                s.setString(5, b.databaseGuid());
-                s.setString(6, b.type());
-                s.setInt(7, b.copyOnly() ? 1 : 0);
-                s.setLong(8, b.startedAt().toEpochMilli());
-                s.setLong(9, b.finishedAt().toEpochMilli());
-                s.setInt(10, b.timeZoneKnown() ? 1 : 0);
-                s.setLong(11, b.backupSizeBytes());
-                if (b.compressedSizeBytes() == null) {
-                    s.setNull(12, Types.BIGINT);
-                } else {
-                    s.setLong(12, b.compressedSizeBytes());
-                }
-                s.setString(13, b.compressionAlgorithm());
-                s.setInt(14, b.hasChecksums() ? 1 : 0);
-                s.setString(15, b.keyAlgorithm());
-                s.setString(16, b.encryptorThumbprint());
-                s.setString(17, b.encryptorType());
-                s.setString(18, b.deviceType());
-                s.setString(19, b.target());
-                inserted += s.executeUpdate();
+                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                ON CONFLICT(host, instance, backup_set_id) DO NOTHING""");
+        for (BackupRecord b : snap.backups()) {
+            s.setString(1, host);
+            s.setString(2, snap.name());
+            s.setLong(3, b.backupSetId());
+            s.setString(4, b.databaseName());
+            s.setString(5, b.databaseGuid());
+            s.setString(6, b.type());
+            s.setInt(7, b.copyOnly() ? 1 : 0);
+            s.setLong(8, b.startedAt().toEpochMilli());
+            s.setLong(9, b.finishedAt().toEpochMilli());
+            s.setInt(10, b.timeZoneKnown() ? 1 : 0);
+            s.setLong(11, b.backupSizeBytes());
+            if (b.compressedSizeBytes() == null) {
+                s.setNull(12, Types.BIGINT);
+            } else {
+                s.setLong(12, b.compressedSizeBytes());
             }
+            s.setString(13, b.compressionAlgorithm());
+            s.setInt(14, b.hasChecksums() ? 1 : 0);
+            s.setString(15, b.keyAlgorithm());
+            s.setString(16, b.encryptorThumbprint());
+            s.setString(17, b.encryptorType());
+            s.setString(18, b.deviceType());
+            s.setString(19, b.target());
+            inserted += s.executeUpdate();
         }
         return inserted;
     }
@@ -354,8 +546,8 @@ public final class SqliteReportStore implements ReportStore {
 
     /** Every host's row, or only {@code host}'s when it is not null. */
     private List<FleetRow> fleet(String only) throws SQLException, IOException {
-        synchronized (db) {
-            Connection c = db.connection();
+        synchronized (readLock) {
+            Connection c = reader();
             Map<String, List<SqlInstanceSnapshot>> instances = new LinkedHashMap<>();
             try (PreparedStatement s = c.prepareStatement("""
                     SELECT host, name, last_seen, server_json, configuration_json, accelerators_json, databases_json,
@@ -406,8 +598,8 @@ public final class SqliteReportStore implements ReportStore {
 
     @Override
     public List<StoredBackup> backups(String host, String instance, Instant since) throws SQLException {
-        synchronized (db) {
-            try (PreparedStatement s = db.connection().prepareStatement("""
+        synchronized (readLock) {
+            try (PreparedStatement s = reader().prepareStatement("""
                     SELECT * FROM backups WHERE host = ? AND instance = ? AND started_at >= ?
                     ORDER BY started_at, backup_set_id""")) {
                 s.setString(1, host);
@@ -426,8 +618,8 @@ public final class SqliteReportStore implements ReportStore {
 
     @Override
     public List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) throws SQLException {
-        synchronized (db) {
-            try (PreparedStatement s = db.connection().prepareStatement("""
+        synchronized (readLock) {
+            try (PreparedStatement s = reader().prepareStatement("""
                     SELECT * FROM backups WHERE database_guid = ? AND started_at >= ?
                     ORDER BY started_at, host, instance, backup_set_id""")) {
                 s.setString(1, databaseGuid);
@@ -445,14 +637,14 @@ public final class SqliteReportStore implements ReportStore {
 
     @Override
     public BackupDelta backupsAfter(long after, Instant since) throws SQLException {
-        synchronized (db) {
+        synchronized (readLock) {
             long upTo;
-            try (PreparedStatement s = db.connection().prepareStatement("SELECT COALESCE(max(rowid), 0) FROM backups");
+            try (PreparedStatement s = reader().prepareStatement("SELECT COALESCE(max(rowid), 0) FROM backups");
                  ResultSet rs = s.executeQuery()) {
                 upTo = rs.next() ? rs.getLong(1) : 0;
             }
             List<StoredBackup> out = new ArrayList<>();
-            try (PreparedStatement s = db.connection().prepareStatement("""
+            try (PreparedStatement s = reader().prepareStatement("""
                     SELECT * FROM backups WHERE rowid > ? AND rowid <= ? AND started_at >= ? ORDER BY rowid""")) {
                 s.setLong(1, after);
                 s.setLong(2, upTo);
@@ -469,8 +661,8 @@ public final class SqliteReportStore implements ReportStore {
 
     @Override
     public List<FleetHead> fleetHeads() throws SQLException, IOException {
-        synchronized (db) {
-            Connection c = db.connection();
+        synchronized (readLock) {
+            Connection c = reader();
             Map<String, List<InstanceHead>> instances = new LinkedHashMap<>();
             try (PreparedStatement s = c.prepareStatement(
                     "SELECT host, name, last_seen, sections_seq, running_json FROM instances ORDER BY host, name");
@@ -494,6 +686,14 @@ public final class SqliteReportStore implements ReportStore {
             }
             return heads;
         }
+    }
+
+    /** The read connection (see {@link Database#openReader()}); under {@code readLock}. */
+    private Connection reader() throws SQLException {
+        if (reader == null) {
+            reader = db.openReader();
+        }
+        return reader;
     }
 
     /** Maps a {@code backups} row back to its record. */
@@ -537,10 +737,6 @@ public final class SqliteReportStore implements ReportStore {
             }
             return deleted;
         }
-    }
-
-    private static String json(Object value) throws IOException {
-        return value == null ? null : JSON.writeValueAsString(value);
     }
 
     private static <T> T read(String json, Class<T> type) throws IOException {

@@ -8,16 +8,25 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
  * Agent and read tokens. A token is {@code qw_<id>_<secret>}: the id finds the row, the secret (256 random
- * bits) is stored only as its SHA-256 and compared in constant time. Blocking; runs off the event loop.
+ * bits) is stored only as its SHA-256 and compared in constant time. Blocking; runs off the event loop, except
+ * {@link #authenticateCached}, which answers from memory.
+ *
+ * <p>Rows read for authentication are kept in memory (id, hash and facts, never the secret) for {@link #CACHE_FOR},
+ * so that ingest does not read the database per request. A revoke through this store takes effect at once; a revoke
+ * by another process on the same file ({@code qatwatch collector token revoke} while the collector runs) within
+ * {@link #CACHE_FOR}.
  */
 public final class TokenStore {
 
@@ -34,11 +43,28 @@ public final class TokenStore {
     private static final Pattern TOKEN = Pattern.compile("qw_([a-z0-9]{12})_([A-Za-z0-9_\\-]{43})");
     private static final char[] ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
 
+    /** How long a token row read from the database answers from memory, by default. */
+    public static final Duration CACHE_FOR = Duration.ofSeconds(5);
+
+    /** A token row as read, and when (a {@link System#nanoTime()} value). */
+    private record Cached(byte[] secretSha256, TokenInfo info, long readAtNanos) {
+    }
+
     private final Database db;
     private final SecureRandom random = new SecureRandom();
+    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+    private final long cacheForNanos;
+    private final Object readerLock = new Object();
+    private Connection reader;
 
     public TokenStore(Database db) throws SQLException {
+        this(db, CACHE_FOR);
+    }
+
+    /** As {@link #TokenStore(Database)}, with rows read for authentication kept in memory for {@code cacheFor}. */
+    public TokenStore(Database db, Duration cacheFor) throws SQLException {
         this.db = db;
+        this.cacheForNanos = cacheFor.toNanos();
         db.migrate("tokens", List.of("""
                 CREATE TABLE IF NOT EXISTS tokens (
                   id TEXT PRIMARY KEY,
@@ -87,7 +113,9 @@ public final class TokenStore {
                     "UPDATE tokens SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL")) {
                 s.setLong(1, now.toEpochMilli());
                 s.setString(2, name);
-                return s.executeUpdate();
+                int revoked = s.executeUpdate();
+                cache.values().removeIf(c -> c.info().name().equals(name));
+                return revoked;
             }
         }
     }
@@ -107,27 +135,59 @@ public final class TokenStore {
         }
     }
 
-    /** The active token the presented bearer value belongs to, if any. Never logs or keeps the value. */
+    /**
+     * The active token the presented bearer value belongs to, if any. Never logs or keeps the value. Reads the
+     * database (on the read connection) unless the token's row was read within the cache time.
+     */
     public Optional<TokenInfo> authenticate(String presented) throws SQLException {
-        if (presented == null) {
+        Optional<Optional<TokenInfo>> known = authenticateCached(presented, System.nanoTime());
+        if (known.isPresent()) {
+            return known.get();
+        }
+        var m = TOKEN.matcher(presented);
+        m.matches();
+        Cached row = read(m.group(1));
+        if (row == null) {
             return Optional.empty();
+        }
+        cache.put(m.group(1), row);
+        return verify(row, m.group(2));
+    }
+
+    /**
+     * Answers from memory without blocking: the outer optional is empty when the database must be asked
+     * ({@link #authenticate}); otherwise it holds the result. A value that is not a token needs no database.
+     */
+    public Optional<Optional<TokenInfo>> authenticateCached(String presented, long nowNanos) {
+        if (presented == null) {
+            return Optional.of(Optional.empty());
         }
         var m = TOKEN.matcher(presented);
         if (!m.matches()) {
+            return Optional.of(Optional.empty());
+        }
+        Cached row = cache.get(m.group(1));
+        if (row == null || nowNanos - row.readAtNanos() > cacheForNanos) {
             return Optional.empty();
         }
-        synchronized (db) {
-            Connection c = db.connection();
-            try (PreparedStatement s = c.prepareStatement(
+        return Optional.of(verify(row, m.group(2)));
+    }
+
+    private static Optional<TokenInfo> verify(Cached row, String secret) {
+        boolean matches = MessageDigest.isEqual(row.secretSha256(), sha256(secret));
+        return matches && row.info().revokedAt() == null ? Optional.of(row.info()) : Optional.empty();
+    }
+
+    private Cached read(String id) throws SQLException {
+        synchronized (readerLock) {
+            if (reader == null) {
+                reader = db.openReader();
+            }
+            try (PreparedStatement s = reader.prepareStatement(
                     "SELECT id, name, kind, created_at, revoked_at, secret_sha256 FROM tokens WHERE id = ?")) {
-                s.setString(1, m.group(1));
+                s.setString(1, id);
                 try (ResultSet rs = s.executeQuery()) {
-                    if (!rs.next()) {
-                        return Optional.empty();
-                    }
-                    boolean matches = MessageDigest.isEqual(rs.getBytes("secret_sha256"), sha256(m.group(2)));
-                    TokenInfo info = info(rs);
-                    return matches && info.revokedAt() == null ? Optional.of(info) : Optional.empty();
+                    return rs.next() ? new Cached(rs.getBytes("secret_sha256"), info(rs), System.nanoTime()) : null;
                 }
             }
         }

@@ -47,6 +47,7 @@ public final class CollectorServer extends VerticleBase {
     private final Function<String, String> groupOf;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     private WorkerExecutor storeWorker;
+    private WorkerExecutor readWorker;
     private HttpServer server;
 
     /**
@@ -76,7 +77,11 @@ public final class CollectorServer extends VerticleBase {
     public Future<?> start() {
         // one thread for the store: SQLite has one writer, and ordered access keeps it simple
         // named per server: a shared executor of the same name would be closed by another collector's stop
-        storeWorker = vertx.createSharedWorkerExecutor("qatwatch-store-" + INSTANCES.incrementAndGet(), 1);
+        int instance = INSTANCES.incrementAndGet();
+        storeWorker = vertx.createSharedWorkerExecutor("qatwatch-store-" + instance, 1);
+        // reads (API, status page, read tokens) on threads of their own: the store's reads use a read connection,
+        // so a long one (the whole fleet) does not hold up the writer's thread and with it every report
+        readWorker = vertx.createSharedWorkerExecutor("qatwatch-read-" + instance, 2);
         Router router = Router.router(vertx);
         router.get("/healthz").handler(ctx -> ctx.response().putHeader("Content-Type", "application/json")
                 .end("{\"status\":\"ok\"}"));
@@ -87,7 +92,7 @@ public final class CollectorServer extends VerticleBase {
                 .handler(BodyHandler.create(false).setBodyLimit(config.ingest().maxBodyBytes()))
                 .handler(new IngestHandler(vertx, storeWorker, tokens, store, config.ingest().reportsPerMinute(),
                         config.ingest().maxBodyBytes(), clock, metrics, onAccepted));
-        ReadAccess readAccess = new ReadAccess(storeWorker, tokens);
+        ReadAccess readAccess = new ReadAccess(readWorker, tokens);
         router.get("/api/v1/fleet").handler(ctx -> readAccess.require(ctx, false, () -> fleet(ctx)));
         router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
         router.get("/api/v1/instances/:host/:instance/windows")
@@ -127,7 +132,8 @@ public final class CollectorServer extends VerticleBase {
     @Override
     public Future<?> stop() {
         Future<Void> closed = server == null ? Future.succeededFuture() : server.close();
-        return closed.eventually(() -> storeWorker == null ? Future.succeededFuture() : storeWorker.close());
+        return closed.eventually(() -> readWorker == null ? Future.succeededFuture() : readWorker.close())
+                .eventually(() -> storeWorker == null ? Future.succeededFuture() : storeWorker.close());
     }
 
     /** The port actually bound (useful when the config said 0). */
@@ -136,7 +142,7 @@ public final class CollectorServer extends VerticleBase {
     }
 
     private void fleet(RoutingContext ctx) {
-        storeWorker.executeBlocking(store::fleet, true)
+        readWorker.executeBlocking(store::fleet, false)
                 .onSuccess(rows -> ctx.response().putHeader("Content-Type", "application/json")
                         .end(ReportJson.toPrettyString(FleetView.of(rows, clock.instant()))))
                 .onFailure(ctx::fail);
@@ -147,7 +153,7 @@ public final class CollectorServer extends VerticleBase {
             notConfigured(ctx);
             return;
         }
-        storeWorker.executeBlocking(alerts::active, true)
+        readWorker.executeBlocking(alerts::active, false)
                 .onSuccess(list -> ctx.response().putHeader("Content-Type", "application/json")
                         .end(ReportJson.toPrettyString(list)))
                 .onFailure(ctx::fail);
@@ -164,7 +170,7 @@ public final class CollectorServer extends VerticleBase {
             json(ctx, 400, new JsonObject().put("error", "host or instance name not valid: letters, digits, '.', '_', '-'"));
             return;
         }
-        storeWorker.executeBlocking(() -> windows.windows(host, instance, clock.instant()), true)
+        readWorker.executeBlocking(() -> windows.windows(host, instance, clock.instant()), false)
                 .onSuccess(value -> {
                     if (value == null) {
                         json(ctx, 404, new JsonObject().put("error", "no instance " + instance + " on host " + host));
@@ -231,7 +237,7 @@ public final class CollectorServer extends VerticleBase {
     }
 
     private void statusPage(RoutingContext ctx) {
-        storeWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf, clock.instant()), true)
+        readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf, clock.instant()), false)
                 .onSuccess(view -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
                         .end(StatusPage.render(view)))
                 .onFailure(ctx::fail);

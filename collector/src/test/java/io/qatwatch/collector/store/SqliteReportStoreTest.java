@@ -92,7 +92,8 @@ class SqliteReportStoreTest {
         }
     }
 
-    private static long scalar(Database db, String sql) throws Exception {
+    /** One number a query over the writer connection returns. */
+    static long scalar(Database db, String sql) throws Exception {
         try (Statement s = db.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);

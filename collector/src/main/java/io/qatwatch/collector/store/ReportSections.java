@@ -1,0 +1,78 @@
+package io.qatwatch.collector.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.qatwatch.protocol.AgentReport;
+import io.qatwatch.protocol.ReportJson;
+import io.qatwatch.protocol.SqlInstanceSnapshot;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A report's host and instance sections serialised to the JSON the store keeps, each with a digest so the store
+ * can tell a changed section from one the agent sent again unchanged. Built off the store's writer thread (on the
+ * worker that parsed the report), so the single writer only compares and writes.
+ *
+ * @param instances one entry per {@link AgentReport#instances()}, in the same order
+ */
+public record ReportSections(Section agent, Section probes, Section facts, Section qat, Section licence,
+        List<InstanceSections> instances) {
+
+    private static final ObjectMapper JSON = ReportJson.mapper();
+
+    /** 128 bits of the SHA-256 of a section's JSON: equal digests mean equal JSON. */
+    public record Digest(long high, long low) {
+    }
+
+    /** One section's JSON and its digest; a section the report left out is a null {@code Section}. */
+    public record Section(String json, Digest digest) {
+    }
+
+    /** The sections of one SQL Server instance. */
+    public record InstanceSections(Section server, Section configuration, Section accelerators, Section databases,
+            Section running, Section certificates) {
+    }
+
+    /** Serialises and digests every section of {@code report}. */
+    public static ReportSections of(AgentReport report) {
+        List<InstanceSections> instances = new ArrayList<>(report.instances().size());
+        for (SqlInstanceSnapshot s : report.instances()) {
+            instances.add(new InstanceSections(section(s.server()), section(s.configuration()),
+                    section(s.accelerators()), section(s.databases()), section(s.runningBackups()),
+                    section(s.certificates())));
+        }
+        return new ReportSections(section(report.agent()), section(report.probes()), section(report.host()),
+                section(report.qat()), section(report.licence()), instances);
+    }
+
+    private static Section section(Object value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            String json = JSON.writeValueAsString(value);
+            return new Section(json, digest(json));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Digest digest(String json) {
+        try {
+            ByteBuffer sha = ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(json.getBytes(StandardCharsets.UTF_8)));
+            return new Digest(sha.getLong(), sha.getLong());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The JSON of {@code section}, or null when the report left it out. */
+    static String json(Section section) {
+        return section == null ? null : section.json();
+    }
+}
