@@ -4,11 +4,15 @@
 #   2. starts a real collector on a free loopback port with a fresh data folder and issues an agent token;
 #   3. starts the agent with the launcher's JVM flags (or QATWATCH_AGENT_JAVA_OPTS) and a host cycle of
 #      FOOTPRINT_CYCLE, waits FOOTPRINT_WARMUP seconds, then samples /proc/<pid> for FOOTPRINT_SECONDS;
-#   4. prints one Markdown table row: flags, RSS (median and max of the samples), CPU % of one core,
-#      CPU ms per cycle, reports delivered; then stops both.
+#   4. prints one Markdown table row: flags, RSS (median and max of the samples) and its private part
+#      (RssAnon: heap, metaspace, malloc; the rest is clean file pages of libjvm and class-data archives, shared
+#      and reclaimable), CPU % of one core, CPU ms per cycle, reports written, the load average at both ends;
+#      then stops both.
 # With FOOTPRINT_SQL_ROWS=N (e.g. 100000) the agent also watches a SQL Server: the project's TDS test server
 # (built from the agent's test classes) answering as SQL Server 2022 with a msdb of N backup rows; the first
-# sync of those rows happens during the warm-up, so keep FOOTPRINT_WARMUP long enough (the default is).
+# sync of those rows happens during the warm-up, so keep FOOTPRINT_WARMUP long enough (the default is). The row
+# then also says how long the first sync took: from the agent's start until the agent logged that the backlog
+# was caught up and its outbox was empty again (every backlog report delivered to the collector).
 # Linux only (reads /proc). Example: FOOTPRINT_SECONDS=600 FOOTPRINT_SQL_ROWS=100000 scripts/agent-footprint.sh
 set -euo pipefail
 
@@ -18,10 +22,9 @@ WARMUP="${FOOTPRINT_WARMUP:-120}"
 CYCLE="${FOOTPRINT_CYCLE:-60}"
 SAMPLE_EVERY=5
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-DEFAULT_OPTS="-XX:+UseSerialGC -Xms8m -Xmx48m -XX:MaxMetaspaceSize=48m -Xss256k -XX:TieredStopAtLevel=1 \
--XX:CICompilerCount=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=16m -XX:-UsePerfData \
--XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:+UnlockDiagnosticVMOptions -XX:AsyncDeflationInterval=10000 \
--XX:GuaranteedSafepointInterval=0 -Dio.netty.allocator.type=unpooled -Dio.netty.noPreferDirect=true -Djava.awt.headless=true"
+# the launcher's agent defaults, read from the launcher itself so that the two never drift apart
+eval "$(sed -n '/^AGENT_JAVA_OPTS_DEFAULT=/,/"$/p' "$ROOT/qatwatch")"
+DEFAULT_OPTS="$AGENT_JAVA_OPTS_DEFAULT"
 OPTS="${QATWATCH_AGENT_JAVA_OPTS:-$DEFAULT_OPTS}"
 # glibc makes a malloc arena per thread that allocates; two are plenty for the agent and save resident memory
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
@@ -60,7 +63,7 @@ if [ "$SQL_ROWS" -gt 0 ]; then
   "$JAVA" -Xmx512m -cp "$ROOT/agent/target/test-classes:$ROOT/agent/target/classes:$(cat "$WORK/cp.txt")" \
     io.qatwatch.agent.probe.sqlserver.FootprintSqlServer "$SQL_ROWS" "$WORK/sql" > "$WORK/sql.out" 2> "$WORK/sql.log" &
   PIDS+=($!)
-  for _ in $(seq 1 120); do [ "$(wc -l < "$WORK/sql.out")" -ge 3 ] && break; sleep 0.5; done
+  for _ in $(seq 1 120); do [ -f "$WORK/sql.out" ] && [ "$(wc -l < "$WORK/sql.out")" -ge 3 ] && break; sleep 0.5; done
   mapfile -t SQL < "$WORK/sql.out"
   SQL_YAML="sqlserver:
   instances:
@@ -90,45 +93,65 @@ for _ in $(seq 1 120); do
 done
 
 # shellcheck disable=SC2086
+STARTED="$(date +%s.%N)"
 "$JAVA" $OPTS -jar "$AGENT_JAR" agent --config "$WORK/agent.yaml" --data "$WORK/agent" > "$WORK/agent.log" 2>&1 &
 AGENT_PID=$!
 PIDS+=("$AGENT_PID")
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$AGENT_PID/stat"; }
-rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$AGENT_PID/status"; }
+status_kib() { awk -v key="$1:" '$1 == key {print $2}' "/proc/$AGENT_PID/status"; }
+load1() { cut -d' ' -f1 /proc/loadavg; }
+healthz() { curl -sS "http://127.0.0.1:$HEALTH_PORT/healthz" 2>/dev/null; }
 written() {  # reports written so far, from /healthz; -1 when it does not answer (the row then says so)
-  curl -sS "http://127.0.0.1:$HEALTH_PORT/healthz" 2>/dev/null \
-    | python3 -c 'import json,sys; print(json.load(sys.stdin)["reportsWritten"])' 2>/dev/null || echo -1
+  healthz | python3 -c 'import json,sys; print(json.load(sys.stdin)["reportsWritten"])' 2>/dev/null || echo -1
 }
+outbox_depth() { healthz | python3 -c 'import json,sys; print(json.load(sys.stdin)["outbox"]["depth"])' 2>/dev/null || echo -1; }
 
-sleep "$WARMUP"
-kill -0 "$AGENT_PID" 2>/dev/null || { echo "the agent died; its log:" >&2; cat "$WORK/agent.log" >&2; exit 1; }
+# The warm-up, watching for the end of the first sync when there is a SQL Server.
+FIRST_SYNC=""
+WARM_END=$(( $(date +%s) + WARMUP ))
+while [ "$(date +%s)" -lt "$WARM_END" ]; do
+  kill -0 "$AGENT_PID" 2>/dev/null || { echo "the agent died; its log:" >&2; cat "$WORK/agent.log" >&2; exit 1; }
+  if [ "$SQL_ROWS" -gt 0 ] && [ -z "$FIRST_SYNC" ] && grep -q "backup history caught up" "$WORK/agent.log" \
+      && [ "$(outbox_depth)" = 0 ]; then
+    FIRST_SYNC="$(python3 -c "import time; print(f'{time.time() - $STARTED:.0f} s')")"
+    echo "first sync of $SQL_ROWS backup rows delivered after $FIRST_SYNC" >&2
+  fi
+  sleep 1
+done
+[ "$SQL_ROWS" -gt 0 ] && [ -z "$FIRST_SYNC" ] && FIRST_SYNC="not within the ${WARMUP} s warm-up"
 HZ="$(getconf CLK_TCK)"
-T0="$(date +%s.%N)"; C0="$(cpu_ticks)"; W0="$(written)"
+L0="$(load1)"; T0="$(date +%s.%N)"; C0="$(cpu_ticks)"; W0="$(written)"
 SAMPLES=()
+ANON=()
 END=$(( $(date +%s) + MEASURE ))
 while [ "$(date +%s)" -lt "$END" ]; do
-  SAMPLES+=("$(rss_kib)")
+  SAMPLES+=("$(status_kib VmRSS)")
+  ANON+=("$(status_kib RssAnon)")
   sleep "$SAMPLE_EVERY"
 done
-T1="$(date +%s.%N)"; C1="$(cpu_ticks)"; W1="$(written)"
+T1="$(date +%s.%N)"; C1="$(cpu_ticks)"; W1="$(written)"; L1="$(load1)"
 
 if [ "$SQL_ROWS" -gt 0 ]; then
   echo "SQL Server: TDS test server with $SQL_ROWS backup rows; the agent's health at the end:" >&2
-  curl -sS "http://127.0.0.1:$HEALTH_PORT/healthz" >&2 2>/dev/null || true
+  healthz >&2 || true
   echo >&2
 fi
-python3 - "$HZ" "$T0" "$T1" "$C0" "$C1" "$W0" "$W1" "$CYCLE" "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX $OPTS" "${SAMPLES[@]}" <<'PY'
+python3 - "$HZ" "$T0" "$T1" "$C0" "$C1" "$W0" "$W1" "$CYCLE" "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX $OPTS" \
+  "$L0–$L1" "${FIRST_SYNC:-no SQL Server}" "${#SAMPLES[@]}" "${SAMPLES[@]}" "${ANON[@]}" <<'PY'
 import statistics, sys
 hz, t0, t1, c0, c1, w0, w1, cycle = (float(x) for x in sys.argv[1:9])
-opts = sys.argv[9]
-rss = [int(x) for x in sys.argv[10:]]
+opts, load, first_sync, n = sys.argv[9], sys.argv[10], sys.argv[11], int(sys.argv[12])
+rss = [int(x) for x in sys.argv[13:13 + n]]
+anon = [int(x) for x in sys.argv[13 + n:13 + 2 * n]]
 elapsed = t1 - t0
 cpu_s = (c1 - c0) / hz
 cycles = elapsed / cycle
-print("| flags | cycle | measured | RSS median | RSS max | CPU % of one core | CPU per cycle | reports |")
-print("|---|---|---|---|---|---|---|---|")
+print("| flags | cycle | measured | RSS median | RSS max | private (RssAnon) median | CPU % of one core | CPU per cycle "
+      "| reports | load average | first sync |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 reports = int(w1 - w0) if w0 >= 0 and w1 >= 0 else "unknown (no /healthz)"
 print(f"| `{opts}` | {cycle:.0f} s | {elapsed:.0f} s | {statistics.median(rss)/1024:.1f} MiB | {max(rss)/1024:.1f} MiB "
-      f"| {100*cpu_s/elapsed:.3f} % | {1000*cpu_s/cycles:.0f} ms | {reports} |")
+      f"| {statistics.median(anon)/1024:.1f} MiB | {100*cpu_s/elapsed:.3f} % | {1000*cpu_s/cycles:.0f} ms | {reports} "
+      f"| {load} | {first_sync} |")
 PY

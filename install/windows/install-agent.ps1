@@ -111,8 +111,9 @@ $procrun = @(
     "--JvmMs=8",
     "--JvmMx=$MaxHeapMB",
     "--JvmSs=512",
-    # the same small-footprint settings as the qatwatch launcher's agent defaults; procrun splits them at ';'
-    "--JvmOptions=-Dfile.encoding=UTF-8;-XX:+UseSerialGC;-XX:TieredStopAtLevel=1;-XX:CICompilerCount=1;-XX:MaxMetaspaceSize=48m;-XX:ReservedCodeCacheSize=24m;-XX:MaxDirectMemorySize=16m;-Dio.netty.allocator.type=unpooled;-Dio.netty.noPreferDirect=true;-Dorg.slf4j.simpleLogger.showDateTime=true;-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd HH:mm:ss.SSSZ;-Dorg.slf4j.simpleLogger.log.io.netty=warn;-Dorg.slf4j.simpleLogger.log.io.vertx=warn",
+    # the same small-footprint settings as the qatwatch launcher's agent defaults (docs/benchmarks.md, "Agent
+    # footprint"), less the glibc-only TrimNativeHeapInterval; procrun splits them at ';'
+    "--JvmOptions=-Dfile.encoding=UTF-8;-XX:+UseSerialGC;-Xmn3m;-XX:-ShrinkHeapInSteps;-XX:MinHeapFreeRatio=10;-XX:MaxHeapFreeRatio=30;-XX:TieredStopAtLevel=1;-XX:CICompilerCount=1;-XX:MaxMetaspaceSize=48m;-XX:ReservedCodeCacheSize=16m;-XX:MaxDirectMemorySize=16m;-Djdk.nio.maxCachedBufferSize=65536;-XX:-UsePerfData;-XX:+UnlockDiagnosticVMOptions;-XX:ArchiveRelocationMode=0;-XX:AsyncDeflationInterval=10000;-XX:GuaranteedSafepointInterval=0;-Dio.netty.allocator.type=unpooled;-Dio.netty.noPreferDirect=true;-Djava.awt.headless=true;-Dorg.slf4j.simpleLogger.showDateTime=true;-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd HH:mm:ss.SSSZ;-Dorg.slf4j.simpleLogger.log.io.netty=warn;-Dorg.slf4j.simpleLogger.log.io.vertx=warn",
     "--StartMode=jvm",
     "--StartClass=$serviceClass",
     "--StartMethod=start",

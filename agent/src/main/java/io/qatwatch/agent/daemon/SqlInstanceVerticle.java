@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads one SQL Server instance on its cadence (see {@link SqlCadence}), off the event loop, and
  * publishes one report per read. The backup high-water mark moves only after that report is in the
- * outbox; a full page of history is followed by the next page after {@code schedule.backupCatchUp}.
+ * outbox; a full page of history is followed by the next page after {@code schedule.backupCatchUp}, and when
+ * such a catch-up ends (the backlog of a large msdb is read), {@code caughtUp} runs once, off the event loop.
  */
 public final class SqlInstanceVerticle extends VerticleBase {
 
@@ -29,14 +30,18 @@ public final class SqlInstanceVerticle extends VerticleBase {
     private final HighWaterMarks marks;
     private final SqlCadence cadence;
     private final Clock clock;
+    private final Runnable caughtUp;
+    private boolean catchingUp;
     private long timer = -1;
     private boolean running;
     private boolean stopping;
     private Promise<Void> idle;
 
+    /** @param caughtUp what to do when a catch-up over full pages of backup history has ended */
     public SqlInstanceVerticle(String instance, SqlInstanceProbe probe, ReportPublisher publisher, HighWaterMarks marks,
-                               io.qatwatch.agent.config.AgentConfig.Schedule schedule, Clock clock) {
+                               io.qatwatch.agent.config.AgentConfig.Schedule schedule, Clock clock, Runnable caughtUp) {
         this.instance = instance;
+        this.caughtUp = caughtUp;
         this.probe = probe;
         this.publisher = publisher;
         this.marks = marks;
@@ -83,7 +88,11 @@ public final class SqlInstanceVerticle extends VerticleBase {
                 .onComplete(ar -> {
                     running = false;
                     if (ar.succeeded()) {
-                        cadence.ran(due, clock.instant(), ar.result().moreBackupsPending());
+                        boolean more = ar.result().moreBackupsPending();
+                        cadence.ran(due, clock.instant(), more);
+                        if (due.contains(SqlSection.BACKUP_HISTORY)) {
+                            caughtUp(more);
+                        }
                     } else {
                         LOG.error("SQL Server {}: cycle failed, will try again on schedule: {}", instance, ar.cause().toString());
                         cadence.ran(due, clock.instant(), false);
@@ -93,6 +102,18 @@ public final class SqlInstanceVerticle extends VerticleBase {
                     }
                     scheduleNext();
                 });
+    }
+
+    private void caughtUp(boolean more) {
+        boolean ended = catchingUp && !more;
+        catchingUp = more;
+        if (ended) {
+            LOG.info("SQL Server {}: backup history caught up", instance);
+            vertx.executeBlocking(() -> {
+                caughtUp.run();
+                return null;
+            }, false);
+        }
     }
 
     private Future<Void> advanceCursor(Set<SqlSection> due, SqlProbeResult result) {

@@ -48,7 +48,8 @@ public final class CollectorClient implements AutoCloseable {
                 options.setTrustOptions(new PemTrustOptions().addCertPath(caFile.toString()));
             }
         }
-        this.http = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(1));
+        // No pool cleaner: it would wake the event loop every second; the idle timeout above closes the connection.
+        this.http = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(1).setCleanerPeriod(0));
         String base = baseUrl.toString();
         this.reportsUri = (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + REPORTS_PATH;
         this.authorization = "Bearer " + token;
