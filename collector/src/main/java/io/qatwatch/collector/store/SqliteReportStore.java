@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /** The embedded {@link ReportStore}: one SQLite file in WAL mode, one transaction per report. */
 public final class SqliteReportStore implements ReportStore {
@@ -330,12 +331,82 @@ public final class SqliteReportStore implements ReportStore {
     @Override
     public List<FleetRow> fleet() throws SQLException, IOException {
         synchronized (db) {
-            Connection c = db.connection();
-            Map<String, List<SqlInstanceSnapshot>> instances = new LinkedHashMap<>();
-            try (PreparedStatement s = c.prepareStatement("""
-                    SELECT host, name, last_seen, server_json, configuration_json, accelerators_json, databases_json,
-                      running_json, certificates_json, high_water_mark FROM instances ORDER BY host, name""");
+            return fleetRows("", "", List.of());
+        }
+    }
+
+    @Override
+    public List<HostSeen> hostsSeen() throws SQLException {
+        synchronized (db) {
+            List<HostSeen> out = new ArrayList<>();
+            try (PreparedStatement s = db.connection().prepareStatement("SELECT name, last_seen FROM hosts ORDER BY name");
                  ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new HostSeen(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2))));
+                }
+            }
+            return out;
+        }
+    }
+
+    /** Walks the host names in index order from the cursor; only the page's own rows are then read in full. */
+    @Override
+    public List<FleetRow> fleetPage(String after, String hostPattern, Predicate<HostSeen> filter, int limit)
+            throws SQLException, IOException {
+        synchronized (db) {
+            List<String> names = new ArrayList<>();
+            String sql = "SELECT name, last_seen FROM hosts WHERE name > ?"
+                    + (hostPattern == null ? "" : " AND name LIKE ? ESCAPE '\\'") + " ORDER BY name";
+            try (PreparedStatement s = db.connection().prepareStatement(sql)) {
+                s.setString(1, after == null ? "" : after);
+                if (hostPattern != null) {
+                    s.setString(2, like(hostPattern));
+                }
+                try (ResultSet rs = s.executeQuery()) {
+                    while (names.size() < limit && rs.next()) {
+                        HostSeen seen = new HostSeen(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)));
+                        if (filter.test(seen)) {
+                            names.add(seen.host());
+                        }
+                    }
+                }
+            }
+            List<FleetRow> rows = new ArrayList<>(names.size());
+            for (int from = 0; from < names.size(); from += IN_CHUNK) {
+                List<String> chunk = names.subList(from, Math.min(names.size(), from + IN_CHUNK));
+                String in = " IN (" + "?,".repeat(chunk.size() - 1) + "?)";
+                rows.addAll(fleetRows(" WHERE host" + in, " WHERE name" + in, chunk));
+            }
+            return rows;
+        }
+    }
+
+    /** Host names per {@code IN (...)} list: well under SQLite's limit on bound parameters. */
+    private static final int IN_CHUNK = 500;
+
+    /** A shell-style host pattern as a LIKE pattern (case-insensitive for ASCII, as host names are). */
+    static String like(String glob) {
+        StringBuilder like = new StringBuilder(glob.length() + 8);
+        for (char c : glob.toCharArray()) {
+            switch (c) {
+                case '*' -> like.append('%');
+                case '?' -> like.append('_');
+                case '%', '_', '\\' -> like.append('\\').append(c);
+                default -> like.append(c);
+            }
+        }
+        return like.toString();
+    }
+
+    private List<FleetRow> fleetRows(String instancesWhere, String hostsWhere, List<String> names)
+            throws SQLException, IOException {
+        Connection c = db.connection();
+        Map<String, List<SqlInstanceSnapshot>> instances = new LinkedHashMap<>();
+        try (PreparedStatement s = c.prepareStatement("""
+                SELECT host, name, last_seen, server_json, configuration_json, accelerators_json, databases_json,
+                  running_json, certificates_json, high_water_mark FROM instances""" + instancesWhere + " ORDER BY host, name")) {
+            bind(s, names);
+            try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     long hwm = rs.getLong("high_water_mark");
                     Long highWaterMark = rs.wasNull() ? null : hwm;
@@ -352,11 +423,13 @@ public final class SqliteReportStore implements ReportStore {
                             highWaterMark));
                 }
             }
-            List<FleetRow> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement("""
-                    SELECT name, first_seen, last_seen, agent_json, facts_json, qat_json, licence_json, probes_json
-                    FROM hosts ORDER BY name""");
-                 ResultSet rs = s.executeQuery()) {
+        }
+        List<FleetRow> rows = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("""
+                SELECT name, first_seen, last_seen, agent_json, facts_json, qat_json, licence_json, probes_json
+                FROM hosts""" + hostsWhere + " ORDER BY name")) {
+            bind(s, names);
+            try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     String host = rs.getString("name");
                     rows.add(new FleetRow(host,
@@ -370,7 +443,13 @@ public final class SqliteReportStore implements ReportStore {
                             instances.getOrDefault(host, List.of())));
                 }
             }
-            return rows;
+        }
+        return rows;
+    }
+
+    private static void bind(PreparedStatement s, List<String> values) throws SQLException {
+        for (int i = 0; i < values.size(); i++) {
+            s.setString(i + 1, values.get(i));
         }
     }
 
