@@ -84,10 +84,10 @@ public final class AlertStage {
             AlertService s = service;
             return s == null ? null : AlertViews.windows(s).windows(host, instance, now);
         };
-        WindowCharts charts = now -> {
+        WindowCharts charts = (now, hosts) -> {
             AlertService s = service;
             AlertEvaluator.Evaluation e = s == null ? null : s.lastEvaluation();
-            return e == null ? List.of() : StatusWindows.of(e.analysis());
+            return e == null ? List.of() : StatusWindows.of(e.analysis(), hosts);
         };
         SilencesApi silences = new SilencesApi() {
             @Override

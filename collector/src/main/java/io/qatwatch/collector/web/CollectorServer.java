@@ -1,7 +1,9 @@
 package io.qatwatch.collector.web;
 
+import io.qatwatch.collector.alert.HostGroupConfig;
 import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.ingest.IngestHandler;
+import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.web.status.StatusPage;
@@ -20,6 +22,8 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -46,6 +50,12 @@ public final class CollectorServer extends VerticleBase {
     private final SilencesApi silences;
     private final Function<String, String> groupOf;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
+    /** Hosts per {@code /api/v1/fleet} page when the request names no limit, and the most it may name. */
+    static final int FLEET_LIMIT = 1000;
+    static final int FLEET_MAX_LIMIT = 5000;
+    /** Hosts per status page when the request names no limit, and the most it may name. */
+    static final int STATUS_LIMIT = 50;
+    static final int STATUS_MAX_LIMIT = 500;
     private WorkerExecutor storeWorker;
     private HttpServer server;
 
@@ -136,10 +146,34 @@ public final class CollectorServer extends VerticleBase {
     }
 
     private void fleet(RoutingContext ctx) {
-        storeWorker.executeBlocking(store::fleet, true)
-                .onSuccess(rows -> ctx.response().putHeader("Content-Type", "application/json")
-                        .end(ReportJson.toPrettyString(FleetView.of(rows, clock.instant()))))
-                .onFailure(ctx::fail);
+        FleetQuery query;
+        try {
+            query = FleetQuery.parse(ctx.queryParams(), FLEET_LIMIT, FLEET_MAX_LIMIT);
+        } catch (FleetQuery.BadQuery e) {
+            json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
+            return;
+        }
+        Instant now = clock.instant();
+        storeWorker.executeBlocking(() -> {
+            FleetStatus status = fleetStatus(now);
+            // one more than the page: whether there is a next page, without counting the fleet
+            List<FleetRow> rows = store.fleetPage(query.after(), query.host(), status.filter(query), query.limit() + 1);
+            boolean more = rows.size() > query.limit();
+            List<FleetRow> page = more ? rows.subList(0, query.limit()) : rows;
+            String next = more ? "/api/v1/fleet" + query.next(page.get(page.size() - 1).host()).queryString(FLEET_LIMIT) : null;
+            return Map.entry(FleetView.of(page, now, status), next == null ? "" : next);
+        }, true).onSuccess(page -> {
+            if (!page.getValue().isEmpty()) {
+                ctx.response().putHeader("Link", "<" + page.getValue() + ">; rel=\"next\"");
+            }
+            ctx.response().putHeader("Content-Type", "application/json").end(ReportJson.toPrettyString(page.getKey()));
+        }).onFailure(ctx::fail);
+    }
+
+    /** Each host's state and group now: from the active alerts, the agent-silent threshold and the host groups. */
+    private FleetStatus fleetStatus(Instant now) throws Exception {
+        return FleetStatus.of(alerts == null ? List.of() : alerts.active(), now,
+                config.alerts().rules().agentSilent().silentMinutes(), groupOf);
     }
 
     private void alerts(RoutingContext ctx) {
@@ -147,9 +181,28 @@ public final class CollectorServer extends VerticleBase {
             notConfigured(ctx);
             return;
         }
+        FleetQuery query;
+        String severity = ctx.queryParams().get("severity");
+        try {
+            query = FleetQuery.parse(ctx.queryParams(), Integer.MAX_VALUE, Integer.MAX_VALUE);
+            if (severity != null && HostState.parse(severity) == null) {
+                throw new FleetQuery.BadQuery("severity", "severity must be critical, warning or info (got '" + severity + "')");
+            }
+        } catch (FleetQuery.BadQuery e) {
+            json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
+            return;
+        }
         storeWorker.executeBlocking(alerts::active, true)
-                .onSuccess(list -> ctx.response().putHeader("Content-Type", "application/json")
-                        .end(ReportJson.toPrettyString(list)))
+                .onSuccess(list -> {
+                    List<AlertsView.ActiveAlert> matching = list.stream()
+                            .filter(a -> query.host() == null || HostGroupConfig.glob(query.host(), a.host()))
+                            .filter(a -> query.group() == null || query.group().equalsIgnoreCase(String.valueOf(groupOf.apply(a.host()))))
+                            .filter(a -> severity == null || severity.equalsIgnoreCase(a.severity()))
+                            .toList();
+                    ctx.response().putHeader("Content-Type", "application/json")
+                            .putHeader("X-Total-Count", Integer.toString(matching.size()))
+                            .end(ReportJson.toPrettyString(matching.subList(0, Math.min(query.limit(), matching.size()))));
+                })
                 .onFailure(ctx::fail);
     }
 
@@ -231,7 +284,17 @@ public final class CollectorServer extends VerticleBase {
     }
 
     private void statusPage(RoutingContext ctx) {
-        storeWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf, clock.instant()), true)
+        FleetQuery query;
+        try {
+            query = FleetQuery.parse(ctx.queryParams(), STATUS_LIMIT, STATUS_MAX_LIMIT);
+        } catch (FleetQuery.BadQuery e) {
+            ctx.response().setStatusCode(400).putHeader("Content-Type", "text/plain; charset=utf-8")
+                    .end(e.getMessage() + "\n");
+            return;
+        }
+        Instant now = clock.instant();
+        storeWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf,
+                        config.alerts().rules().agentSilent().silentMinutes(), query, STATUS_LIMIT, now), true)
                 .onSuccess(view -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
                         .end(StatusPage.render(view)))
                 .onFailure(ctx::fail);
