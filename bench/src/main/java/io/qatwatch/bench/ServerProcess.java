@@ -22,11 +22,13 @@ public final class ServerProcess implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Map<String, String> tokens;
+    private final Path log;
 
-    private ServerProcess(Process process, int port, Map<String, String> tokens) {
+    private ServerProcess(Process process, int port, Map<String, String> tokens, Path log) {
         this.process = process;
         this.port = port;
         this.tokens = tokens;
+        this.log = log;
     }
 
     /**
@@ -56,7 +58,7 @@ public final class ServerProcess implements AutoCloseable {
         while ((line = out.readLine()) != null) {
             if (line.startsWith("READY ")) {
                 int port = Integer.parseInt(line.substring(6).trim());
-                return new ServerProcess(process, port, readTokens(tokenFile));
+                return new ServerProcess(process, port, readTokens(tokenFile), log);
             }
         }
         process.waitFor(10, TimeUnit.SECONDS);
@@ -84,6 +86,33 @@ public final class ServerProcess implements AutoCloseable {
     /** Token per host name (the agents'), plus {@code bench-reader}'s read token when the server made one. */
     public Map<String, String> tokens() {
         return tokens;
+    }
+
+    /** Its stderr: the server's log. */
+    public Path log() {
+        return log;
+    }
+
+    /** False once the server exited (e.g. on {@code -XX:+ExitOnOutOfMemoryError}). */
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    /** Why it exited, from its log: the first {@code OutOfMemoryError} line, else its exit code; null while it runs. */
+    public String exitReason() {
+        if (process.isAlive()) {
+            return null;
+        }
+        try {
+            for (String line : Files.readAllLines(log)) {
+                if (line.contains("OutOfMemoryError")) {
+                    return "exited: " + line.trim();
+                }
+            }
+        } catch (IOException e) {
+            // the exit code below still says it died
+        }
+        return "exited with code " + process.exitValue();
     }
 
     public long pid() {
