@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
@@ -82,10 +83,11 @@ public final class GrowthBenchmark {
     /**
      * One fleet size.
      *
-     * @param failure why the collector stopped serving (e.g. it ran out of heap), or null
+     * @param failure  why the collector stopped serving (e.g. it ran out of heap), or null
+     * @param readSide after a failure, the endpoints from a collector without its alert stage; else null
      */
     public record Size(int agents, long backupRows, long storeBytes, Duration fill, long rssBytes, List<Query> queries,
-            LoadDriver.Run ingest, Duration firstEvaluation, String failure) {
+            LoadDriver.Run ingest, Duration firstEvaluation, String failure, List<Query> readSide) {
 
         double bytesPerBackupRow() {
             return backupRows == 0 ? 0 : (double) storeBytes / backupRows;
@@ -121,13 +123,7 @@ public final class GrowthBenchmark {
                 Duration firstEvaluation = awaitFirstEvaluation(http, server, token);
                 log.say("growth: " + agents + " agents, first alert evaluation answered after "
                         + (firstEvaluation == null ? "never (gave up)" : firstEvaluation.toMillis() + " ms"));
-                List<Query> queries = new ArrayList<>();
-                for (Endpoint e : ENDPOINTS) {
-                    Query q = server.alive() ? time(http, server.port(), e.path().apply(agents), token)
-                            : new Query(e.path().apply(agents), -1, 0, 0, 0, "not asked: the collector " + server.exitReason());
-                    queries.add(q);
-                    log.say("growth: " + agents + " agents " + describe(q));
-                }
+                List<Query> queries = timeEndpoints(http, server, token, agents, log);
                 LoadDriver.Run ingest = settings.ingest().isZero() || !server.alive() ? null : ingest(server, posting);
                 if (ingest != null) {
                     log.say(String.format(Locale.ROOT, "growth: %d agents, ingest %.0f reports/s, p99 %.1f ms", agents,
@@ -137,11 +133,41 @@ public final class GrowthBenchmark {
                 if (failure != null) {
                     log.say("growth: " + agents + " agents: the collector " + failure + "; its log: " + server.log());
                 }
+                List<Query> readSide = failure == null ? null : readSideAlone(dir, agents, http, log);
                 sizes.add(new Size(agents, rows, bytes, fill, server.sample().rssBytes(), queries, ingest,
-                        firstEvaluation, failure));
+                        firstEvaluation, failure, readSide));
             }
         }
         return sizes;
+    }
+
+    private static List<Query> timeEndpoints(HttpClient http, ServerProcess server, String token, int agents, BenchLog log) {
+        List<Query> queries = new ArrayList<>();
+        for (Endpoint e : ENDPOINTS) {
+            Query q = server.alive() ? time(http, server.port(), e.path().apply(agents), token)
+                    : new Query(e.path().apply(agents), -1, 0, 0, 0, "not asked, the collector had exited");
+            queries.add(q);
+            log.say("growth: " + agents + " agents " + describe(q));
+        }
+        return queries;
+    }
+
+    /**
+     * When the whole collector failed (its alert stage loads the fleet's history), the same endpoints from a
+     * collector without the alert stage: what the read side alone costs at this size.
+     */
+    private List<Query> readSideAlone(Path dir, int agents, HttpClient http, BenchLog log) throws Exception {
+        List<String> jvm = new ArrayList<>(settings.serverJvm());
+        jvm.add("-XX:+ExitOnOutOfMemoryError");
+        log.say("growth: " + agents + " agents: timing the read side alone (a collector without its alert stage)");
+        try (ServerProcess server = ServerProcess.start("growth-" + agents + "-read-side", jvm,
+                List.of("collector", "--data", dir.toString(), "--reader", "--no-alert-stage"), settings.workDir())) {
+            List<Query> queries = timeEndpoints(http, server, server.tokens().get("bench-reader"), agents, log);
+            if (server.exitReason() != null) {
+                log.say("growth: " + agents + " agents, read side alone: the collector " + server.exitReason());
+            }
+            return queries;
+        }
     }
 
     /** The host 90 % of the way through {@code agents} simulated hosts in host-name order: a deep cursor. */
@@ -200,6 +226,11 @@ public final class GrowthBenchmark {
         Instant firstNight = SimulatedAgent.firstNight(now, settings.nights());
         long rows = 0;
         try (Database db = Database.open(dir)) {
+            try (Statement s = db.connection().createStatement()) {
+                // a bench fill: a crash loses nothing worth keeping, so no fsync; a large page cache for the indexes
+                s.execute("PRAGMA synchronous=OFF");
+                s.execute("PRAGMA cache_size=-262144");
+            }
             new TokenStore(db);
             SqliteReportStore store = new SqliteReportStore(db);
             List<ReportStore.Incoming> batch = new ArrayList<>(FILL_BATCH);
@@ -309,6 +340,17 @@ public final class GrowthBenchmark {
                         s.failure().replace('|', '/')));
             }
         }
+        endpointTable(md, sizes, Size::queries);
+        List<Size> failed = sizes.stream().filter(z -> z.readSide() != null).toList();
+        if (!failed.isEmpty()) {
+            md.append("\nThe read side alone, where the whole collector failed: the same requests to a collector started "
+                    + "without its alert stage on the same store (`/api/v1/alerts` and the windows then answer 503).\n");
+            endpointTable(md, failed, Size::readSide);
+        }
+        return md.toString();
+    }
+
+    private static void endpointTable(StringBuilder md, List<Size> sizes, Function<Size, List<Query>> queries) {
         md.append("\n| endpoint |");
         for (Size s : sizes) {
             md.append(' ').append(s.agents()).append(" agents: first / warm ms (bytes) |");
@@ -317,7 +359,7 @@ public final class GrowthBenchmark {
         for (int e = 0; e < ENDPOINTS.size(); e++) {
             md.append("| ").append(ENDPOINTS.get(e).label()).append(" |");
             for (Size s : sizes) {
-                Query q = s.queries().get(e);
+                Query q = queries.apply(s).get(e);
                 if (q.error() != null) {
                     md.append(" failed: ").append(q.error().replace('|', '/')).append(" |");
                 } else if (q.status() != 200) {
@@ -329,7 +371,6 @@ public final class GrowthBenchmark {
             }
             md.append('\n');
         }
-        return md.toString();
     }
 
     static long directorySize(Path dir) throws IOException {

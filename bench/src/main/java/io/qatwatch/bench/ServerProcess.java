@@ -23,12 +23,14 @@ public final class ServerProcess implements AutoCloseable {
     private final int port;
     private final Map<String, String> tokens;
     private final Path log;
+    private final Path out;
 
-    private ServerProcess(Process process, int port, Map<String, String> tokens, Path log) {
+    private ServerProcess(Process process, int port, Map<String, String> tokens, Path log, Path out) {
         this.process = process;
         this.port = port;
         this.tokens = tokens;
         this.log = log;
+        this.out = out;
     }
 
     /**
@@ -58,12 +60,34 @@ public final class ServerProcess implements AutoCloseable {
         while ((line = out.readLine()) != null) {
             if (line.startsWith("READY ")) {
                 int port = Integer.parseInt(line.substring(6).trim());
-                return new ServerProcess(process, port, readTokens(tokenFile), log);
+                Path stdout = workDir.resolve(name + ".out");
+                keep(out, stdout);
+                return new ServerProcess(process, port, readTokens(tokenFile), log, stdout);
             }
         }
         process.waitFor(10, TimeUnit.SECONDS);
         throw new IOException("the " + name + " server exited (" + (process.isAlive() ? "still running" : "code "
                 + process.exitValue()) + ") before it was ready; see " + log);
+    }
+
+    /**
+     * Copies the rest of the server's stdout to {@code file}: the JVM writes there why it ended, e.g.
+     * {@code Terminating due to java.lang.OutOfMemoryError}, and an unread pipe would also block the server.
+     */
+    private static void keep(BufferedReader out, Path file) {
+        Thread copier = new Thread(() -> {
+            try (BufferedReader in = out; var w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    w.write(line);
+                    w.newLine();
+                    w.flush();
+                }
+            } catch (IOException e) {
+                // the server went away; what it wrote so far is in the file
+            }
+        }, "server-stdout");
+        copier.setDaemon(true);
+        copier.start();
     }
 
     private static Map<String, String> readTokens(Path file) throws IOException {
@@ -98,19 +122,21 @@ public final class ServerProcess implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** Why it exited, from its log: the first {@code OutOfMemoryError} line, else its exit code; null while it runs. */
+    /** Why it exited, from its stdout or log: the first {@code OutOfMemoryError} line, else its exit code; null while it runs. */
     public String exitReason() {
         if (process.isAlive()) {
             return null;
         }
-        try {
-            for (String line : Files.readAllLines(log)) {
-                if (line.contains("OutOfMemoryError")) {
-                    return "exited: " + line.trim();
+        for (Path file : List.of(out, log)) {
+            try {
+                for (String line : Files.readAllLines(file)) {
+                    if (line.contains("OutOfMemoryError")) {
+                        return "exited: " + line.trim();
+                    }
                 }
+            } catch (IOException e) {
+                // missing or unreadable: the exit code below still says it died
             }
-        } catch (IOException e) {
-            // the exit code below still says it died
         }
         return "exited with code " + process.exitValue();
     }
