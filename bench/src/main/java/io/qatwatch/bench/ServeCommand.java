@@ -124,6 +124,8 @@ final class ServeCommand implements Callable<Integer> {
             lines.add(host + " " + tokens.add(host, TokenStore.Kind.AGENT, now));
         }
         if (reader) {
+            // a second server on the same store (the growth bench's read side alone) issues its own
+            tokens.revoke("bench-reader", now);
             lines.add("bench-reader " + tokens.add("bench-reader", TokenStore.Kind.READ, now));
         }
         Files.write(tokenFile, lines);
