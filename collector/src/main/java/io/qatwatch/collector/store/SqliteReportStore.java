@@ -36,6 +36,8 @@ import java.util.function.Predicate;
 public final class SqliteReportStore implements ReportStore {
 
     private static final ObjectMapper JSON = ReportJson.mapper();
+    /** Host names per {@code IN (...)} list of a fleet page: well under SQLite's limit on bound parameters. */
+    private static final int IN_CHUNK = 500;
 
     private final Database db;
 
@@ -380,9 +382,6 @@ public final class SqliteReportStore implements ReportStore {
             return rows;
         }
     }
-
-    /** Host names per {@code IN (...)} list: well under SQLite's limit on bound parameters. */
-    private static final int IN_CHUNK = 500;
 
     /** A shell-style host pattern as a LIKE pattern (case-insensitive for ASCII, as host names are). */
     static String like(String glob) {

@@ -1,9 +1,7 @@
 package io.qatwatch.collector.web;
 
-import io.qatwatch.collector.alert.HostGroupConfig;
 import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.ingest.IngestHandler;
-import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.web.status.StatusPage;
@@ -156,12 +154,9 @@ public final class CollectorServer extends VerticleBase {
         Instant now = clock.instant();
         storeWorker.executeBlocking(() -> {
             FleetStatus status = fleetStatus(now);
-            // one more than the page: whether there is a next page, without counting the fleet
-            List<FleetRow> rows = store.fleetPage(query.after(), query.host(), status.filter(query), query.limit() + 1);
-            boolean more = rows.size() > query.limit();
-            List<FleetRow> page = more ? rows.subList(0, query.limit()) : rows;
-            String next = more ? "/api/v1/fleet" + query.next(page.get(page.size() - 1).host()).queryString(FLEET_LIMIT) : null;
-            return Map.entry(FleetView.of(page, now, status), next == null ? "" : next);
+            FleetPage page = FleetPage.read(store, status, query);
+            return Map.entry(FleetView.of(page.rows(), now, status), page.next() == null ? ""
+                    : "/api/v1/fleet" + page.next().queryString(FLEET_LIMIT));
         }, true).onSuccess(page -> {
             if (!page.getValue().isEmpty()) {
                 ctx.response().putHeader("Link", "<" + page.getValue() + ">; rel=\"next\"");
@@ -194,9 +189,7 @@ public final class CollectorServer extends VerticleBase {
         }
         storeWorker.executeBlocking(alerts::active, true)
                 .onSuccess(list -> {
-                    List<AlertsView.ActiveAlert> matching = list.stream()
-                            .filter(a -> query.host() == null || HostGroupConfig.glob(query.host(), a.host()))
-                            .filter(a -> query.group() == null || query.group().equalsIgnoreCase(String.valueOf(groupOf.apply(a.host()))))
+                    List<AlertsView.ActiveAlert> matching = FleetStatus.alertsOf(list, query, groupOf).stream()
                             .filter(a -> severity == null || severity.equalsIgnoreCase(a.severity()))
                             .toList();
                     ctx.response().putHeader("Content-Type", "application/json")

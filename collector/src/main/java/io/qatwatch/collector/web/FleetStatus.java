@@ -1,5 +1,6 @@
 package io.qatwatch.collector.web;
 
+import io.qatwatch.collector.alert.HostGroupConfig;
 import io.qatwatch.collector.store.ReportStore.HostSeen;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,6 +70,15 @@ public final class FleetStatus {
                     : h -> stateOf(h.host(), h.lastSeen()) == wanted);
         }
         return p;
+    }
+
+    /** The alerts on the hosts that the query's host pattern and group select. */
+    public static List<AlertsView.ActiveAlert> alertsOf(List<AlertsView.ActiveAlert> active, FleetQuery q,
+            Function<String, String> groupOf) {
+        return active.stream()
+                .filter(a -> q.host() == null || HostGroupConfig.glob(q.host(), a.host()))
+                .filter(a -> q.group() == null || q.group().equalsIgnoreCase(String.valueOf(groupOf.apply(a.host()))))
+                .toList();
     }
 
     /** How many hosts are in each state, over the whole fleet and per host group. */

@@ -1,10 +1,10 @@
 package io.qatwatch.collector.web.status;
 
-import io.qatwatch.collector.alert.HostGroupConfig;
 import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.StoredBackup;
 import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.FleetPage;
 import io.qatwatch.collector.web.FleetQuery;
 import io.qatwatch.collector.web.FleetStatus;
 import io.qatwatch.protocol.QatDevice;
@@ -51,25 +51,18 @@ public final class StatusViews {
         List<AlertsView.ActiveAlert> active = alerts == null ? List.of() : alerts.active();
         FleetStatus status = FleetStatus.of(active, now, silentMinutes, groupOf);
         FleetStatus.Summary summary = status.summarise(store.hostsSeen());
-        // one more than the page: whether there is a next page, without counting the matches
-        List<FleetRow> rows = store.fleetPage(query.after(), query.host(), status.filter(query), query.limit() + 1);
-        FleetQuery next = rows.size() > query.limit() ? query.next(rows.get(query.limit() - 1).host()) : null;
-        List<FleetRow> page = next == null ? rows : rows.subList(0, query.limit());
+        FleetPage page = FleetPage.read(store, status, query);
         List<StoredBackup> backups = new ArrayList<>();
         Set<String> hosts = new HashSet<>();
-        for (FleetRow row : page) {
+        for (FleetRow row : page.rows()) {
             hosts.add(row.host());
             for (SqlInstanceSnapshot instance : row.instances()) {
                 backups.addAll(store.backups(row.host(), instance.name(), now.minus(ALGORITHM_PERIOD)));
             }
         }
-        List<AlertsView.ActiveAlert> matching = active.stream()
-                .filter(a -> query.host() == null || HostGroupConfig.glob(query.host(), a.host()))
-                .filter(a -> query.group() == null || query.group().equalsIgnoreCase(String.valueOf(status.groupOf(a.host()))))
-                .toList();
-        List<StatusView.ActiveAlert> shown = alerts(matching);
-        return new StatusView(now, summary, new StatusView.Paging(query, defaultLimit, next, matching.size()),
-                fleet(page, status), shown.subList(0, Math.min(ALERTS_SHOWN, shown.size())),
+        List<StatusView.ActiveAlert> shown = alerts(FleetStatus.alertsOf(active, query, groupOf));
+        return new StatusView(now, summary, new StatusView.Paging(query, defaultLimit, page.next(), shown.size()),
+                fleet(page.rows(), status), shown.subList(0, Math.min(ALERTS_SHOWN, shown.size())),
                 windows == null ? List.of() : windows.lastNights(now, hosts), algorithms(backups));
     }
 
