@@ -3,39 +3,22 @@ package io.qatwatch.collector.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.testing.GroupedFleet;
+import io.qatwatch.collector.testing.OnGroupedFleet;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code GET /api/v1/fleet} and {@code /api/v1/alerts} of a real collector with its alert stage: paging and filters. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class FleetApiPagingTest {
+class FleetApiPagingTest extends OnGroupedFleet {
 
     private static final Pattern NEXT = Pattern.compile("<([^>]+)>; rel=\"next\"");
-
-    private GroupedFleet fleet;
-
-    @BeforeAll
-    void start(@TempDir Path data) throws Exception {
-        fleet = GroupedFleet.start(data);
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        fleet.close();
-    }
 
     @Test
     void withoutParametersEveryHostOfASmallFleetComesInOneAnswerWithItsGroupAndState() throws Exception {

@@ -4,39 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.qatwatch.collector.testing.GroupedFleet;
+import io.qatwatch.collector.testing.OnGroupedFleet;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The status page of a real collector over a fleet in two host groups: the summary counts the whole fleet,
  * the host table is one page with a link to the next, and headless Chromium follows that link.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class StatusPagePagingTest {
+class StatusPagePagingTest extends OnGroupedFleet {
 
     private static final Pattern HOST_ROW = Pattern.compile("<tr data-host=\"([^\"]+)\"");
     private static final Pattern NEXT = Pattern.compile("<a rel=\"next\" href=\"([^\"]+)\"");
-
-    private GroupedFleet fleet;
-
-    @BeforeAll
-    void start(@TempDir Path data) throws Exception {
-        fleet = GroupedFleet.start(data);
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        fleet.close();
-    }
 
     @Test
     void theSummaryCountsTheWholeFleetByStateAndGroupWhileTheTableShowsOnePage() throws Exception {
