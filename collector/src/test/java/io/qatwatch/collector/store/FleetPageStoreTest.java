@@ -96,6 +96,26 @@ class FleetPageStoreTest {
     }
 
     @Test
+    void pagesAndCountsWalkAnIndexOfNamesAndLastReportsNotTheHostRows() throws Exception {
+        try (Database db = Database.open(data)) {
+            new SqliteReportStore(db);
+            for (String query : List.of("SELECT name, last_seen FROM hosts WHERE name > ? ORDER BY name",
+                    "SELECT name, last_seen FROM hosts WHERE name > ? AND name LIKE ? ESCAPE '\\' ORDER BY name",
+                    "SELECT name, last_seen FROM hosts ORDER BY name")) {
+                try (var s = db.connection().prepareStatement("EXPLAIN QUERY PLAN " + query)) {
+                    for (int i = 1; i <= s.getParameterMetaData().getParameterCount(); i++) {
+                        s.setString(i, "x");
+                    }
+                    try (var rs = s.executeQuery()) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getString("detail")).as(query).contains("COVERING INDEX hosts_by_name_seen");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void theFilterSeesWhenAHostLastReportedAndTheLimitCountsOnlyWhatItAccepts() throws Exception {
         try (Database db = Database.open(data)) {
             SqliteReportStore store = new SqliteReportStore(db);
