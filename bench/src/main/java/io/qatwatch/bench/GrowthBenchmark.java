@@ -122,7 +122,8 @@ public final class GrowthBenchmark {
                 HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
                 Duration firstEvaluation = awaitFirstEvaluation(http, server, token);
                 log.say("growth: " + agents + " agents, first alert evaluation answered after "
-                        + (firstEvaluation == null ? "never (gave up)" : firstEvaluation.toMillis() + " ms"));
+                        + (firstEvaluation != null ? firstEvaluation.toMillis() + " ms"
+                                : server.alive() ? "never (gave up)" : "never (the collector exited)"));
                 List<Query> queries = timeEndpoints(http, server, token, agents, log);
                 LoadDriver.Run ingest = settings.ingest().isZero() || !server.alive() ? null : ingest(server, posting);
                 if (ingest != null) {
