@@ -20,4 +20,4 @@ if [[ "${BENCH_SKIP_BUILD:-}" != 1 ]]; then
   mvn -B -q -pl bench -am package -DskipTests >&2
 fi
 
-exec "$JAVA" -Xmx1g -jar "$JAR" --out bench/target/bench-results.md "$@"
+exec "$JAVA" -Xmx2g -jar "$JAR" --out bench/target/bench-results.md "$@"

@@ -109,7 +109,7 @@ public final class BenchMain implements Callable<Integer> {
         }
         if (only.contains("analysis")) {
             AnalysisBenchmark analysis = new AnalysisBenchmark(new AnalysisBenchmark.Settings(
-                    or(instances, quick ? 200 : 10_000), or(analysisNights, quick ? 30 : 90), 500, 3));
+                    or(instances, quick ? 200 : 10_000), or(analysisNights, quick ? 30 : 90), quick ? 1 : 2, 1 / 9.0));
             md.append("#### Analysis scale\n\n").append(analysis.markdown(analysis.run(log))).append('\n');
         }
         if (only.contains("growth")) {

@@ -2,28 +2,37 @@ package io.qatwatch.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.qatwatch.collector.alert.FleetState;
+import io.qatwatch.collector.store.StoredBackup;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AnalysisBenchmarkTest {
 
     @Test
     void theSimulatedFleetHasEveryNightAndItsCreepingHostIsFound() {
-        AnalysisBenchmark bench = new AnalysisBenchmark(new AnalysisBenchmark.Settings(5, 90, 5, 0));
-        FleetState fleet = bench.fleet(0, 5, Instant.parse("2026-11-30T12:00:00Z"));
-        assertThat(fleet.hosts()).hasSize(5);
-        FleetState.InstanceState first = fleet.hosts().get(0).instances().get(0);
-        long nightly = first.backups().stream().filter(b -> !b.type().equals("L")).count();
-        assertThat(nightly).isEqualTo(90L * SimulatedAgent.DATABASES);
-        assertThat(first.databases()).hasSize(SimulatedAgent.DATABASES);
+        SimulatedStore store = new SimulatedStore(5, 90, AnalysisBenchmark.NOW);
+        List<StoredBackup> first = store.backups("sql0", SimulatedAgent.INSTANCE, Instant.EPOCH);
+        assertThat(first.stream().filter(b -> !b.backup().type().equals("L")).count())
+                .isEqualTo(90L * SimulatedAgent.DATABASES);
+        assertThat(store.fleet()).hasSize(5);
+        assertThat(store.fleet().get(0).instances().get(0).databases()).hasSize(SimulatedAgent.DATABASES);
+    }
+
+    @Test
+    void itMeasuresTheColdEvaluationAndEachMinuteAfter() throws Exception {
+        AnalysisBenchmark bench = new AnalysisBenchmark(new AnalysisBenchmark.Settings(10, 90, 0, 1 / 9.0));
 
         AnalysisBenchmark.Result result = bench.run(line -> { });
 
-        assertThat(result.instances()).isEqualTo(5);
         assertThat(result.ruleErrors()).isEmpty();
         assertThat(result.alertsByRule()).containsEntry("backup-window-creep", 1L);
-        assertThat(result.cpu()).isPositive();
-        assertThat(bench.markdown(result)).contains("not judged");
+        assertThat(result.cycles()).extracting(AnalysisBenchmark.Cycle::name)
+                .containsExactly("cold", "day minute", "night minute", "morning minute");
+        assertThat(result.cycles()).extracting(AnalysisBenchmark.Cycle::rebuilt).containsExactly(10, 0, 2, 10);
+        assertThat(result.cycles().get(1).newBackups()).isEqualTo(10);
+        assertThat(result.cycles().get(0).cpu()).isPositive();
+        assertThat(result.sqliteReadNanos()).isPositive();
+        assertThat(bench.markdown(result)).contains("not judged").contains("morning minute");
     }
 }

@@ -5,10 +5,14 @@ import io.qatwatch.collector.alert.AlertRecord;
 import io.qatwatch.collector.alert.AlertService;
 import io.qatwatch.collector.alert.AlertViews;
 import io.qatwatch.collector.alert.AlertsConfig;
+import io.qatwatch.collector.alert.FleetAnalysis;
 import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.alert.FleetState;
 import io.qatwatch.collector.alert.FleetStates;
 import io.qatwatch.collector.alert.HostGroupConfig;
+import io.qatwatch.collector.alert.LiveFleet;
 import io.qatwatch.collector.alert.PipelineConfig;
+import io.qatwatch.collector.alert.WindowsJson;
 import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
@@ -35,9 +39,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The analysis stage of a running collector: every {@link #EVERY} it loads the fleet from the store,
- * evaluates windows, creep and rules through the {@link AlertService} (which notifies the chat channels),
- * and writes new windows, trends and alert changes to the InfluxDB sink.
+ * The analysis stage of a running collector: every {@link #EVERY} it brings its {@link LiveFleet} up to date
+ * with what the store received since (new backups, changed sections), evaluates windows, creep and rules
+ * through the {@link AlertService} (which notifies the chat channels), and writes new windows, trends and
+ * alert changes to the InfluxDB sink.
  */
 public final class AlertStage {
 
@@ -53,13 +58,16 @@ public final class AlertStage {
     private Collector collector;
     private long timer = -1;
     private boolean running;
-    private final Set<String> windowsWritten = new HashSet<>();
+    private final LiveFleet fleet;
+    /** Per instance, the windows last written to InfluxDB (the list the fleet holds until it rebuilds them). */
+    private final Map<String, List<NightlyWindow>> windowsWritten = new HashMap<>();
     private Map<String, AlertRecord> lastActive = Map.of();
 
     public AlertStage(Vertx vertx, CollectorConfig collectorConfig, Clock clock) {
         this.vertx = vertx;
         this.config = linkedToStatusPage(collectorConfig);
         this.clock = clock;
+        this.fleet = new LiveFleet(config, host -> Set.of());
     }
 
     /** The alert section with its status-page link taken from {@code statusPage.publicUrl} unless set on its own. */
@@ -80,10 +88,7 @@ public final class AlertStage {
             AlertService s = service;
             return s == null ? List.of() : AlertViews.alerts(s).active();
         };
-        WindowsView windows = (host, instance, now) -> {
-            AlertService s = service;
-            return s == null ? null : AlertViews.windows(s).windows(host, instance, now);
-        };
+        WindowsView windows = this::windows;
         WindowCharts charts = (now, hosts) -> {
             AlertService s = service;
             AlertEvaluator.Evaluation e = s == null ? null : s.lastEvaluation();
@@ -146,9 +151,7 @@ public final class AlertStage {
         }
         running = true;
         Instant now = clock.instant();
-        return vertx.executeBlocking(() -> FleetStates.load(collector.store(), now, config.windows().lookbackDays(),
-                        host -> Set.of()))
-                .compose(fleet -> service.evaluate(fleet, now))
+        return service.evaluate(() -> fleet.refresh(collector.store(), now).analysis(), now)
                 .onSuccess(result -> collector.influx().ifPresent(sink -> writePoints(sink, result.evaluation(), now)))
                 .onFailure(e -> LOG.warn("alert evaluation failed: {}", e.toString()))
                 .eventually(() -> {
@@ -157,16 +160,45 @@ public final class AlertStage {
                 });
     }
 
+    /**
+     * One instance's windows, trends and spill forecasts with every backup of each window: the evaluation
+     * holds window summaries only, so the instance is analysed again from its stored backups. Null when the
+     * latest evaluation did not see it. Blocking: runs on the store's worker.
+     */
+    private Object windows(String host, String instance, Instant now) throws Exception {
+        AlertService s = service;
+        AlertEvaluator.Evaluation e = s == null ? null : s.lastEvaluation();
+        InstanceAnalysis seen = e == null ? null : e.analysis().instance(host, instance).orElse(null);
+        if (seen == null) {
+            return null;
+        }
+        FleetState one = FleetStates.loadHost(collector.store(), seen.host().host(), now, config.windows().lookbackDays(),
+                h -> seen.host().tags());
+        var ia = new FleetAnalysis(one, config, now).instance(seen.host().host(), seen.instance().name());
+        // Plain maps and lists, so any JSON mapper (the web layer uses Jackson) writes them as they are.
+        return ia.isEmpty() ? null
+                : io.qatwatch.protocol.ReportJson.mapper().readValue(WindowsJson.of(ia.get()).encode(), Map.class);
+    }
+
     private void writePoints(InfluxSink sink, AlertEvaluator.Evaluation evaluation, Instant now) {
         List<String> lines = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
         for (InstanceAnalysis ia : evaluation.analysis().instances()) {
             String host = ia.host().host();
             String instance = ia.instance().name();
             String group = groupOf(host);
-            for (NightlyWindow w : ia.windows()) {
-                if (windowsWritten.add(host + '/' + instance + '/' + w.morning() + '/' + w.lastFinish())) {
-                    lines.add(InfluxPoints.window(host, group, instance, ia.calendar().name(), w.firstStart(),
-                            w.lastFinish(), w.businessStart(), w.backups().size()));
+            seen.add(ia.scope());
+            List<NightlyWindow> before = windowsWritten.put(ia.scope(), ia.windows());
+            if (before != ia.windows()) {
+                Set<String> written = new HashSet<>();
+                if (before != null) {
+                    before.forEach(w -> written.add(w.morning() + "/" + w.lastFinish()));
+                }
+                for (NightlyWindow w : ia.windows()) {
+                    if (!written.contains(w.morning() + "/" + w.lastFinish())) {
+                        lines.add(InfluxPoints.window(host, group, instance, ia.calendar().name(), w.firstStart(),
+                                w.lastFinish(), w.businessStart(), w.backupCount()));
+                    }
                 }
             }
             for (CreepTrend trend : ia.creep().values()) {
@@ -177,6 +209,7 @@ public final class AlertStage {
                         trend.nights().size(), days, forecast));
             }
         }
+        windowsWritten.keySet().retainAll(seen);
         Map<String, AlertRecord> active = new HashMap<>();
         for (AlertRecord r : service.activeAlerts()) {
             active.put(r.id(), r);

@@ -29,7 +29,12 @@ public final class AlertEvaluator {
 
     /** Evaluates all rules as of {@code now}. */
     public Evaluation evaluate(FleetState fleet, Instant now) {
-        FleetAnalysis analysis = new FleetAnalysis(fleet, config, now);
+        return evaluate(new FleetAnalysis(fleet, config, now));
+    }
+
+    /** Evaluates all rules over an analysed fleet, as of its {@link FleetAnalysis#now()}. */
+    public Evaluation evaluate(FleetAnalysis analysis) {
+        Instant now = analysis.now();
         List<Alert> alerts = new ArrayList<>();
         Map<String, String> errors = new LinkedHashMap<>();
         rules.forEach((name, rule) -> {

@@ -102,15 +102,23 @@ public final class AlertService {
      * dedup stage allows; the future completes when each has been tried once (retries go on in the background).
      * Calls are serialised: an evaluation starts when the previous one finished.
      */
-    public synchronized Future<Result> evaluate(FleetState fleet, Instant now) {
-        Future<Result> next = previous.transform(ignored -> evaluateNow(fleet, now));
+    public Future<Result> evaluate(FleetState fleet, Instant now) {
+        return evaluate(() -> new FleetAnalysis(fleet, config, now), now);
+    }
+
+    /**
+     * As {@link #evaluate(FleetState, Instant)}, over the fleet {@code analyse} returns; it runs off the event
+     * loop (it may read the store) when the previous evaluation has finished.
+     */
+    public synchronized Future<Result> evaluate(java.util.concurrent.Callable<FleetAnalysis> analyse, Instant now) {
+        Future<Result> next = previous.transform(ignored -> evaluateNow(analyse, now));
         previous = next;
         return next;
     }
 
-    private Future<Result> evaluateNow(FleetState fleet, Instant now) {
+    private Future<Result> evaluateNow(java.util.concurrent.Callable<FleetAnalysis> analyse, Instant now) {
         return vertx.executeBlocking(() -> {
-            Evaluation e = evaluator.evaluate(fleet, now);
+            Evaluation e = evaluator.evaluate(analyse.call());
             Map<String, AlertRecord> next = merge(e, now);
             store.saveAlerts(new ArrayList<>(next.values()));
             alerts = next;

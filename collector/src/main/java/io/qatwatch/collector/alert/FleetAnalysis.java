@@ -15,13 +15,18 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The fleet seen through the configuration at one instant: each instance's calendar, nightly windows,
@@ -37,19 +42,117 @@ public final class FleetAnalysis {
     private final List<InstanceAnalysis> instances = new ArrayList<>();
     private final Map<String, MergedDatabase> databases = new LinkedHashMap<>();
     private final Map<String, List<NightlyWindow>> groupWindows = new LinkedHashMap<>();
+    private final Map<InstanceState, List<BackupRecord>> recent = new IdentityHashMap<>();
 
     /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
     public FleetAnalysis(FleetState fleet, AlertsConfig config, Instant now) {
+        this(fleet, config, now, null);
+    }
+
+    /**
+     * Analyses {@code fleet} as of {@code now} with each instance's {@link History} already known (the alert
+     * stage keeps them between evaluations): its instances' backups then need only be what the rules read
+     * ({@link BackupDigest}). No availability-group windows are built this way.
+     */
+    public FleetAnalysis(FleetState fleet, AlertsConfig config, Instant now, Function<InstanceState, History> known) {
         this.fleet = fleet;
         this.config = config;
         this.now = now;
         this.calendars = config.businessCalendars();
         for (HostState h : fleet.hosts()) {
             for (InstanceState i : h.instances()) {
-                instances.add(analyse(h, i));
+                String scope = h.host() + "/" + i.name();
+                BusinessCalendar calendar = calendarFor(h, i.name());
+                History history = known == null ? history(scope, calendar, i, recent(i), config, now) : known.apply(i);
+                instances.add(analyse(h, i, scope, calendar, history));
             }
         }
-        mergeDatabases();
+        mergeDatabases(known == null);
+    }
+
+    /**
+     * What an instance's backup history gives, as of one instant: its nightly windows, the creep fit of each
+     * kind of night over the finished ones, and each database's tail on its latest finished night (for spill
+     * forecasts). It holds until {@code validUntil}: then a window finishes, or a backup leaves the lookback
+     * period or stops being in the future; a new backup that counts for the windows ends it earlier.
+     */
+    public record History(List<NightlyWindow> windows, Map<NightKind, CreepAnalysis.Fit> fits, Map<String, Long> tails,
+                          Instant validUntil) {
+
+        /**
+         * The same history with each window reduced to its {@link NightlyWindow#summary() summary}; as of
+         * {@code now}, the finished nights before the latest keep no backup at all (no rule reads them).
+         */
+        public History summary(Instant now) {
+            int latestFinished = -1;
+            for (int k = 0; k < windows.size(); k++) {
+                if (!windows.get(k).businessStart().isAfter(now)) {
+                    latestFinished = k;
+                }
+            }
+            List<NightlyWindow> out = new ArrayList<>(windows.size());
+            for (int k = 0; k < windows.size(); k++) {
+                NightlyWindow w = windows.get(k).summary();
+                out.add(k < latestFinished ? w.withoutBackups() : w);
+            }
+            return new History(List.copyOf(out), fits, tails, validUntil);
+        }
+    }
+
+    /**
+     * An instance's {@link History} from its backups loaded for the lookback period ({@code loaded}, all of
+     * them, as the store returned them) as of {@code now}.
+     */
+    public static History history(String scope, BusinessCalendar calendar, InstanceState i, List<BackupRecord> loaded,
+                                  AlertsConfig config, Instant now) {
+        return history(scope, new NightlyWindows.Nights(calendar), i, loaded, config, now);
+    }
+
+    /** As {@link #history(String, BusinessCalendar, InstanceState, List, AlertsConfig, Instant)}, with the calendar's nights. */
+    public static History history(String scope, NightlyWindows.Nights nights, InstanceState i, List<BackupRecord> loaded,
+                                  AlertsConfig config, Instant now) {
+        BusinessCalendar calendar = nights.calendar();
+        Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
+        Instant validUntil = Instant.MAX;
+        List<DatabaseBackup> backups = new ArrayList<>(loaded.size());
+        for (BackupRecord b : loaded) {
+            if (b.finishedAt() == null || b.startedAt() == null) {
+                continue;
+            }
+            Instant leaves = b.startedAt().plus(Duration.ofDays(config.windows().lookbackDays()));
+            validUntil = min(validUntil, leaves);
+            if (b.startedAt().isAfter(now)) {
+                validUntil = min(validUntil, b.startedAt());
+            } else if (b.finishedAt().isAfter(from)) {
+                backups.add(toBackup(scope, b));
+            }
+        }
+        List<NightlyWindow> windows = NightlyWindows.build(scope, backups, nights, config.windows(), secondaries(i));
+        List<NightlyWindow> finished = new ArrayList<>();
+        for (NightlyWindow w : windows) {
+            if (w.businessStart().isAfter(now)) {
+                validUntil = min(validUntil, w.businessStart());
+            } else {
+                finished.add(w);
+            }
+        }
+        return new History(windows, CreepAnalysis.fits(finished, calendar, config.rules().backupWindowCreep().settings()),
+                SpillForecast.tails(finished), validUntil);
+    }
+
+    private static Instant min(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
+    }
+
+    /** Databases that are availability-group secondaries on this instance, by guid. */
+    public static Set<String> secondaries(InstanceState i) {
+        Set<String> secondaries = new HashSet<>();
+        for (DatabaseInfo d : i.databases()) {
+            if ("SECONDARY".equalsIgnoreCase(d.replicaRole()) && d.databaseGuid() != null) {
+                secondaries.add(d.databaseGuid());
+            }
+        }
+        return secondaries;
     }
 
     /**
@@ -118,19 +221,10 @@ public final class FleetAnalysis {
                 || Duration.between(h.lastSeen(), now).toMinutes() > config.rules().agentSilent().silentMinutes();
     }
 
-    private InstanceAnalysis analyse(HostState h, InstanceState i) {
-        String scope = h.host() + "/" + i.name();
-        BusinessCalendar calendar = calendarFor(h, i.name());
-        Set<String> secondaries = new HashSet<>();
-        for (DatabaseInfo d : i.databases()) {
-            if ("SECONDARY".equalsIgnoreCase(d.replicaRole()) && d.databaseGuid() != null) {
-                secondaries.add(d.databaseGuid());
-            }
-        }
-        List<DatabaseBackup> backups = recent(i).stream().map(b -> toBackup(scope, b)).toList();
-        List<NightlyWindow> windows = NightlyWindows.build(scope, backups, calendar, config.windows(), secondaries);
-        List<NightlyWindow> finished = windows.stream().filter(w -> !w.businessStart().isAfter(now)).toList();
-        Map<NightKind, CreepTrend> creep = CreepAnalysis.analyse(finished, calendar, config.rules().backupWindowCreep().settings(), now);
+    private InstanceAnalysis analyse(HostState h, InstanceState i, String scope, BusinessCalendar calendar, History history) {
+        LocalDate today = now.atZone(calendar.zone()).toLocalDate();
+        Map<NightKind, CreepTrend> creep = new EnumMap<>(NightKind.class);
+        history.fits().forEach((kind, fit) -> creep.put(kind, fit.project(today)));
         List<SpillForecast> spills = new ArrayList<>();
         Instant at = i.collectedAt() == null ? now : i.collectedAt();
         for (RunningBackup r : i.runningBackups()) {
@@ -138,13 +232,18 @@ public final class FleetAnalysis {
                 continue;
             }
             SpillForecast.of(scope, r.databaseName(), r.startedAt(), r.percentComplete(), r.elapsedSeconds(), at, calendar,
-                    finished, config.rules().backupWindowSpillForecast().minPercentComplete()).ifPresent(spills::add);
+                    SpillForecast.tail(history.tails(), r.databaseName()),
+                    config.rules().backupWindowSpillForecast().minPercentComplete()).ifPresent(spills::add);
         }
-        return new InstanceAnalysis(h, i, scope, calendar, windows, creep, spills, silent(h));
+        return new InstanceAnalysis(h, i, scope, calendar, history.windows(), creep, spills, silent(h));
     }
 
     /** The instance's backups inside the lookback period. */
     private List<BackupRecord> recent(InstanceState i) {
+        return recent.computeIfAbsent(i, this::inLookback);
+    }
+
+    private List<BackupRecord> inLookback(InstanceState i) {
         Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
         return i.backups().stream().filter(b -> b.finishedAt() != null && b.startedAt() != null
                 && b.finishedAt().isAfter(from) && !b.startedAt().isAfter(now)).toList();
@@ -155,7 +254,11 @@ public final class FleetAnalysis {
                 b.finishedAt(), b.backupSizeBytes(), b.compressedSizeBytes(), b.compressionAlgorithm(), b.target());
     }
 
-    private void mergeDatabases() {
+    /** Where the backups of a database the instance does not list go: nowhere. */
+    private static final List<DatabaseBackup> NOWHERE = List.of();
+
+    private void mergeDatabases(boolean groupWindowsToo) {
+        Map<String, List<DatabaseBackup>> backupsByKey = new LinkedHashMap<>();
         Map<String, List<DatabaseBackup>> agBackups = new LinkedHashMap<>();
         Map<String, BusinessCalendar> agCalendar = new LinkedHashMap<>();
         Map<String, Set<String>> agSecondaryGuids = new LinkedHashMap<>();
@@ -169,12 +272,13 @@ public final class FleetAnalysis {
                 List<String> replicas = new ArrayList<>(m == null ? List.of() : m.replicas());
                 replicas.add(ia.scope());
                 boolean silent = ia.silent() && (m == null || m.silent());
+                List<DatabaseBackup> backups = backupsByKey.computeIfAbsent(key, k -> new ArrayList<>());
                 if (m == null || primary) {
                     m = new MergedDatabase(key, d.name(), d.availabilityGroup(), ia.host().host(), ia.instance().name(),
-                            d.recoveryModel(), replicas, m == null ? List.of() : m.backups(), silent);
+                            d.recoveryModel(), replicas, backups, silent);
                 } else {
                     m = new MergedDatabase(m.guid(), m.name(), m.availabilityGroup(), m.host(), m.instance(),
-                            m.recoveryModel(), replicas, m.backups(), silent);
+                            m.recoveryModel(), replicas, backups, silent);
                 }
                 databases.put(key, m);
                 if (d.availabilityGroup() != null) {
@@ -186,19 +290,20 @@ public final class FleetAnalysis {
                     }
                 }
             }
+            // The fleet-wide maps are large: look each database up once per instance, not once per backup.
+            Map<String, List<DatabaseBackup>> mine = new HashMap<>();
             for (BackupRecord b : recent(ia.instance())) {
                 String key = b.databaseGuid() != null ? b.databaseGuid()
                         : guidByName.getOrDefault(b.databaseName().toLowerCase(Locale.ROOT), ia.scope() + "/" + b.databaseName());
-                MergedDatabase m = databases.get(key);
-                if (m == null) {
+                List<DatabaseBackup> into = mine.computeIfAbsent(key, k -> databases.containsKey(k) ? backupsByKey.get(k) : NOWHERE);
+                if (into == NOWHERE) {
                     continue;
                 }
-                List<DatabaseBackup> all = new ArrayList<>(m.backups());
-                all.add(toBackup(ia.scope(), b));
-                databases.put(key, new MergedDatabase(m.guid(), m.name(), m.availabilityGroup(), m.host(), m.instance(),
-                        m.recoveryModel(), m.replicas(), all, m.silent()));
-                if (m.availabilityGroup() != null) {
-                    agBackups.computeIfAbsent(m.availabilityGroup(), k -> new ArrayList<>()).add(toBackup(ia.scope(), b));
+                DatabaseBackup backup = toBackup(ia.scope(), b);
+                into.add(backup);
+                String ag = groupWindowsToo ? databases.get(key).availabilityGroup() : null;
+                if (ag != null) {
+                    agBackups.computeIfAbsent(ag, k -> new ArrayList<>()).add(backup);
                 }
             }
         }

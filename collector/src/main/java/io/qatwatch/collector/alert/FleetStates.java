@@ -27,9 +27,20 @@ public final class FleetStates {
      */
     public static FleetState load(ReportStore store, Instant now, int lookbackDays, Function<String, Set<String>> tagsOf)
             throws Exception {
+        return load(store, store.fleet(), now, lookbackDays, tagsOf);
+    }
+
+    /** {@link #load} of one host (none when the store does not know it). */
+    public static FleetState loadHost(ReportStore store, String host, Instant now, int lookbackDays,
+            Function<String, Set<String>> tagsOf) throws Exception {
+        return load(store, store.fleetRow(host).stream().toList(), now, lookbackDays, tagsOf);
+    }
+
+    private static FleetState load(ReportStore store, List<FleetRow> rows, Instant now, int lookbackDays,
+            Function<String, Set<String>> tagsOf) throws Exception {
         Instant since = now.minus(Duration.ofDays(lookbackDays));
         List<HostState> hosts = new ArrayList<>();
-        for (FleetRow row : store.fleet()) {
+        for (FleetRow row : rows) {
             List<InstanceState> instances = new ArrayList<>();
             for (SqlInstanceSnapshot s : row.instances()) {
                 List<io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord> backups = store.backups(row.host(), s.name(), since)

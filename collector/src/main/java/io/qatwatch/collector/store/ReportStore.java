@@ -63,6 +63,37 @@ public interface ReportStore {
      */
     List<FleetRow> fleetPage(String after, String hostPattern, Predicate<HostSeen> filter, int limit) throws Exception;
 
+    /** One host's row as {@link #fleet()} has it; empty when the store does not know the host. */
+    java.util.Optional<FleetRow> fleetRow(String host) throws Exception;
+
+    /**
+     * What changes every report, per host and instance, without the sections: when it last reported, its
+     * running backups, and a counter that moves whenever a section the alert rules read changed content
+     * (host facts, QAT, licence; an instance's server, configuration, accelerators, databases, certificates).
+     */
+    List<FleetHead> fleetHeads() throws Exception;
+
+    /** One host in {@link #fleetHeads()}. */
+    record FleetHead(String host, Instant lastSeen, long sectionsSeq, List<InstanceHead> instances) {
+    }
+
+    /** One instance in {@link #fleetHeads()}. */
+    record InstanceHead(String name, Instant lastSeen, long sectionsSeq,
+                        List<io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup> runningBackups) {
+    }
+
+    /**
+     * The backups stored after position {@code after} (0: from the first) that started at or after
+     * {@code since}, in the order they were stored, and the position of the newest stored backup: pass it
+     * as {@code after} next time to read only what came since. Positions only grow. An {@code after} beyond
+     * the newest (e.g. {@link Long#MAX_VALUE}) reads no backups, only the position.
+     */
+    BackupDelta backupsAfter(long after, Instant since) throws Exception;
+
+    /** New backups, and where the next {@link #backupsAfter} should start. */
+    record BackupDelta(long upTo, List<StoredBackup> backups) {
+    }
+
     /** The backups of one instance that started at or after {@code since}, oldest first. */
     List<StoredBackup> backups(String host, String instance, Instant since) throws Exception;
 

@@ -30,15 +30,32 @@ public final class CreepAnalysis {
     public static Map<NightKind, CreepTrend> analyse(List<NightlyWindow> windows, BusinessCalendar calendar,
                                                      CreepSettings settings, Instant now) {
         Map<NightKind, CreepTrend> out = new java.util.EnumMap<>(NightKind.class);
-        for (NightKind kind : NightKind.values()) {
-            analyse(windows, kind, calendar, settings, now).ifPresent(t -> out.put(kind, t));
-        }
+        LocalDate today = now.atZone(calendar.zone()).toLocalDate();
+        fits(windows, calendar, settings).forEach((kind, fit) -> out.put(kind, fit.project(today)));
         return out;
     }
 
     /** The trend of the nights of one kind; empty when there are fewer than {@code settings.minNights()}. */
     public static Optional<CreepTrend> analyse(List<NightlyWindow> windows, NightKind kind, BusinessCalendar calendar,
                                                CreepSettings settings, Instant now) {
+        return fit(windows, kind, calendar, settings).map(f -> f.project(now.atZone(calendar.zone()).toLocalDate()));
+    }
+
+    /** {@link #fit} of every kind of night present. */
+    public static Map<NightKind, Fit> fits(List<NightlyWindow> windows, BusinessCalendar calendar, CreepSettings settings) {
+        Map<NightKind, Fit> out = new java.util.EnumMap<>(NightKind.class);
+        for (NightKind kind : NightKind.values()) {
+            fit(windows, kind, calendar, settings).ifPresent(f -> out.put(kind, f));
+        }
+        return out;
+    }
+
+    /**
+     * The fitted trend of one kind of night, before it is projected from a given day: what does not change
+     * until a night is added. Empty when there are fewer than {@code settings.minNights()} nights.
+     */
+    public static Optional<Fit> fit(List<NightlyWindow> windows, NightKind kind, BusinessCalendar calendar,
+                                    CreepSettings settings) {
         List<NightlyWindow> comparable = windows.stream().filter(w -> w.kind() == kind).toList();
         if (comparable.size() > settings.nights()) {
             comparable = comparable.subList(comparable.size() - settings.nights(), comparable.size());
@@ -59,28 +76,67 @@ public final class CreepAnalysis {
         TheilSen line = TheilSen.fit(x, y);
         double safety = calendar.safetyMargin().getSeconds() / 60.0;
         NightlyWindow latest = comparable.get(comparable.size() - 1);
-        double latestX = x[x.length - 1];
+        long step = line.slope() < 0 ? Math.max(1, Math.round(medianSpacingDays(x))) : 1;
+        return Optional.of(new Fit(latest.scope(), kind, List.copyOf(nights), line, x[x.length - 1], latest.morning(), step,
+                safety, drivers(comparable, origin)));
+    }
 
-        LocalDate forecast = null;
-        Long daysUntil = null;
-        if (line.slope() < 0) {
-            long step = Math.max(1, Math.round(medianSpacingDays(x)));
-            LocalDate today = now.atZone(calendar.zone()).toLocalDate();
-            // Walk the comparable nights ahead, one typical spacing at a time, until the projection crosses.
-            for (long k = 0; k <= 3650; k += step) {
-                LocalDate morning = latest.morning().plusDays(k);
-                if (morning.isBefore(today) && k > 0) {
-                    continue;
-                }
-                if (line.at(latestX + k) < safety) {
-                    forecast = morning;
-                    daysUntil = ChronoUnit.DAYS.between(today, morning);
-                    break;
+    /**
+     * A fitted trend: the line through the margins of the comparable nights, the latest of them, and the
+     * typical spacing of those nights in days.
+     */
+    public record Fit(String scope, NightKind kind, List<NightMargin> nights, TheilSen line, double latestX,
+                      LocalDate latestMorning, long step, double safety, List<DatabaseDriver> drivers) {
+
+        /** How far ahead a crossing of the safety margin is looked for. */
+        static final long HORIZON_DAYS = 3650;
+
+        /**
+         * The trend seen from {@code today}: the first comparable night ahead (one typical spacing at a time
+         * from the latest, past mornings skipped) whose projected margin falls under the safety margin.
+         */
+        public CreepTrend project(LocalDate today) {
+            LocalDate forecast = null;
+            Long daysUntil = null;
+            if (line.slope() < 0) {
+                long k = firstCrossing(today);
+                if (k >= 0) {
+                    forecast = latestMorning.plusDays(k);
+                    daysUntil = ChronoUnit.DAYS.between(today, forecast);
                 }
             }
+            return new CreepTrend(scope, kind, nights, line.slope(), line.at(latestX), safety, forecast, daysUntil, drivers);
         }
-        return Optional.of(new CreepTrend(latest.scope(), kind, nights, line.slope(), line.at(latestX), safety,
-                forecast, daysUntil, drivers(comparable, origin)));
+
+        /**
+         * The smallest {@code k} in {0, step, 2·step, … ≤ HORIZON_DAYS}, past mornings after the first skipped,
+         * where the line is under the safety margin; -1 when there is none. The line falls, so the answer is
+         * found from an estimate and checked against its neighbours rather than walked to.
+         */
+        private long firstCrossing(LocalDate today) {
+            if (under(0)) {
+                return 0;
+            }
+            long behind = ChronoUnit.DAYS.between(latestMorning, today);
+            long first = Math.max(step, ceilToStep(behind));
+            double estimate = (line.at(latestX) - safety) / -line.slope();
+            long k = Math.max(first, ceilToStep(Math.min(estimate, HORIZON_DAYS + step)));
+            while (k - step >= first && under(k - step)) {
+                k -= step;
+            }
+            while (k <= HORIZON_DAYS && !under(k)) {
+                k += step;
+            }
+            return k <= HORIZON_DAYS ? k : -1;
+        }
+
+        private boolean under(long k) {
+            return line.at(latestX + k) < safety;
+        }
+
+        private long ceilToStep(double days) {
+            return days <= 0 ? 0 : (long) Math.ceil(days / step) * step;
+        }
     }
 
     private static double days(Instant origin, Instant t) {

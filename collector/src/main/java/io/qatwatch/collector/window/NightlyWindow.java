@@ -13,6 +13,8 @@ import java.util.List;
  * @param scope           {@code host/instance} or {@code ag:<name>}
  * @param morning         the local date business starts again after this night; names the night
  * @param marginSeconds   business start minus window end; negative when the window ran into business hours
+ * @param backups         every backup of the window, or in a {@link #summary()} only the last to finish
+ * @param backupCount     how many backups the window had
  */
 public record NightlyWindow(
         String scope,
@@ -23,10 +25,38 @@ public record NightlyWindow(
         Instant firstStart,
         Instant lastFinish,
         long marginSeconds,
-        List<DatabaseBackup> backups) {
+        List<DatabaseBackup> backups,
+        int backupCount) {
 
     public NightlyWindow {
         backups = List.copyOf(backups);
+    }
+
+    /** A window of all these backups. */
+    public NightlyWindow(String scope, LocalDate morning, NightKind kind, Instant businessEnd, Instant businessStart,
+                         Instant firstStart, Instant lastFinish, long marginSeconds, List<DatabaseBackup> backups) {
+        this(scope, morning, kind, businessEnd, businessStart, firstStart, lastFinish, marginSeconds, backups, backups.size());
+    }
+
+    /**
+     * The same window keeping of its backups only the last to finish (the first of them on a tie): what the
+     * alert stage holds between evaluations, since a finished night's backups are read again only when it changes.
+     */
+    public NightlyWindow summary() {
+        DatabaseBackup last = null;
+        for (DatabaseBackup b : backups) {
+            if (last == null || b.finishedAt().isAfter(last.finishedAt())) {
+                last = b;
+            }
+        }
+        return new NightlyWindow(scope, morning, kind, businessEnd, businessStart, firstStart, lastFinish, marginSeconds,
+                last == null ? List.of() : List.of(last), backupCount);
+    }
+
+    /** The same window without its backups (their count stays). */
+    public NightlyWindow withoutBackups() {
+        return new NightlyWindow(scope, morning, kind, businessEnd, businessStart, firstStart, lastFinish, marginSeconds,
+                List.of(), backupCount);
     }
 
     /** Margin in minutes, for messages and trends. */
@@ -46,7 +76,8 @@ public record NightlyWindow(
 
     /** The same window with another kind (kinds are decided once all nights are known). */
     NightlyWindow withKind(NightKind k) {
-        return new NightlyWindow(scope, morning, k, businessEnd, businessStart, firstStart, lastFinish, marginSeconds, backups);
+        return new NightlyWindow(scope, morning, k, businessEnd, businessStart, firstStart, lastFinish, marginSeconds, backups,
+                backupCount);
     }
 
     /**

@@ -30,16 +30,23 @@ public final class NightlyWindows {
      */
     public static List<NightlyWindow> build(String scope, List<DatabaseBackup> backups, BusinessCalendar calendar,
                                             WindowSettings settings, Set<String> secondaryGuids) {
+        return build(scope, backups, new Nights(calendar), settings, secondaryGuids);
+    }
+
+    /** As {@link #build(String, List, BusinessCalendar, WindowSettings, Set)}, with the calendar's nights resolved so far. */
+    public static List<NightlyWindow> build(String scope, List<DatabaseBackup> backups, Nights known,
+                                            WindowSettings settings, Set<String> secondaryGuids) {
         TreeMap<LocalDate, Night> nights = new TreeMap<>();
         Map<LocalDate, List<DatabaseBackup>> byNight = new HashMap<>();
         for (DatabaseBackup b : dedup(backups)) {
             if (!counts(b, settings, secondaryGuids)) {
                 continue;
             }
-            calendar.nightContaining(b.startedAt()).ifPresent(night -> {
+            Night night = known.containing(b.startedAt());
+            if (night != null) {
                 nights.put(night.morning(), night);
                 byNight.computeIfAbsent(night.morning(), k -> new ArrayList<>()).add(b);
-            });
+            }
         }
         List<NightlyWindow> windows = new ArrayList<>();
         for (Night night : nights.values()) {
@@ -54,7 +61,8 @@ public final class NightlyWindows {
         return classify(windows);
     }
 
-    static boolean counts(DatabaseBackup b, WindowSettings settings, Set<String> secondaryGuids) {
+    /** True when {@code b} belongs in a nightly window under {@code settings}. */
+    public static boolean counts(DatabaseBackup b, WindowSettings settings, Set<String> secondaryGuids) {
         if ("L".equals(b.type()) && !settings.includeLog()) {
             return false;
         }
@@ -66,13 +74,47 @@ public final class NightlyWindows {
 
     /** The same backup seen twice (two replicas' msdb, or a re-sent report) counts once. */
     static List<DatabaseBackup> dedup(List<DatabaseBackup> backups) {
-        Map<String, DatabaseBackup> unique = new HashMap<>();
+        Map<Identity, DatabaseBackup> unique = new HashMap<>();
         for (DatabaseBackup b : backups) {
-            String key = (b.databaseGuid() == null ? b.database() : b.databaseGuid()) + '|' + b.type() + '|'
-                    + b.startedAt() + '|' + b.finishedAt();
-            unique.putIfAbsent(key, b);
+            unique.putIfAbsent(new Identity(key(b), b.type(), b.startedAt(), b.finishedAt()), b);
         }
         return new ArrayList<>(unique.values());
+    }
+
+    /** What makes two backup rows the same backup. */
+    private record Identity(String database, String type, Instant startedAt, Instant finishedAt) {
+    }
+
+    /**
+     * The nights a calendar has, each resolved once: every instant of a night maps to the same night, so a
+     * backup starting inside a night already seen needs no calendar search. Shared by the instances of a
+     * calendar, their windows share the night's instants too. Not thread-safe.
+     */
+    public static final class Nights {
+
+        private final BusinessCalendar calendar;
+        private final TreeMap<Instant, Night> byEnd = new TreeMap<>();
+
+        public Nights(BusinessCalendar calendar) {
+            this.calendar = calendar;
+        }
+
+        public BusinessCalendar calendar() {
+            return calendar;
+        }
+
+        /** The night containing {@code t}, or null when {@code t} falls in business hours. */
+        public Night containing(Instant t) {
+            Map.Entry<Instant, Night> e = byEnd.floorEntry(t);
+            if (e != null && t.isBefore(e.getValue().businessStart())) {
+                return e.getValue();
+            }
+            Night n = calendar.nightContaining(t).orElse(null);
+            if (n != null) {
+                byEnd.put(n.businessEnd(), n);
+            }
+            return n;
+        }
     }
 
     /**

@@ -4,7 +4,10 @@ import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -42,6 +45,14 @@ public record SpillForecast(
     public static Optional<SpillForecast> of(String scope, String database, Instant startedAt, double percentComplete,
                                              long elapsedSeconds, Instant now, BusinessCalendar calendar,
                                              List<NightlyWindow> history, double minPercent) {
+        return of(scope, database, startedAt, percentComplete, elapsedSeconds, now, calendar,
+                tail(tails(history), database), minPercent);
+    }
+
+    /** As {@link #of(String, String, Instant, double, long, Instant, BusinessCalendar, List, double)}, with the tail known. */
+    public static Optional<SpillForecast> of(String scope, String database, Instant startedAt, double percentComplete,
+                                             long elapsedSeconds, Instant now, BusinessCalendar calendar,
+                                             long tail, double minPercent) {
         if (percentComplete < minPercent || percentComplete <= 0 || elapsedSeconds <= 0) {
             return Optional.empty();
         }
@@ -51,7 +62,6 @@ public record SpillForecast(
         }
         long remaining = Math.round(elapsedSeconds * (100.0 - percentComplete) / percentComplete);
         Instant finish = now.plusSeconds(remaining);
-        long tail = tail(database, history);
         Instant windowEnd = finish.plusSeconds(tail);
         Instant businessStart = night.get().businessStart();
         return Optional.of(new SpillForecast(scope, database, startedAt, percentComplete, elapsedSeconds, finish, tail,
@@ -60,16 +70,27 @@ public record SpillForecast(
                 Duration.between(now, businessStart).getSeconds()));
     }
 
-    private static long tail(String database, List<NightlyWindow> history) {
+    /**
+     * Every database's tail over {@code history} (oldest night first), by lower-case name: for each database,
+     * from the latest night it was backed up in (log backups aside).
+     */
+    public static Map<String, Long> tails(List<NightlyWindow> history) {
+        Map<String, Long> out = new HashMap<>();
         for (int i = history.size() - 1; i >= 0; i--) {
             NightlyWindow w = history.get(i);
-            Optional<Instant> finished = w.backups().stream()
-                    .filter(b -> b.database().equalsIgnoreCase(database) && !"L".equals(b.type()))
-                    .map(DatabaseBackup::finishedAt).max(Instant::compareTo);
-            if (finished.isPresent()) {
-                return Math.max(0, Duration.between(finished.get(), w.lastFinish()).getSeconds());
+            Map<String, Instant> finished = new HashMap<>();
+            for (DatabaseBackup b : w.backups()) {
+                if (!"L".equals(b.type())) {
+                    finished.merge(b.database().toLowerCase(Locale.ROOT), b.finishedAt(), (x, y) -> x.isAfter(y) ? x : y);
+                }
             }
+            finished.forEach((db, at) -> out.putIfAbsent(db, Math.max(0, Duration.between(at, w.lastFinish()).getSeconds())));
         }
-        return 0;
+        return out;
+    }
+
+    /** The tail of one database from {@link #tails}; 0 when it has none. */
+    public static long tail(Map<String, Long> tails, String database) {
+        return tails.getOrDefault(database.toLowerCase(Locale.ROOT), 0L);
     }
 }

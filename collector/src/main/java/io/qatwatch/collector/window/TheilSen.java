@@ -1,8 +1,6 @@
 package io.qatwatch.collector.window;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * The Theil–Sen line: slope = median of all pairwise slopes, intercept = median of y − slope·x. One bad
@@ -15,23 +13,24 @@ public record TheilSen(double slope, double intercept) {
         if (x.length != y.length || x.length < 2) {
             throw new IllegalArgumentException("need at least two points, got " + x.length);
         }
-        List<Double> slopes = new ArrayList<>();
+        double[] slopes = new double[x.length * (x.length - 1) / 2];
+        int n = 0;
         for (int i = 0; i < x.length; i++) {
             for (int j = i + 1; j < x.length; j++) {
                 if (x[j] != x[i]) {
-                    slopes.add((y[j] - y[i]) / (x[j] - x[i]));
+                    slopes[n++] = (y[j] - y[i]) / (x[j] - x[i]);
                 }
             }
         }
-        if (slopes.isEmpty()) {
+        if (n == 0) {
             throw new IllegalArgumentException("all points share one x value");
         }
-        double slope = median(slopes.stream().mapToDouble(Double::doubleValue).toArray());
+        double slope = medianInPlace(Arrays.copyOf(slopes, n));
         double[] residuals = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             residuals[i] = y[i] - slope * x[i];
         }
-        return new TheilSen(slope, median(residuals));
+        return new TheilSen(slope, medianInPlace(residuals));
     }
 
     /** The line's value at {@code x}. */
@@ -41,7 +40,11 @@ public record TheilSen(double slope, double intercept) {
 
     /** The median; averages the middle two of an even count. */
     public static double median(double[] values) {
-        double[] v = values.clone();
+        return medianInPlace(values.clone());
+    }
+
+    /** The median of an array the caller gives away: it is sorted in place. */
+    private static double medianInPlace(double[] v) {
         Arrays.sort(v);
         int n = v.length;
         return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;

@@ -139,9 +139,13 @@ final class QatRules {
     static List<Alert> restoreRisk(FleetAnalysis fleet) {
         RulesConfig.QatRestoreRisk cfg = fleet.config().rules().qatRestoreRisk();
         Map<String, String> lacking = new LinkedHashMap<>();
+        Map<String, HostState> hosts = new LinkedHashMap<>();
+        Map<HostState, Boolean> qatEnabled = qatEnabledByHost(fleet);
         for (HostState h : fleet.fleet().hosts()) {
-            lacking.put(h.host(), lacks(h, fleet));
+            lacking.put(h.host(), lacks(h, qatEnabled.getOrDefault(h, false)));
+            hosts.putIfAbsent(h.host(), h);
         }
+        List<String> fleetWideRisky = null;
         List<Alert> out = new ArrayList<>();
         for (MergedDatabase db : fleet.databases().values()) {
             if (db.backups().stream().noneMatch(b -> "QAT_DEFLATE".equalsIgnoreCase(b.compressionAlgorithm()))) {
@@ -158,19 +162,17 @@ final class QatRules {
                     }
                 }
             }
-            if (!named) {
-                if (!cfg.fleetWide()) {
-                    continue;
+            List<String> risky;
+            if (named) {
+                risky = risky(targets, true, lacking, hosts);
+            } else if (cfg.fleetWide()) {
+                // The same for every database: judged once.
+                if (fleetWideRisky == null) {
+                    fleetWideRisky = risky(lacking.keySet(), false, lacking, hosts);
                 }
-                targets.addAll(lacking.keySet());
-            }
-            List<String> risky = new ArrayList<>();
-            for (String host : new TreeSet<>(targets)) {
-                String why = lacking.containsKey(host) ? lacking.get(host) : "not monitored by qatwatch";
-                // Fleet-wide, a host never probed is unknown rather than lacking; a named target must be known.
-                if (why != null && (named || h(fleet, host).qat() != null)) {
-                    risky.add(host + " (" + why + ")");
-                }
+                risky = fleetWideRisky;
+            } else {
+                continue;
             }
             if (risky.isEmpty()) {
                 continue;
@@ -186,19 +188,38 @@ final class QatRules {
         return out;
     }
 
-    private static HostState h(FleetAnalysis fleet, String host) {
-        return fleet.fleet().hosts().stream().filter(x -> x.host().equals(host)).findFirst().orElseThrow();
+    /** The targets that could not restore a QAT_DEFLATE backup, each with why, in name order. */
+    private static List<String> risky(java.util.Collection<String> targets, boolean named, Map<String, String> lacking,
+                                      Map<String, HostState> hosts) {
+        List<String> risky = new ArrayList<>();
+        for (String host : new TreeSet<>(targets)) {
+            String why = lacking.containsKey(host) ? lacking.get(host) : "not monitored by qatwatch";
+            // Fleet-wide, a host never probed is unknown rather than lacking; a named target must be known.
+            if (why != null && (named || hosts.get(host).qat() != null)) {
+                risky.add(host + " (" + why + ")");
+            }
+        }
+        return risky;
+    }
+
+    /** Per host: QAT is enabled in SQL Server on at least one of its instances. */
+    private static Map<HostState, Boolean> qatEnabledByHost(FleetAnalysis fleet) {
+        Map<HostState, Boolean> out = new java.util.IdentityHashMap<>();
+        for (InstanceAnalysis ia : fleet.instances()) {
+            if (qat(ia).map(QatRules::enabled).orElse(false)) {
+                out.put(ia.host(), true);
+            }
+        }
+        return out;
     }
 
     /** Why a host could not restore a QAT_DEFLATE backup, or null when it could. */
-    private static String lacks(HostState h, FleetAnalysis fleet) {
+    private static String lacks(HostState h, boolean qatEnabledSomewhere) {
         boolean software = h.qat() != null && h.qat().software() != null && h.qat().software().anyInstalled();
         if (!software) {
             return h.qat() == null ? "QAT software unknown" : "no QAT driver or library";
         }
-        boolean enabledSomewhere = fleet.instances().stream().filter(ia -> ia.host() == h)
-                .map(QatRules::qat).flatMap(Optional::stream).anyMatch(QatRules::enabled);
-        return enabledSomewhere ? null : "QAT not enabled in SQL Server (HARDWARE_OFFLOAD)";
+        return qatEnabledSomewhere ? null : "QAT not enabled in SQL Server (HARDWARE_OFFLOAD)";
     }
 
     static String nz(Object s) {
