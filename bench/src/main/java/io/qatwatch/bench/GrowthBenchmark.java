@@ -1,6 +1,7 @@
 package io.qatwatch.bench;
 
 import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.SqliteReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -21,18 +22,42 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
 /**
  * Growth with fleet size: for each size, a store filled through the collector's own store code with that
  * many agents' history ({@code nights} nights of one backup per database), its size on disk per backup
- * row, and the API endpoints' response times served by a collector process on that store.
+ * row, and the API endpoints' and status page's response times (first page, a deep page by cursor, filters)
+ * served by a collector process on that store.
  */
 public final class GrowthBenchmark {
 
-    /** Endpoints timed; one instance's windows stands for every per-instance query. */
-    static final List<String> ENDPOINTS = List.of("/api/v1/fleet", "/api/v1/alerts",
-            "/api/v1/instances/sql0/" + SimulatedAgent.INSTANCE + "/windows", "/metrics", "/");
+    /** One instance's windows: stands for every per-instance query, and tells when the first evaluation is served. */
+    static final String WINDOWS = "/api/v1/instances/sql0/" + SimulatedAgent.INSTANCE + "/windows";
+
+    /** A request timed at every fleet size: how the table names it, and its path for a fleet of that size. */
+    record Endpoint(String label, IntFunction<String> path) {
+    }
+
+    /** Endpoints timed; "deep" is the host 90 % of the way through the fleet in host-name order. */
+    static final List<Endpoint> ENDPOINTS = List.of(
+            new Endpoint("`/api/v1/fleet` (default page, 1,000 hosts)", n -> "/api/v1/fleet"),
+            new Endpoint("`/api/v1/fleet?limit=100`", n -> "/api/v1/fleet?limit=100"),
+            new Endpoint("`/api/v1/fleet?limit=100&after=`deep", n -> "/api/v1/fleet?limit=100&after=" + deepHost(n)),
+            new Endpoint("`/api/v1/fleet?host=sql1*&limit=100`", n -> "/api/v1/fleet?host=sql1*&limit=100"),
+            new Endpoint("`/api/v1/fleet?state=problem&limit=100` (none match: scans the fleet)",
+                    n -> "/api/v1/fleet?state=problem&limit=100"),
+            new Endpoint("`/api/v1/alerts`", n -> "/api/v1/alerts"),
+            new Endpoint("`" + WINDOWS + "`", n -> WINDOWS),
+            new Endpoint("`/metrics`", n -> "/metrics"),
+            new Endpoint("`/` (status page: summary, first 50 hosts)", n -> "/"),
+            new Endpoint("`/?after=`deep", n -> "/?after=" + deepHost(n)),
+            new Endpoint("`/?state=problem` (none match: scans the fleet)", n -> "/?state=problem"));
+
+    /** Agents stored per transaction by the fill (the store's group commit). */
+    private static final int FILL_BATCH = 500;
 
     private static final int WARM_REPEATS = 5;
     private static final Duration EVALUATION_LIMIT = Duration.ofMinutes(5);
@@ -55,9 +80,14 @@ public final class GrowthBenchmark {
     public record Query(String path, int status, double coldMs, double warmMedianMs, long bytes, String error) {
     }
 
-    /** One fleet size. */
+    /**
+     * One fleet size.
+     *
+     * @param failure  why the collector stopped serving (e.g. it ran out of heap), or null
+     * @param readSide after a failure, the endpoints from a collector without its alert stage; else null
+     */
     public record Size(int agents, long backupRows, long storeBytes, Duration fill, long rssBytes, List<Query> queries,
-            LoadDriver.Run ingest, Duration firstEvaluation) {
+            LoadDriver.Run ingest, Duration firstEvaluation, String failure, List<Query> readSide) {
 
         double bytesPerBackupRow() {
             return backupRows == 0 ? 0 : (double) storeBytes / backupRows;
@@ -72,6 +102,9 @@ public final class GrowthBenchmark {
 
     public List<Size> run(BenchLog log) throws Exception {
         List<Size> sizes = new ArrayList<>();
+        // a collector out of heap exits at once and says so, rather than thrash in GC until the limits below
+        List<String> jvm = new ArrayList<>(settings.serverJvm());
+        jvm.add("-XX:+ExitOnOutOfMemoryError");
         for (int agents : settings.fleetSizes()) {
             Path dir = settings.workDir().resolve("growth-" + agents);
             deleteTree(dir);
@@ -82,40 +115,82 @@ public final class GrowthBenchmark {
             log.say(String.format(Locale.ROOT, "growth: %d agents, %d backup rows, %d MiB in %d s", agents, rows,
                     bytes >> 20, fill.toSeconds()));
             int posting = Math.min(INGEST_AGENTS, agents);
-            try (ServerProcess server = ServerProcess.start("growth-" + agents, settings.serverJvm(),
+            try (ServerProcess server = ServerProcess.start("growth-" + agents, jvm,
                     List.of("collector", "--data", dir.toString(), "--reader", "--agents", Integer.toString(posting)),
                     settings.workDir())) {
                 String token = server.tokens().get("bench-reader");
                 HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-                Duration firstEvaluation = awaitFirstEvaluation(http, server.port(), token);
+                Duration firstEvaluation = awaitFirstEvaluation(http, server, token);
                 log.say("growth: " + agents + " agents, first alert evaluation answered after "
-                        + (firstEvaluation == null ? "never (gave up)" : firstEvaluation.toMillis() + " ms"));
-                List<Query> queries = new ArrayList<>();
-                for (String path : ENDPOINTS) {
-                    queries.add(time(http, server.port(), path, token));
-                    log.say("growth: " + agents + " agents " + describe(queries.get(queries.size() - 1)));
-                }
-                LoadDriver.Run ingest = settings.ingest().isZero() ? null : ingest(server, posting);
+                        + (firstEvaluation != null ? firstEvaluation.toMillis() + " ms"
+                                : server.alive() ? "never (gave up)" : "never (the collector exited)"));
+                List<Query> queries = timeEndpoints(http, server, token, agents, log);
+                LoadDriver.Run ingest = settings.ingest().isZero() || !server.alive() ? null : ingest(server, posting);
                 if (ingest != null) {
                     log.say(String.format(Locale.ROOT, "growth: %d agents, ingest %.0f reports/s, p99 %.1f ms", agents,
                             ingest.acceptedPerSecond(), IngestBenchmark.ms(ingest.latencies().percentile(99))));
                 }
+                String failure = server.exitReason();
+                if (failure != null) {
+                    log.say("growth: " + agents + " agents: the collector " + failure + "; its log: " + server.log());
+                }
+                List<Query> readSide = failure == null ? null : readSideAlone(dir, agents, http, log);
                 sizes.add(new Size(agents, rows, bytes, fill, server.sample().rssBytes(), queries, ingest,
-                        firstEvaluation));
+                        firstEvaluation, failure, readSide));
             }
         }
         return sizes;
+    }
+
+    private static List<Query> timeEndpoints(HttpClient http, ServerProcess server, String token, int agents, BenchLog log) {
+        List<Query> queries = new ArrayList<>();
+        for (Endpoint e : ENDPOINTS) {
+            Query q = server.alive() ? time(http, server.port(), e.path().apply(agents), token)
+                    : new Query(e.path().apply(agents), -1, 0, 0, 0, "not asked, the collector had exited");
+            queries.add(q);
+            log.say("growth: " + agents + " agents " + describe(q));
+        }
+        return queries;
+    }
+
+    /**
+     * When the whole collector failed (its alert stage loads the fleet's history), the same endpoints from a
+     * collector without the alert stage: what the read side alone costs at this size.
+     */
+    private List<Query> readSideAlone(Path dir, int agents, HttpClient http, BenchLog log) throws Exception {
+        List<String> jvm = new ArrayList<>(settings.serverJvm());
+        jvm.add("-XX:+ExitOnOutOfMemoryError");
+        log.say("growth: " + agents + " agents: timing the read side alone (a collector without its alert stage)");
+        try (ServerProcess server = ServerProcess.start("growth-" + agents + "-read-side", jvm,
+                List.of("collector", "--data", dir.toString(), "--reader", "--no-alert-stage"), settings.workDir())) {
+            List<Query> queries = timeEndpoints(http, server, server.tokens().get("bench-reader"), agents, log);
+            if (server.exitReason() != null) {
+                log.say("growth: " + agents + " agents, read side alone: the collector " + server.exitReason());
+            }
+            return queries;
+        }
+    }
+
+    /** The host 90 % of the way through {@code agents} simulated hosts in host-name order: a deep cursor. */
+    static String deepHost(int agents) {
+        List<String> names = new ArrayList<>(agents);
+        for (int i = 0; i < agents; i++) {
+            names.add(new SimulatedAgent(i).host());
+        }
+        names.sort(Comparator.naturalOrder());
+        return names.get(Math.min(agents - 1, agents * 9 / 10));
     }
 
     /**
      * How long after start the collector's first alert evaluation (which loads the whole fleet's history) is
      * visible: the windows endpoint answers 404 until then. Null when it did not come within the limit.
      */
-    private static Duration awaitFirstEvaluation(HttpClient http, int port, String token) throws InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + ENDPOINTS.get(2)))
+    private static Duration awaitFirstEvaluation(HttpClient http, ServerProcess server, String token)
+            throws InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + WINDOWS))
                 .timeout(Duration.ofMinutes(1)).header("Authorization", "Bearer " + token).GET().build();
         long started = System.nanoTime();
-        while (System.nanoTime() - started < EVALUATION_LIMIT.toNanos()) {
+        while (System.nanoTime() - started < EVALUATION_LIMIT.toNanos() && server.alive()) {
             try {
                 int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
                 if (status != 404) {
@@ -143,20 +218,33 @@ public final class GrowthBenchmark {
         }
     }
 
-    /** Stores {@code agents} agents' history, one report each, through {@link SqliteReportStore}; returns backup rows. */
+    /**
+     * Stores {@code agents} agents' history, one report each, through {@link SqliteReportStore#storeAll} in
+     * transactions of {@value #FILL_BATCH} agents; returns backup rows.
+     */
     long fill(Path dir, int agents, BenchLog log) throws Exception {
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Instant firstNight = SimulatedAgent.firstNight(now, settings.nights());
         long rows = 0;
         try (Database db = Database.open(dir)) {
+            try (Statement s = db.connection().createStatement()) {
+                // a bench fill: a crash loses nothing worth keeping, so no fsync; a large page cache for the indexes
+                s.execute("PRAGMA synchronous=OFF");
+                s.execute("PRAGMA cache_size=-262144");
+            }
             new TokenStore(db);
             SqliteReportStore store = new SqliteReportStore(db);
+            List<ReportStore.Incoming> batch = new ArrayList<>(FILL_BATCH);
             for (int i = 0; i < agents; i++) {
                 SimulatedAgent agent = new SimulatedAgent(i);
                 List<BackupRecord> backups = new ArrayList<>(agent.nightlyHistory(settings.nights(), firstNight));
                 backups.addAll(agent.latestLogBackups(backups.size() + 1, now));
-                rows += store.store(agent.host(), agent.report("growth-" + i + "-fill", now, backups, backups.size()),
-                        now).newBackups();
+                batch.add(new ReportStore.Incoming(agent.host(),
+                        agent.report("growth-" + i + "-fill", now, backups, backups.size()), now));
+                if (batch.size() == FILL_BATCH || i == agents - 1) {
+                    rows += storeBatch(store, batch);
+                    batch.clear();
+                }
                 if ((i + 1) % 10_000 == 0) {
                     log.say("growth: stored " + (i + 1) + " of " + agents + " agents");
                 }
@@ -164,6 +252,17 @@ public final class GrowthBenchmark {
             try (Statement s = db.connection().createStatement()) {
                 s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
             }
+        }
+        return rows;
+    }
+
+    private static long storeBatch(SqliteReportStore store, List<ReportStore.Incoming> batch) throws Exception {
+        long rows = 0;
+        for (ReportStore.Outcome o : store.storeAll(batch)) {
+            if (o.error() != null) {
+                throw o.error();
+            }
+            rows += o.stored().newBackups();
         }
         return rows;
     }
@@ -215,34 +314,53 @@ public final class GrowthBenchmark {
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, "Each agent: 1 instance, %d databases, %d nights of one backup per "
                 + "database and the latest log backup of each database in full recovery, stored through the "
-                + "collector's store code (one report per agent). First evaluation: how long after start the "
-                + "collector's first alert evaluation (the whole fleet's history loaded) is served. Query times: "
-                + "first request, then the median of %d more, served by a collector process on that store. Ingest: "
-                + "the first %d agents post new reports flat out over %d connections for %d s into that store.%n%n",
-                SimulatedAgent.DATABASES, settings.nights(), WARM_REPEATS, INGEST_AGENTS, INGEST_CONNECTIONS,
+                + "collector's store code (one report per agent, %d agents per transaction). First evaluation: how "
+                + "long after start the collector's first alert evaluation (the whole fleet's history loaded) is "
+                + "served; the collector runs with `-XX:+ExitOnOutOfMemoryError`, so running out of heap shows as a "
+                + "failure. Query times: first request, then the median of %d more, served by a collector process on "
+                + "that store; *deep* is a cursor 90 %% of the way through the fleet in host-name order. Ingest: the "
+                + "first %d agents post new reports flat out over %d connections for %d s into that store.%n%n",
+                SimulatedAgent.DATABASES, settings.nights(), FILL_BATCH, WARM_REPEATS, INGEST_AGENTS, INGEST_CONNECTIONS,
                 settings.ingest().toSeconds()));
         md.append("| agents | backup rows | store MiB | bytes/backup row | fill s | first evaluation s "
                 + "| collector RSS MiB | ingest reports/s | ingest p99 ms |\n");
         md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Size s : sizes) {
-            md.append(String.format(Locale.ROOT, "| %d | %d | %d | %.0f | %d | %s | %d | %s | %s |%n", s.agents(),
+            md.append(String.format(Locale.ROOT, "| %d | %d | %d | %.0f | %d | %s | %s | %s | %s |%n", s.agents(),
                     s.backupRows(), s.storeBytes() >> 20, s.bytesPerBackupRow(), s.fill().toSeconds(),
-                    s.firstEvaluation() == null ? "not within " + EVALUATION_LIMIT.toMinutes() + " min"
-                            : String.format(Locale.ROOT, "%.1f", s.firstEvaluation().toMillis() / 1000.0),
-                    s.rssBytes() >> 20,
+                    s.firstEvaluation() != null ? String.format(Locale.ROOT, "%.1f", s.firstEvaluation().toMillis() / 1000.0)
+                            : s.failure() != null ? "**failed**" : "not within " + EVALUATION_LIMIT.toMinutes() + " min",
+                    s.rssBytes() < 0 ? "–" : Long.toString(s.rssBytes() >> 20),
                     s.ingest() == null ? "–" : String.format(Locale.ROOT, "%.0f", s.ingest().acceptedPerSecond()),
                     s.ingest() == null ? "–" : String.format(Locale.ROOT, "%.1f",
                             IngestBenchmark.ms(s.ingest().latencies().percentile(99)))));
         }
+        for (Size s : sizes) {
+            if (s.failure() != null) {
+                md.append(String.format(Locale.ROOT, "%n- **%d agents: the collector %s**%n", s.agents(),
+                        s.failure().replace('|', '/')));
+            }
+        }
+        endpointTable(md, sizes, Size::queries);
+        List<Size> failed = sizes.stream().filter(z -> z.readSide() != null).toList();
+        if (!failed.isEmpty()) {
+            md.append("\nThe read side alone, where the whole collector failed: the same requests to a collector started "
+                    + "without its alert stage on the same store (`/api/v1/alerts` and the windows then answer 503).\n");
+            endpointTable(md, failed, Size::readSide);
+        }
+        return md.toString();
+    }
+
+    private static void endpointTable(StringBuilder md, List<Size> sizes, Function<Size, List<Query>> queries) {
         md.append("\n| endpoint |");
         for (Size s : sizes) {
             md.append(' ').append(s.agents()).append(" agents: first / warm ms (bytes) |");
         }
         md.append("\n|---|").append("---:|".repeat(sizes.size())).append('\n');
         for (int e = 0; e < ENDPOINTS.size(); e++) {
-            md.append("| `").append(ENDPOINTS.get(e)).append("` |");
+            md.append("| ").append(ENDPOINTS.get(e).label()).append(" |");
             for (Size s : sizes) {
-                Query q = s.queries().get(e);
+                Query q = queries.apply(s).get(e);
                 if (q.error() != null) {
                     md.append(" failed: ").append(q.error().replace('|', '/')).append(" |");
                 } else if (q.status() != 200) {
@@ -254,7 +372,6 @@ public final class GrowthBenchmark {
             }
             md.append('\n');
         }
-        return md.toString();
     }
 
     static long directorySize(Path dir) throws IOException {

@@ -49,6 +49,10 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--influx-database", defaultValue = "qatwatch", description = "Collector: the InfluxDB 1.x database.")
     String influxDatabase;
 
+    @Option(names = "--no-alert-stage", description = "Collector: without the alert stage, i.e. the store, ingest and "
+            + "the read side alone (/api/v1/alerts and the windows answer 503).")
+    boolean noAlertStage;
+
     @Option(names = "--tokens", required = true, description = "File to write 'name token' lines to.")
     Path tokenFile;
 
@@ -60,8 +64,8 @@ final class ServeCommand implements Callable<Integer> {
         if (kind == Kind.collector) {
             CollectorConfig config = benchConfig(influxUrl, influxDatabase);
             // as `qatwatch collector` starts it: with the alert stage (windows, rules, evaluation every minute)
-            Collector collector = AlertStage.startCollector(vertx, config, data, Clock.systemUTC())
-                    .await(120, TimeUnit.SECONDS);
+            Collector collector = (noAlertStage ? Collector.start(vertx, config, data, Clock.systemUTC())
+                    : AlertStage.startCollector(vertx, config, data, Clock.systemUTC())).await(120, TimeUnit.SECONDS);
             enroll(collector.tokens());
             port = collector.port();
             stop = () -> {
@@ -120,6 +124,8 @@ final class ServeCommand implements Callable<Integer> {
             lines.add(host + " " + tokens.add(host, TokenStore.Kind.AGENT, now));
         }
         if (reader) {
+            // a second server on the same store (the growth bench's read side alone) issues its own
+            tokens.revoke("bench-reader", now);
             lines.add("bench-reader " + tokens.add("bench-reader", TokenStore.Kind.READ, now));
         }
         Files.write(tokenFile, lines);

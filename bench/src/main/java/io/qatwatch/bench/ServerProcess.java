@@ -22,11 +22,15 @@ public final class ServerProcess implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Map<String, String> tokens;
+    private final Path log;
+    private final Path out;
 
-    private ServerProcess(Process process, int port, Map<String, String> tokens) {
+    private ServerProcess(Process process, int port, Map<String, String> tokens, Path log, Path out) {
         this.process = process;
         this.port = port;
         this.tokens = tokens;
+        this.log = log;
+        this.out = out;
     }
 
     /**
@@ -56,12 +60,34 @@ public final class ServerProcess implements AutoCloseable {
         while ((line = out.readLine()) != null) {
             if (line.startsWith("READY ")) {
                 int port = Integer.parseInt(line.substring(6).trim());
-                return new ServerProcess(process, port, readTokens(tokenFile));
+                Path stdout = workDir.resolve(name + ".out");
+                keep(out, stdout);
+                return new ServerProcess(process, port, readTokens(tokenFile), log, stdout);
             }
         }
         process.waitFor(10, TimeUnit.SECONDS);
         throw new IOException("the " + name + " server exited (" + (process.isAlive() ? "still running" : "code "
                 + process.exitValue()) + ") before it was ready; see " + log);
+    }
+
+    /**
+     * Copies the rest of the server's stdout to {@code file}: the JVM writes there why it ended, e.g.
+     * {@code Terminating due to java.lang.OutOfMemoryError}, and an unread pipe would also block the server.
+     */
+    private static void keep(BufferedReader out, Path file) {
+        Thread copier = new Thread(() -> {
+            try (BufferedReader in = out; var w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    w.write(line);
+                    w.newLine();
+                    w.flush();
+                }
+            } catch (IOException e) {
+                // the server went away; what it wrote so far is in the file
+            }
+        }, "server-stdout");
+        copier.setDaemon(true);
+        copier.start();
     }
 
     private static Map<String, String> readTokens(Path file) throws IOException {
@@ -84,6 +110,35 @@ public final class ServerProcess implements AutoCloseable {
     /** Token per host name (the agents'), plus {@code bench-reader}'s read token when the server made one. */
     public Map<String, String> tokens() {
         return tokens;
+    }
+
+    /** Its stderr: the server's log. */
+    public Path log() {
+        return log;
+    }
+
+    /** False once the server exited (e.g. on {@code -XX:+ExitOnOutOfMemoryError}). */
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    /** Why it exited, from its stdout or log: the first {@code OutOfMemoryError} line, else its exit code; null while it runs. */
+    public String exitReason() {
+        if (process.isAlive()) {
+            return null;
+        }
+        for (Path file : List.of(out, log)) {
+            try {
+                for (String line : Files.readAllLines(file)) {
+                    if (line.contains("OutOfMemoryError")) {
+                        return "exited: " + line.trim();
+                    }
+                }
+            } catch (IOException e) {
+                // missing or unreadable: the exit code below still says it died
+            }
+        }
+        return "exited with code " + process.exitValue();
     }
 
     public long pid() {

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * A read-only {@link ReportStore} over a simulated fleet of {@link SimulatedAgent}s that generates each
@@ -147,6 +148,16 @@ final class SimulatedStore implements ReportStore {
     @Override
     public Stored store(String host, AgentReport report, Instant receivedAt) {
         throw new UnsupportedOperationException("the simulated store is filled by the bench, not by reports");
+    }
+
+    @Override
+    public List<HostSeen> hostsSeen() {
+        throw new UnsupportedOperationException("the analysis bench reads the fleet as the alert stage does, not by pages");
+    }
+
+    @Override
+    public List<FleetRow> fleetPage(String after, String hostPattern, Predicate<HostSeen> filter, int limit) {
+        throw new UnsupportedOperationException("the analysis bench reads the fleet as the alert stage does, not by pages");
     }
 
     @Override

@@ -14,6 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 class GrowthBenchmarkTest {
 
     @Test
+    void theDeepCursorIsNinetyPercentThroughTheHostNamesInTheirSortOrder() {
+        // sorted: sql0, sql1, sql10..sql19, sql2, ... sql89, sql9, sql90..sql99: ten names after sql90
+        assertThat(GrowthBenchmark.deepHost(100)).isEqualTo("sql90");
+    }
+
+    @Test
     void fillStoresEveryAgentsNightsThroughTheRealStore(@TempDir Path work) throws Exception {
         GrowthBenchmark growth = new GrowthBenchmark(new GrowthBenchmark.Settings(List.of(3), 2, List.of(), work, Duration.ZERO));
         Path dir = work.resolve("store");
@@ -27,6 +33,10 @@ class GrowthBenchmarkTest {
             SqliteReportStore store = new SqliteReportStore(db);
             assertThat(store.fleet()).hasSize(3);
             assertThat(store.backups("sql2", SimulatedAgent.INSTANCE, Instant.EPOCH)).hasSize((int) (2 * SimulatedAgent.DATABASES + logged));
+        }
+        try (Database db = Database.open(dir)) {
+            SqliteReportStore store = new SqliteReportStore(db);
+            assertThat(store.fleetPage(GrowthBenchmark.deepHost(3), null, h -> true, 10)).as("sql2 is the last host").isEmpty();
         }
         GrowthBenchmark.deleteTree(dir);
         assertThat(dir).doesNotExist();

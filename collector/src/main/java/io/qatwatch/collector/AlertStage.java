@@ -89,10 +89,10 @@ public final class AlertStage {
             return s == null ? List.of() : AlertViews.alerts(s).active();
         };
         WindowsView windows = this::windows;
-        WindowCharts charts = now -> {
+        WindowCharts charts = (now, hosts) -> {
             AlertService s = service;
             AlertEvaluator.Evaluation e = s == null ? null : s.lastEvaluation();
-            return e == null ? List.of() : StatusWindows.of(e.analysis());
+            return e == null ? List.of() : StatusWindows.of(e.analysis(), hosts);
         };
         SilencesApi silences = new SilencesApi() {
             @Override

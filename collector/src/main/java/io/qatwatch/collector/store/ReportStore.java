@@ -3,6 +3,7 @@ package io.qatwatch.collector.store;
 import io.qatwatch.protocol.AgentReport;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Where accepted reports go: hosts, SQL Server instances with their latest facts and change history, and
@@ -55,6 +56,20 @@ public interface ReportStore {
 
     /** One row per host for the fleet API and the status page. */
     List<FleetRow> fleet() throws Exception;
+
+    /** A host's name and when it last reported: what a page of the fleet is ordered and filtered by. */
+    record HostSeen(String host, Instant lastSeen) {
+    }
+
+    /** Every host's name and last report, in host-name order, without facts: for counting the fleet. */
+    List<HostSeen> hostsSeen() throws Exception;
+
+    /**
+     * One page of {@link #fleet()}: in host-name order, up to {@code limit} hosts whose name sorts after
+     * {@code after} (null: from the first host), matches {@code hostPattern} (shell-style {@code *} and
+     * {@code ?}, case-insensitive; null: any) and that {@code filter} accepts. Reads only the rows it returns.
+     */
+    List<FleetRow> fleetPage(String after, String hostPattern, Predicate<HostSeen> filter, int limit) throws Exception;
 
     /** One host's row as {@link #fleet()} has it; empty when the store does not know the host. */
     java.util.Optional<FleetRow> fleetRow(String host) throws Exception;

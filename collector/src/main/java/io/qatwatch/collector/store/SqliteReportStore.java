@@ -34,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * The embedded {@link ReportStore}: one SQLite file in WAL mode, one writer connection (reports are stored in
@@ -42,6 +43,8 @@ import java.util.Objects;
 public final class SqliteReportStore implements ReportStore {
 
     private static final ObjectMapper JSON = ReportJson.mapper();
+    /** Host names per {@code IN (...)} list of a fleet page: well under SQLite's limit on bound parameters. */
+    private static final int IN_CHUNK = 500;
 
     private final Database db;
     /** The writer's statements by their SQL; used under the lock on {@code db}, like everything of the writer. */
@@ -140,6 +143,10 @@ public final class SqliteReportStore implements ReportStore {
                         + "OR OLD.accelerators_json IS NOT NEW.accelerators_json OR OLD.databases_json IS NOT NEW.databases_json "
                         + "OR OLD.certificates_json IS NOT NEW.certificates_json "
                         + "BEGIN UPDATE instances SET sections_seq = sections_seq + 1 WHERE rowid = NEW.rowid; END")));
+        // Pages and counts of the fleet walk host names with their last report from this index alone: the host
+        // rows hold kilobytes of facts each, 0.4 s to walk at 100,000 hosts against 0.02 s for the index.
+        // A component of its own, so the reports tables' steps stay as they are.
+        db.migrate("fleet-pages", List.of("CREATE INDEX IF NOT EXISTS hosts_by_name_seen ON hosts(name, last_seen)"));
     }
 
     @Override
@@ -547,14 +554,80 @@ public final class SqliteReportStore implements ReportStore {
     /** Every host's row, or only {@code host}'s when it is not null. */
     private List<FleetRow> fleet(String only) throws SQLException, IOException {
         synchronized (readLock) {
-            Connection c = reader();
-            Map<String, List<SqlInstanceSnapshot>> instances = new LinkedHashMap<>();
-            try (PreparedStatement s = c.prepareStatement("""
-                    SELECT host, name, last_seen, server_json, configuration_json, accelerators_json, databases_json,
-                      running_json, certificates_json, high_water_mark FROM instances WHERE ?1 IS NULL OR host = ?1
-                    ORDER BY host, name""")) {
-                s.setString(1, only);
-                ResultSet rs = s.executeQuery();
+            return only == null ? fleetRows("", "", List.of())
+                    : fleetRows(" WHERE host = ?", " WHERE name = ?", List.of(only));
+        }
+    }
+
+    @Override
+    public List<HostSeen> hostsSeen() throws SQLException {
+        synchronized (readLock) {
+            List<HostSeen> out = new ArrayList<>();
+            try (PreparedStatement s = reader().prepareStatement("SELECT name, last_seen FROM hosts ORDER BY name");
+                 ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new HostSeen(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2))));
+                }
+            }
+            return out;
+        }
+    }
+
+    /** Walks the host names in index order from the cursor; only the page's own rows are then read in full. */
+    @Override
+    public List<FleetRow> fleetPage(String after, String hostPattern, Predicate<HostSeen> filter, int limit)
+            throws SQLException, IOException {
+        synchronized (readLock) {
+            List<String> names = new ArrayList<>();
+            String sql = "SELECT name, last_seen FROM hosts WHERE name > ?"
+                    + (hostPattern == null ? "" : " AND name LIKE ? ESCAPE '\\'") + " ORDER BY name";
+            try (PreparedStatement s = reader().prepareStatement(sql)) {
+                s.setString(1, after == null ? "" : after);
+                if (hostPattern != null) {
+                    s.setString(2, like(hostPattern));
+                }
+                try (ResultSet rs = s.executeQuery()) {
+                    while (names.size() < limit && rs.next()) {
+                        HostSeen seen = new HostSeen(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)));
+                        if (filter.test(seen)) {
+                            names.add(seen.host());
+                        }
+                    }
+                }
+            }
+            List<FleetRow> rows = new ArrayList<>(names.size());
+            for (int from = 0; from < names.size(); from += IN_CHUNK) {
+                List<String> chunk = names.subList(from, Math.min(names.size(), from + IN_CHUNK));
+                String in = " IN (" + "?,".repeat(chunk.size() - 1) + "?)";
+                rows.addAll(fleetRows(" WHERE host" + in, " WHERE name" + in, chunk));
+            }
+            return rows;
+        }
+    }
+
+    /** A shell-style host pattern as a LIKE pattern (case-insensitive for ASCII, as host names are). */
+    static String like(String glob) {
+        StringBuilder like = new StringBuilder(glob.length() + 8);
+        for (char c : glob.toCharArray()) {
+            switch (c) {
+                case '*' -> like.append('%');
+                case '?' -> like.append('_');
+                case '%', '_', '\\' -> like.append('\\').append(c);
+                default -> like.append(c);
+            }
+        }
+        return like.toString();
+    }
+
+    private List<FleetRow> fleetRows(String instancesWhere, String hostsWhere, List<String> names)
+            throws SQLException, IOException {
+        Connection c = reader();
+        Map<String, List<SqlInstanceSnapshot>> instances = new LinkedHashMap<>();
+        try (PreparedStatement s = c.prepareStatement("""
+                SELECT host, name, last_seen, server_json, configuration_json, accelerators_json, databases_json,
+                  running_json, certificates_json, high_water_mark FROM instances""" + instancesWhere + " ORDER BY host, name")) {
+            bind(s, names);
+            try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     long hwm = rs.getLong("high_water_mark");
                     Long highWaterMark = rs.wasNull() ? null : hwm;
@@ -570,14 +643,14 @@ public final class SqliteReportStore implements ReportStore {
                             readList(rs.getString("certificates_json"), new TypeReference<List<CertificateInfo>>() { }),
                             highWaterMark));
                 }
-                rs.close();
             }
-            List<FleetRow> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement("""
-                    SELECT name, first_seen, last_seen, agent_json, facts_json, qat_json, licence_json, probes_json
-                    FROM hosts WHERE ?1 IS NULL OR name = ?1 ORDER BY name""")) {
-                s.setString(1, only);
-                ResultSet rs = s.executeQuery();
+        }
+        List<FleetRow> rows = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("""
+                SELECT name, first_seen, last_seen, agent_json, facts_json, qat_json, licence_json, probes_json
+                FROM hosts""" + hostsWhere + " ORDER BY name")) {
+            bind(s, names);
+            try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     String host = rs.getString("name");
                     rows.add(new FleetRow(host,
@@ -590,9 +663,14 @@ public final class SqliteReportStore implements ReportStore {
                             readList(rs.getString("probes_json"), new TypeReference<List<ProbeStatus>>() { }),
                             instances.getOrDefault(host, List.of())));
                 }
-                rs.close();
             }
-            return rows;
+        }
+        return rows;
+    }
+
+    private static void bind(PreparedStatement s, List<String> values) throws SQLException {
+        for (int i = 0; i < values.size(); i++) {
+            s.setString(i + 1, values.get(i));
         }
     }
 

@@ -20,6 +20,8 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -46,6 +48,12 @@ public final class CollectorServer extends VerticleBase {
     private final SilencesApi silences;
     private final Function<String, String> groupOf;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
+    /** Hosts per {@code /api/v1/fleet} page when the request names no limit, and the most it may name. */
+    static final int FLEET_LIMIT = 1000;
+    static final int FLEET_MAX_LIMIT = 5000;
+    /** Hosts per status page when the request names no limit, and the most it may name. */
+    static final int STATUS_LIMIT = 50;
+    static final int STATUS_MAX_LIMIT = 500;
     private WorkerExecutor storeWorker;
     private WorkerExecutor readWorker;
     private HttpServer server;
@@ -142,10 +150,31 @@ public final class CollectorServer extends VerticleBase {
     }
 
     private void fleet(RoutingContext ctx) {
-        readWorker.executeBlocking(store::fleet, false)
-                .onSuccess(rows -> ctx.response().putHeader("Content-Type", "application/json")
-                        .end(ReportJson.toPrettyString(FleetView.of(rows, clock.instant()))))
-                .onFailure(ctx::fail);
+        FleetQuery query;
+        try {
+            query = FleetQuery.parse(ctx.queryParams(), FLEET_LIMIT, FLEET_MAX_LIMIT);
+        } catch (FleetQuery.BadQuery e) {
+            json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
+            return;
+        }
+        Instant now = clock.instant();
+        readWorker.executeBlocking(() -> {
+            FleetStatus status = fleetStatus(now);
+            FleetPage page = FleetPage.read(store, status, query);
+            return Map.entry(FleetView.of(page.rows(), now, status), page.next() == null ? ""
+                    : "/api/v1/fleet" + page.next().queryString(FLEET_LIMIT));
+        }, false).onSuccess(page -> {
+            if (!page.getValue().isEmpty()) {
+                ctx.response().putHeader("Link", "<" + page.getValue() + ">; rel=\"next\"");
+            }
+            ctx.response().putHeader("Content-Type", "application/json").end(ReportJson.toPrettyString(page.getKey()));
+        }).onFailure(ctx::fail);
+    }
+
+    /** Each host's state and group now: from the active alerts, the agent-silent threshold and the host groups. */
+    private FleetStatus fleetStatus(Instant now) throws Exception {
+        return FleetStatus.of(alerts == null ? List.of() : alerts.active(), now,
+                config.alerts().rules().agentSilent().silentMinutes(), groupOf);
     }
 
     private void alerts(RoutingContext ctx) {
@@ -153,9 +182,26 @@ public final class CollectorServer extends VerticleBase {
             notConfigured(ctx);
             return;
         }
+        FleetQuery query;
+        String severity = ctx.queryParams().get("severity");
+        try {
+            query = FleetQuery.parse(ctx.queryParams(), Integer.MAX_VALUE, Integer.MAX_VALUE);
+            if (severity != null && HostState.parse(severity) == null) {
+                throw new FleetQuery.BadQuery("severity", "severity must be critical, warning or info (got '" + severity + "')");
+            }
+        } catch (FleetQuery.BadQuery e) {
+            json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
+            return;
+        }
         readWorker.executeBlocking(alerts::active, false)
-                .onSuccess(list -> ctx.response().putHeader("Content-Type", "application/json")
-                        .end(ReportJson.toPrettyString(list)))
+                .onSuccess(list -> {
+                    List<AlertsView.ActiveAlert> matching = FleetStatus.alertsOf(list, query, groupOf).stream()
+                            .filter(a -> severity == null || severity.equalsIgnoreCase(a.severity()))
+                            .toList();
+                    ctx.response().putHeader("Content-Type", "application/json")
+                            .putHeader("X-Total-Count", Integer.toString(matching.size()))
+                            .end(ReportJson.toPrettyString(matching.subList(0, Math.min(query.limit(), matching.size()))));
+                })
                 .onFailure(ctx::fail);
     }
 
@@ -237,7 +283,17 @@ public final class CollectorServer extends VerticleBase {
     }
 
     private void statusPage(RoutingContext ctx) {
-        readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf, clock.instant()), false)
+        FleetQuery query;
+        try {
+            query = FleetQuery.parse(ctx.queryParams(), STATUS_LIMIT, STATUS_MAX_LIMIT);
+        } catch (FleetQuery.BadQuery e) {
+            ctx.response().setStatusCode(400).putHeader("Content-Type", "text/plain; charset=utf-8")
+                    .end(e.getMessage() + "\n");
+            return;
+        }
+        Instant now = clock.instant();
+        readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf,
+                        config.alerts().rules().agentSilent().silentMinutes(), query, STATUS_LIMIT, now), false)
                 .onSuccess(view -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
                         .end(StatusPage.render(view)))
                 .onFailure(ctx::fail);

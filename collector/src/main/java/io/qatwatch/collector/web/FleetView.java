@@ -5,9 +5,14 @@ import io.qatwatch.protocol.SqlInstanceSnapshot;
 import java.time.Instant;
 import java.util.List;
 
-/** The {@code GET /api/v1/fleet} rows: one per host, its QAT, licence, SQL Server instances and last report. */
+/**
+ * The {@code GET /api/v1/fleet} rows: one per host, its group and state, QAT, licence, SQL Server instances
+ * and last report.
+ */
 public record FleetView(
         String host,
+        String group,
+        String state,
         Instant lastSeen,
         long secondsSinceLastReport,
         String agentVersion,
@@ -25,14 +30,17 @@ public record FleetView(
             String acceleratorReason, Long backupHighWaterMark) {
     }
 
-    public static List<FleetView> of(List<FleetRow> rows, Instant now) {
-        return rows.stream().map(r -> of(r, now)).toList();
+    /** The rows as the API shows them; {@code status} gives each host's group and state. */
+    public static List<FleetView> of(List<FleetRow> rows, Instant now, FleetStatus status) {
+        return rows.stream().map(r -> of(r, now, status)).toList();
     }
 
-    static FleetView of(FleetRow r, Instant now) {
+    static FleetView of(FleetRow r, Instant now, FleetStatus status) {
         var cpu = r.facts() == null ? null : r.facts().cpu();
         return new FleetView(
                 r.host(),
+                status.groupOf(r.host()),
+                status.stateOf(r.host(), r.lastSeen()).label(),
                 r.lastSeen(),
                 Math.max(0, now.getEpochSecond() - r.lastSeen().getEpochSecond()),
                 r.agent() == null ? null : r.agent().version(),

@@ -7,6 +7,9 @@ import io.qatwatch.collector.web.status.StatusView.HostRow;
 import io.qatwatch.collector.web.status.StatusView.InstanceWindows;
 import io.qatwatch.collector.web.status.StatusView.SqlInstanceRow;
 import io.qatwatch.collector.web.status.StatusView.Trend;
+import io.qatwatch.collector.web.FleetQuery;
+import io.qatwatch.collector.web.FleetStatus;
+import io.qatwatch.collector.web.HostState;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -88,6 +91,12 @@ public final class StatusPage {
             .legend i{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;margin-right:.3rem;vertical-align:-1px}
             .legend .line{height:.2rem;vertical-align:3px}
             .best{font-weight:600}
+            a{color:var(--trend)}
+            ul.states{list-style:none;display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;padding:0;margin:.3rem 0}
+            form.filters{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:end;margin:.4rem 0 .6rem;font-size:.9rem}
+            form.filters label{display:flex;flex-direction:column;color:var(--muted)}
+            form.filters input,form.filters select,form.filters button{font:inherit;padding:.2rem .4rem}
+            nav.pages{display:flex;gap:1.2rem;margin:.6rem 0}
             @media (max-width:700px){
             body{font-size:14px}
             main{padding:0 .6rem 1.5rem}
@@ -112,9 +121,10 @@ public final class StatusPage {
                 .append("<title>qatwatch status</title><style>").append(CSS).append("</style></head><body>");
         header(html, view);
         html.append("<main>");
+        summary(html, view);
         alerts(html, view);
-        windows(html, view);
         fleet(html, view);
+        windows(html, view);
         algorithms(html, view);
         html.append("<p class=\"muted\">Rendered ").append(UTC.format(view.renderedAt()))
                 .append(". The page refreshes every minute.</p></main></body></html>");
@@ -123,19 +133,88 @@ public final class StatusPage {
 
     private static void header(StringBuilder html, StatusView view) {
         long critical = view.alerts().stream().filter(a -> "critical".equals(a.severity())).count();
-        html.append("<header><h1>qatwatch</h1><span><span class=\"count\">").append(view.fleet().size())
-                .append("</span> hosts</span><span><span class=\"count").append(view.alerts().isEmpty() ? "" : " bad")
-                .append("\">").append(view.alerts().size()).append("</span> active alerts");
+        int alerts = Math.max(view.alerts().size(), view.paging().alertsMatching());
+        html.append("<header><h1>qatwatch</h1><span><span class=\"count\">").append(view.summary().hosts())
+                .append("</span> hosts</span><span><span class=\"count").append(alerts == 0 ? "" : " bad")
+                .append("\">").append(alerts).append("</span> active alerts");
         if (critical > 0) {
             html.append(" (").append(critical).append(" critical)");
         }
         html.append("</span></header>");
     }
 
+    /** Hosts per state, and per host group when groups are configured; each count links to those hosts. */
+    private static void summary(StringBuilder html, StatusView view) {
+        FleetStatus.Summary summary = view.summary();
+        if (summary.hosts() == 0) {
+            return;
+        }
+        FleetQuery all = new FleetQuery(null, view.paging().query().limit(), null, null, null);
+        int defaultLimit = view.paging().defaultLimit();
+        html.append("<section id=\"summary\"><h2>Fleet summary</h2><ul class=\"states\">");
+        for (HostState s : HostState.values()) {
+            int n = summary.count(s);
+            html.append("<li><a href=\"").append(esc(href(all.withState(s.label()), defaultLimit))).append("\" class=\"tag ")
+                    .append(stateClass(s.label())).append("\" data-state=\"").append(s.label()).append("\"><span class=\"count\">")
+                    .append(n).append("</span> ").append(s.label()).append("</a></li>");
+        }
+        html.append("</ul>");
+        if (!summary.groups().isEmpty()) {
+            html.append("<table class=\"cards groups\"><thead><tr><th>Host group</th><th class=\"num\">Hosts</th>");
+            for (HostState s : HostState.values()) {
+                html.append("<th class=\"num\">").append(s.label()).append("</th>");
+            }
+            html.append("</tr></thead><tbody>");
+            for (FleetStatus.GroupCount g : summary.groups()) {
+                FleetQuery inGroup = all.withGroup(g.group());
+                html.append("<tr><td data-label=\"Host group\">");
+                if (g.group() == null) {
+                    html.append("<span class=\"muted\">no group</span>");
+                } else {
+                    html.append("<a href=\"").append(esc(href(inGroup, defaultLimit))).append("\">").append(esc(g.group())).append("</a>");
+                }
+                html.append("</td><td class=\"num\" data-label=\"Hosts\">").append(g.hosts()).append("</td>");
+                for (HostState s : HostState.values()) {
+                    int n = g.count(s);
+                    html.append("<td class=\"num\" data-label=\"").append(s.label()).append("\">");
+                    if (n > 0 && g.group() != null) {
+                        html.append("<a href=\"").append(esc(href(inGroup.withState(s.label()), defaultLimit))).append("\">")
+                                .append(n).append("</a>");
+                    } else {
+                        html.append(n);
+                    }
+                    html.append("</td>");
+                }
+                html.append("</tr>");
+            }
+            html.append("</tbody></table>");
+        }
+        html.append("</section>");
+    }
+
+    private static String href(FleetQuery q, int defaultLimit) {
+        String query = q.queryString(defaultLimit);
+        return query.isEmpty() ? "?" : query;
+    }
+
+    private static String stateClass(String state) {
+        return switch (state) {
+            case "silent", "critical" -> "bad";
+            case "warning" -> "warn";
+            case "ok" -> "good";
+            default -> "";
+        };
+    }
+
     private static void alerts(StringBuilder html, StatusView view) {
         html.append("<section id=\"alerts\"><h2>Active alerts</h2>");
         if (view.alerts().isEmpty()) {
-            html.append("<p class=\"muted\">No alert is firing.</p>");
+            html.append("<p class=\"muted\">No alert is firing").append(view.paging().query().filtered()
+                    ? " on the hosts these filters select" : "").append(".</p>");
+        } else if (view.paging().alertsMatching() > view.alerts().size()) {
+            html.append("<p class=\"muted\" id=\"alerts-shown\">The ").append(view.alerts().size()).append(" most severe of ")
+                    .append(view.paging().alertsMatching()).append(" active alerts. Narrow them with a host pattern or a group "
+                            + "below, or read them all from <code>/api/v1/alerts</code>.</p>");
         }
         for (ActiveAlert a : view.alerts()) {
             html.append("<article class=\"alert ").append(esc(a.severity())).append("\" id=\"alert-").append(esc(a.id()))
@@ -160,6 +239,7 @@ public final class StatusPage {
 
     private static void windows(StringBuilder html, StatusView view) {
         html.append("<section id=\"windows\"><h2>Backup windows</h2>");
+        pageNote(html, view);
         if (view.windows().isEmpty()) {
             html.append("<p class=\"muted\">No nightly backup window yet: windows appear once an instance has reported "
                     + "full or differential backups between business days.</p>");
@@ -217,16 +297,29 @@ public final class StatusPage {
     }
 
     private static void fleet(StringBuilder html, StatusView view) {
-        html.append("<section id=\"fleet\"><h2>Fleet</h2>");
-        if (view.fleet().isEmpty()) {
+        html.append("<section id=\"fleet\"><h2>Hosts</h2>");
+        if (view.summary().hosts() == 0) {
             html.append("<p class=\"muted\">No agent has reported yet. Enroll one with "
                     + "<code>qatwatch collector token add &lt;host&gt;</code>.</p></section>");
+            return;
+        }
+        filters(html, view.paging());
+        if (view.fleet().isEmpty()) {
+            html.append("<p class=\"muted\">No host ").append(view.paging().query().after() == null ? "" : "after "
+                    + esc(view.paging().query().after()) + " ").append("matches these filters.</p>");
+            pages(html, view.paging());
+            html.append("</section>");
             return;
         }
         html.append("<table class=\"cards\"><thead><tr><th>Host</th><th>SQL Server instances</th><th>QAT</th>")
                 .append("<th>Licence verdict</th><th>Last seen</th></tr></thead><tbody>");
         for (HostRow row : view.fleet()) {
-            html.append("<tr><td data-label=\"Host\"><span><strong>").append(esc(row.host())).append("</strong>");
+            html.append("<tr data-host=\"").append(esc(row.host())).append("\"><td data-label=\"Host\"><span><strong>")
+                    .append(esc(row.host())).append("</strong>");
+            if (row.state() != null) {
+                html.append(" <span class=\"tag ").append(stateClass(row.state())).append("\">").append(esc(row.state()))
+                        .append("</span>");
+            }
             if (row.group() != null) {
                 html.append(" <span class=\"muted\">").append(esc(row.group())).append("</span>");
             }
@@ -256,7 +349,44 @@ public final class StatusPage {
                     .append(row.lastSeen() == null ? "" : UTC.format(row.lastSeen())).append("\">")
                     .append(row.lastSeen() == null ? "never" : esc(ago(row.lastSeen(), view.renderedAt()))).append("</td></tr>");
         }
-        html.append("</tbody></table></section>");
+        html.append("</tbody></table>");
+        pages(html, view.paging());
+        html.append("</section>");
+    }
+
+    /** A plain GET form (no script): host pattern, group and state; the page size is kept. */
+    private static void filters(StringBuilder html, StatusView.Paging paging) {
+        FleetQuery q = paging.query();
+        html.append("<form class=\"filters\" method=\"get\"><label>Host pattern<input name=\"host\" placeholder=\"sql-fra-*\" value=\"")
+                .append(esc(q.host())).append("\"></label><label>Group<input name=\"group\" value=\"").append(esc(q.group()))
+                .append("\"></label><label>State<select name=\"state\"><option value=\"\">any</option>");
+        List<String> states = new java.util.ArrayList<>(HostState.labels());
+        states.add(FleetQuery.PROBLEM);
+        for (String s : states) {
+            html.append("<option").append(s.equals(q.state()) ? " selected" : "").append('>').append(s).append("</option>");
+        }
+        html.append("</select></label>");
+        if (q.limit() != paging.defaultLimit()) {
+            html.append("<input type=\"hidden\" name=\"limit\" value=\"").append(q.limit()).append("\">");
+        }
+        html.append("<button type=\"submit\">Show</button></form>");
+    }
+
+    /** Forward paging by cursor: the first page, and the next one while there is more. */
+    private static void pages(StringBuilder html, StatusView.Paging paging) {
+        FleetQuery q = paging.query();
+        if (q.after() == null && paging.next() == null) {
+            return;
+        }
+        html.append("<nav class=\"pages\">");
+        if (q.after() != null) {
+            html.append("<a rel=\"first\" href=\"").append(esc(href(q.first(), paging.defaultLimit()))).append("\">First page</a>");
+        }
+        if (paging.next() != null) {
+            html.append("<a rel=\"next\" href=\"").append(esc(href(paging.next(), paging.defaultLimit())))
+                    .append("\">Next ").append(q.limit()).append(" hosts after ").append(esc(paging.next().after())).append("</a>");
+        }
+        html.append("</nav>");
     }
 
     private static String qat(HostRow row) {
@@ -290,6 +420,7 @@ public final class StatusPage {
 
     private static void algorithms(StringBuilder html, StatusView view) {
         html.append("<section id=\"algorithms\"><h2>Compression algorithms per database</h2>");
+        pageNote(html, view);
         if (view.algorithms().isEmpty()) {
             html.append("<p class=\"muted\">No full or differential backup reported yet.</p></section>");
             return;
@@ -317,6 +448,14 @@ public final class StatusPage {
                     .append("</td><td class=\"num\" data-label=\"Latest size\">").append(bytes(r.latestSizeBytes())).append("</td></tr>");
         }
         html.append("</tbody></table></section>");
+    }
+
+    /** Charts and algorithms follow the host table's page: say so when it is not the whole fleet. */
+    private static void pageNote(StringBuilder html, StatusView view) {
+        if (view.fleet().size() < view.summary().hosts()) {
+            html.append("<p class=\"muted page-note\">For the ").append(view.fleet().size())
+                    .append(view.fleet().size() == 1 ? " host" : " hosts").append(" listed above.</p>");
+        }
     }
 
     private static String database(AlgorithmRow r) {

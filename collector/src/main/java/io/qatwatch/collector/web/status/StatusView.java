@@ -1,5 +1,7 @@
 package io.qatwatch.collector.web.status;
 
+import io.qatwatch.collector.web.FleetQuery;
+import io.qatwatch.collector.web.FleetStatus;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
@@ -9,13 +11,18 @@ import java.util.List;
  * Everything the status page shows, already decided and in display order: the page only lays it out.
  * Built by {@link StatusViews} from the store and the window and alert analysis.
  *
- * @param fleet      one row per host, in display order
- * @param alerts     the alerts firing now, most severe first
- * @param windows    per SQL Server instance, its recent nightly windows and their trend
- * @param algorithms per database and compression algorithm, how its backups did
+ * @param summary    hosts per state, over the whole fleet and per host group
+ * @param paging     which page of the fleet this is, and where the next starts
+ * @param fleet      the page's hosts, in display order
+ * @param alerts     the alerts firing now that the page's filters match, most severe first, at most
+ *                   {@link StatusViews#ALERTS_SHOWN}
+ * @param windows    per SQL Server instance of the page's hosts, its recent nightly windows and their trend
+ * @param algorithms per database of the page's hosts and compression algorithm, how its backups did
  */
 public record StatusView(
         Instant renderedAt,
+        FleetStatus.Summary summary,
+        Paging paging,
         List<HostRow> fleet,
         List<ActiveAlert> alerts,
         List<InstanceWindows> windows,
@@ -29,14 +36,27 @@ public record StatusView(
     }
 
     /**
+     * Which part of the fleet the page shows.
+     *
+     * @param query          this page's filters, cursor and size
+     * @param defaultLimit   the page size a link may leave out
+     * @param next           the next page's query; null on the last page
+     * @param alertsMatching how many active alerts the filters match (the page shows the first few)
+     */
+    public record Paging(FleetQuery query, int defaultLimit, FleetQuery next, int alertsMatching) {
+    }
+
+    /**
      * One host of the fleet.
      *
+     * @param state          a {@code HostState} label: silent, critical, warning, info or ok
      * @param group          its host group in the alert configuration, null when none
      * @param qat            null when no report carried QAT facts yet
      * @param licenceVerdict a {@code LicenceVerdict} name, null when unknown
      */
     public record HostRow(
             String host,
+            String state,
             String group,
             String cpuVendor,
             QatState qat,

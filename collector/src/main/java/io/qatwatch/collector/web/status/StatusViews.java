@@ -4,6 +4,9 @@ import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.StoredBackup;
 import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.FleetPage;
+import io.qatwatch.collector.web.FleetQuery;
+import io.qatwatch.collector.web.FleetStatus;
 import io.qatwatch.protocol.QatDevice;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -11,8 +14,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -27,24 +32,38 @@ public final class StatusViews {
     /** How far back the algorithm comparison looks. */
     public static final Duration ALGORITHM_PERIOD = Duration.ofDays(30);
 
+    /** At most this many active alerts are on the page; the rest are counted and left to the API. */
+    public static final int ALERTS_SHOWN = 50;
+
     /**
-     * Everything the page shows, read on the store's worker (blocking): the fleet and the algorithm comparison
-     * of the last {@link #ALGORITHM_PERIOD} from the store, the active alerts from the alert pipeline and the
-     * windows from the window analysis; either of those may be null while it is not wired.
+     * Everything one page shows, read on the store's worker (blocking): the fleet's counts per state and group
+     * (host names and last reports only), the page of hosts the query asks for, the active alerts its host and
+     * group filters match, and the charts and algorithm comparison of the last {@link #ALGORITHM_PERIOD} of the
+     * page's hosts only. The alert pipeline and the window analysis may be null while they are not wired.
      *
-     * @param groupOf a host's group in the alert configuration, null for none
+     * @param groupOf       a host's group in the alert configuration, null for none
+     * @param silentMinutes the agent-silent threshold: a host whose last report is older is silent
+     * @param defaultLimit  the page size when the query names none (links leave it out)
      */
     public static StatusView fromStore(ReportStore store, AlertsView alerts, WindowCharts windows,
-            Function<String, String> groupOf, Instant now) throws Exception {
-        List<FleetRow> rows = store.fleet();
+            Function<String, String> groupOf, int silentMinutes, FleetQuery query, int defaultLimit, Instant now)
+            throws Exception {
+        List<AlertsView.ActiveAlert> active = alerts == null ? List.of() : alerts.active();
+        FleetStatus status = FleetStatus.of(active, now, silentMinutes, groupOf);
+        FleetStatus.Summary summary = status.summarise(store.hostsSeen());
+        FleetPage page = FleetPage.read(store, status, query);
         List<StoredBackup> backups = new ArrayList<>();
-        for (FleetRow row : rows) {
+        Set<String> hosts = new HashSet<>();
+        for (FleetRow row : page.rows()) {
+            hosts.add(row.host());
             for (SqlInstanceSnapshot instance : row.instances()) {
                 backups.addAll(store.backups(row.host(), instance.name(), now.minus(ALGORITHM_PERIOD)));
             }
         }
-        return new StatusView(now, fleet(rows, groupOf), alerts == null ? List.of() : alerts(alerts.active()),
-                windows == null ? List.of() : windows.lastNights(now), algorithms(backups));
+        List<StatusView.ActiveAlert> shown = alerts(FleetStatus.alertsOf(active, query, groupOf));
+        return new StatusView(now, summary, new StatusView.Paging(query, defaultLimit, page.next(), shown.size()),
+                fleet(page.rows(), status), shown.subList(0, Math.min(ALERTS_SHOWN, shown.size())),
+                windows == null ? List.of() : windows.lastNights(now, hosts), algorithms(backups));
     }
 
     /** The API's active alerts, most severe first, then the oldest first; {@code details} is the why. */
@@ -57,13 +76,14 @@ public final class StatusViews {
                 .toList();
     }
 
-    /** One row per host, sorted by host name; {@code groupOf} names a host's group (null for none). */
-    public static List<StatusView.HostRow> fleet(List<FleetRow> rows, Function<String, String> groupOf) {
+    /** One row per host, sorted by host name, with its state and group from {@code status}. */
+    public static List<StatusView.HostRow> fleet(List<FleetRow> rows, FleetStatus status) {
         return rows.stream()
                 .sorted(Comparator.comparing(FleetRow::host))
                 .map(r -> new StatusView.HostRow(
                         r.host(),
-                        groupOf.apply(r.host()),
+                        status.stateOf(r.host(), r.lastSeen()).label(),
+                        status.groupOf(r.host()),
                         r.facts() == null || r.facts().cpu() == null ? null : r.facts().cpu().vendor(),
                         r.qat() == null ? null : new StatusView.QatState(r.qat().devices().size(),
                                 (int) r.qat().devices().stream().filter(StatusViews::up).count(), r.qat().compressionReady()),

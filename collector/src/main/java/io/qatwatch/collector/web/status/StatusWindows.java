@@ -8,6 +8,7 @@ import io.qatwatch.collector.window.SpillForecast;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 
 /** The window analysis of one evaluation as the status page's charts: per instance, its last nights and trend. Pure. */
 public final class StatusWindows {
@@ -18,10 +19,10 @@ public final class StatusWindows {
     private StatusWindows() {
     }
 
-    /** Every instance that has nightly windows, by host and instance name. */
-    public static List<StatusView.InstanceWindows> of(FleetAnalysis analysis) {
+    /** Every instance of {@code hosts} that has nightly windows, by host and instance name. */
+    public static List<StatusView.InstanceWindows> of(FleetAnalysis analysis, Set<String> hosts) {
         return analysis.instances().stream()
-                .filter(ia -> !ia.windows().isEmpty())
+                .filter(ia -> !ia.windows().isEmpty() && hosts.contains(ia.host().host()))
                 .sorted(Comparator.comparing((InstanceAnalysis ia) -> ia.host().host()).thenComparing(ia -> ia.instance().name()))
                 .map(StatusWindows::of)
                 .toList();

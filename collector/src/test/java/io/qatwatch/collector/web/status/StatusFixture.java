@@ -9,6 +9,9 @@ import io.qatwatch.collector.web.status.StatusView.Night;
 import io.qatwatch.collector.web.status.StatusView.QatState;
 import io.qatwatch.collector.web.status.StatusView.SqlInstanceRow;
 import io.qatwatch.collector.web.status.StatusView.Trend;
+import io.qatwatch.collector.web.FleetQuery;
+import io.qatwatch.collector.web.FleetStatus;
+import io.qatwatch.collector.web.HostState;
 import java.time.DayOfWeek;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -16,7 +19,9 @@ import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A fleet as the status page would see it on a Monday morning in Berlin: one instance creeping toward
@@ -35,19 +40,29 @@ final class StatusFixture {
     }
 
     static StatusView view() {
-        return new StatusView(NOW, fleet(), alerts(), List.of(creeping(), steady()), algorithms());
+        return of(NOW, fleet(), alerts(), List.of(creeping(), steady()), algorithms());
+    }
+
+    /** A page that is the whole fleet: one page, no filter, no host group, each host counted by its state. */
+    static StatusView of(Instant now, List<HostRow> fleet, List<ActiveAlert> alerts, List<InstanceWindows> windows,
+            List<AlgorithmRow> algorithms) {
+        Map<HostState, Integer> byState = new EnumMap<>(HostState.class);
+        fleet.forEach(h -> byState.merge(HostState.parse(h.state()), 1, Integer::sum));
+        return new StatusView(now, new FleetStatus.Summary(fleet.size(), byState, List.of()),
+                new StatusView.Paging(new FleetQuery(null, 50, null, null, null), 50, null, alerts.size()),
+                fleet, alerts, windows, algorithms);
     }
 
     static List<HostRow> fleet() {
         return List.of(
-                new HostRow("sql01", "prod", "GenuineIntel", new QatState(2, 2, true), "INTEL_QAT_HARDWARE",
+                new HostRow("sql01", "critical", "prod", "GenuineIntel", new QatState(2, 2, true), "INTEL_QAT_HARDWARE",
                         List.of(new SqlInstanceRow("MSSQLSERVER", "16.0.4135.4", "HARDWARE", "Hardware mode"),
                                 new SqlInstanceRow("REPORTING", "16.0.4135.4", "SOFTWARE", "Hardware not found")),
                         NOW.minusSeconds(40)),
-                new HostRow("sql02", "prod", "AuthenticAMD", new QatState(0, 0, false), "INTEL_COMPONENT_ONLY",
+                new HostRow("sql02", "ok", "prod", "AuthenticAMD", new QatState(0, 0, false), "INTEL_COMPONENT_ONLY",
                         List.of(new SqlInstanceRow("MSSQLSERVER", "16.0.4135.4", "SOFTWARE", "Software mode forced")),
                         NOW.minusSeconds(300)),
-                new HostRow(HOSTILE_HOST, null, null, null, null, List.of(), NOW.minusSeconds(3 * 86_400)));
+                new HostRow(HOSTILE_HOST, "silent", null, null, null, null, List.of(), NOW.minusSeconds(3 * 86_400)));
     }
 
     static List<ActiveAlert> alerts() {

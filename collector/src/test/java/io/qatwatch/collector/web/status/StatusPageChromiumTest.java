@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StatusPageChromiumTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path ARTIFACTS = Path.of("target");
 
     private Vertx vertx;
@@ -80,11 +80,16 @@ class StatusPageChromiumTest {
 
     /** Runs headless Chromium on the page with {@code args}; returns its stdout. */
     private String chromium(Path profile, String... args) throws IOException, InterruptedException {
+        return chromiumAt(profile, "http://127.0.0.1:" + server.actualPort() + "/", args);
+    }
+
+    /** Runs headless Chromium on {@code url} with {@code args}; returns its stdout. */
+    static String chromiumAt(Path profile, String url, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars", "--user-data-dir=" + profile));
         command.addAll(List.of(args));
-        command.add("http://127.0.0.1:" + server.actualPort() + "/");
+        command.add(url);
         Path log = Files.createTempFile("chromium", ".log");
         try {
             Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();

@@ -68,9 +68,10 @@ class StatusPageTest {
     }
 
     @Test
-    void theFleetTableShowsQatLicenceAndLastSeen() {
+    void theFleetTableShowsStateQatLicenceAndLastSeen() {
         String fleet = between(html, "<section id=\"fleet\">", "</section>");
-        assertThat(fleet).contains("<strong>sql01</strong> <span class=\"muted\">prod</span>")
+        assertThat(fleet).contains("<strong>sql01</strong> <span class=\"tag bad\">critical</span> <span class=\"muted\">prod</span>")
+                .contains("<strong>sql02</strong> <span class=\"tag good\">ok</span>")
                 .contains("2 devices, 2 up <span class=\"tag good\">compression ready</span>")
                 .contains("QAT SOFTWARE</span> <span class=\"muted\">Hardware not found</span>")
                 .contains("<span class=\"tag warn\">INTEL_COMPONENT_ONLY</span>")
@@ -99,7 +100,7 @@ class StatusPageTest {
 
     @Test
     void anEmptyCollectorSaysWhatToDoNext() {
-        String empty = StatusPage.render(new StatusView(Instant.parse("2026-11-30T06:30:00Z"), List.of(), List.of(), List.of(), List.of()));
+        String empty = StatusPage.render(StatusFixture.of(Instant.parse("2026-11-30T06:30:00Z"), List.of(), List.of(), List.of(), List.of()));
         assertThat(empty).contains("No alert is firing.").contains("No agent has reported yet.")
                 .contains("qatwatch collector token add &lt;host&gt;").contains("No nightly backup window yet")
                 .doesNotContain("<svg");

@@ -47,7 +47,7 @@ class StatusViewsTest {
                         "Margin shrinks 9 min/day.", t.minusSeconds(3600))));
         assertThat(alerts).extracting(StatusView.ActiveAlert::id).containsExactly("2", "3", "1");
         assertThat(alerts.get(0).why()).isEqualTo("SOFTWARE since 05:40.\nmode reason: Hardware not found");
-        assertThat(StatusPage.render(new StatusView(t, List.of(), alerts, List.of(), List.of())))
+        assertThat(StatusPage.render(StatusFixture.of(t, List.of(), alerts, List.of(), List.of())))
                 .contains("<p class=\"why\">SOFTWARE since 05:40.\nmode reason: Hardware not found</p>");
     }
 

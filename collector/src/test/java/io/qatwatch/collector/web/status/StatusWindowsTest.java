@@ -32,8 +32,9 @@ class StatusWindowsTest {
                 Map.of("mon-sun", "07:00-19:00"), List.of(), 60)), null, null, null, null, null, null).validate())
                 .evaluate(fleet(35, now), now);
 
-        List<StatusView.InstanceWindows> windows = StatusWindows.of(e.analysis());
+        List<StatusView.InstanceWindows> windows = StatusWindows.of(e.analysis(), Set.of("sql-fra-01"));
         assertThat(windows).hasSize(1);
+        assertThat(StatusWindows.of(e.analysis(), Set.of("sql-fra-02"))).as("only the page's hosts").isEmpty();
         StatusView.InstanceWindows w = windows.get(0);
         assertThat(w.host()).isEqualTo("sql-fra-01");
         assertThat(w.instance()).isEqualTo("PROD");
@@ -46,7 +47,7 @@ class StatusWindowsTest {
         assertThat(w.trend().slopeMinutesPerDay()).isNegative();
         assertThat(w.trend().forecastDate()).isAfter(FIRST_NIGHT.plusDays(34));
 
-        String page = StatusPage.render(new StatusView(now, List.of(), List.of(), windows, List.of()));
+        String page = StatusPage.render(StatusFixture.of(now, List.of(), List.of(), windows, List.of()));
         assertThat(page).contains("<h3>sql-fra-01 / PROD</h3>").contains("data-nights=\"30\"")
                 .contains("Projected under the 1 h 00 min safety margin on")
                 .contains("(in " + w.trend().daysUntilForecast() + " days)");

@@ -1,0 +1,136 @@
+package io.qatwatch.collector.web;
+
+import io.qatwatch.collector.alert.HostGroupConfig;
+import io.qatwatch.collector.store.ReportStore.HostSeen;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The state and group of every host at one moment, from the active alerts, the time of its last report and
+ * the host groups of the alert configuration; and the filter and counts that the fleet API and the status
+ * page build on them. Pure once built.
+ */
+public final class FleetStatus {
+
+    private final Map<String, HostState> alerting;
+    private final Instant silentBefore;
+    private final Function<String, String> groupOf;
+
+    private FleetStatus(Map<String, HostState> alerting, Instant silentBefore, Function<String, String> groupOf) {
+        this.alerting = alerting;
+        this.silentBefore = silentBefore;
+        this.groupOf = groupOf;
+    }
+
+    /**
+     * @param silentMinutes the agent-silent rule's threshold: a host whose last report is older is silent
+     * @param groupOf       a host's group, null for none
+     */
+    public static FleetStatus of(List<AlertsView.ActiveAlert> active, Instant now, int silentMinutes,
+            Function<String, String> groupOf) {
+        Map<String, HostState> alerting = new HashMap<>();
+        for (AlertsView.ActiveAlert a : active) {
+            HostState s = HostState.parse(a.severity());
+            if (a.host() != null && s != null) {
+                alerting.merge(a.host(), s, (x, y) -> x.compareTo(y) <= 0 ? x : y);
+            }
+        }
+        return new FleetStatus(alerting, now.minus(Duration.ofMinutes(silentMinutes)), groupOf);
+    }
+
+    /** Silent when its last report is older than the threshold, else its most severe active alert, else ok. */
+    public HostState stateOf(String host, Instant lastSeen) {
+        if (lastSeen.isBefore(silentBefore)) {
+            return HostState.SILENT;
+        }
+        return alerting.getOrDefault(host, HostState.OK);
+    }
+
+    public String groupOf(String host) {
+        return groupOf.apply(host);
+    }
+
+    /** The query's group and state filters (the host pattern is the store's). */
+    public Predicate<HostSeen> filter(FleetQuery q) {
+        Predicate<HostSeen> p = h -> true;
+        if (q.group() != null) {
+            p = p.and(h -> q.group().equalsIgnoreCase(String.valueOf(groupOf.apply(h.host()))));
+        }
+        if (q.state() != null) {
+            HostState wanted = HostState.parse(q.state());
+            p = p.and(wanted == null ? h -> stateOf(h.host(), h.lastSeen()) != HostState.OK
+                    : h -> stateOf(h.host(), h.lastSeen()) == wanted);
+        }
+        return p;
+    }
+
+    /** The alerts on the hosts that the query's host pattern and group select. */
+    public static List<AlertsView.ActiveAlert> alertsOf(List<AlertsView.ActiveAlert> active, FleetQuery q,
+            Function<String, String> groupOf) {
+        return active.stream()
+                .filter(a -> q.host() == null || HostGroupConfig.glob(q.host(), a.host()))
+                .filter(a -> q.group() == null || q.group().equalsIgnoreCase(String.valueOf(groupOf.apply(a.host()))))
+                .toList();
+    }
+
+    /** How many hosts are in each state, over the whole fleet and per host group. */
+    public Summary summarise(List<HostSeen> hosts) {
+        Map<HostState, Integer> byState = new EnumMap<>(HostState.class);
+        Map<String, Map<HostState, Integer>> byGroup = new TreeMap<>();
+        Map<HostState, Integer> ungrouped = new EnumMap<>(HostState.class);
+        for (HostSeen h : hosts) {
+            HostState s = stateOf(h.host(), h.lastSeen());
+            byState.merge(s, 1, Integer::sum);
+            String g = groupOf.apply(h.host());
+            (g == null ? ungrouped : byGroup.computeIfAbsent(g, k -> new EnumMap<>(HostState.class))).merge(s, 1, Integer::sum);
+        }
+        List<GroupCount> groups = new ArrayList<>();
+        byGroup.forEach((g, counts) -> groups.add(new GroupCount(g, counts)));
+        if (!ungrouped.isEmpty() && !byGroup.isEmpty()) {
+            groups.add(new GroupCount(null, ungrouped));
+        }
+        return new Summary(hosts.size(), byState, groups);
+    }
+
+    /** Hosts per state over the whole fleet, and per host group (groups by name, then hosts in no group). */
+    public record Summary(int hosts, Map<HostState, Integer> byState, List<GroupCount> groups) {
+
+        public Summary {
+            byState = Map.copyOf(byState);
+            groups = List.copyOf(groups);
+        }
+
+        /** An empty fleet. */
+        public static Summary empty() {
+            return new Summary(0, Map.of(), List.of());
+        }
+
+        public int count(HostState s) {
+            return byState.getOrDefault(s, 0);
+        }
+    }
+
+    /** One host group's hosts per state; {@code group} is null for the hosts in no group. */
+    public record GroupCount(String group, Map<HostState, Integer> byState) {
+
+        public GroupCount {
+            byState = Map.copyOf(byState);
+        }
+
+        public int hosts() {
+            return byState.values().stream().mapToInt(Integer::intValue).sum();
+        }
+
+        public int count(HostState s) {
+            return byState.getOrDefault(s, 0);
+        }
+    }
+}
