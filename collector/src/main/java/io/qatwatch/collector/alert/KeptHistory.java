@@ -3,6 +3,7 @@ package io.qatwatch.collector.alert;
 import io.qatwatch.collector.alert.FleetAnalysis.History;
 import io.qatwatch.collector.window.BusinessCalendar.Night;
 import io.qatwatch.collector.window.CreepAnalysis;
+import io.qatwatch.collector.window.CreepSettings;
 import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
@@ -28,6 +29,9 @@ import java.util.Set;
  */
 final class KeptHistory {
 
+    private static final String[] NO_KEYS = new String[0];
+    private static final long[] NO_SIZES = new long[0];
+
     private final String scope;
     private final NightlyWindows.Nights nights;
     private final AlertsConfig config;
@@ -38,7 +42,7 @@ final class KeptHistory {
     private final Map<String, Tail> tails = new HashMap<>();
     /** The creep drivers' series: database name, guid and backup type, numbered per instance. */
     private final List<DatabaseBackup> series = new ArrayList<>();
-    private final Map<List<String>, Integer> seriesIndex = new HashMap<>();
+    private final Map<DatabaseBackup, Integer> seriesIndex = new HashMap<>();
     private Map<NightKind, CreepAnalysis.Fit> fits;
     private final Instant futureStart;
     private History history;
@@ -53,8 +57,8 @@ final class KeptHistory {
         NightlyWindow window;
         final String[] fullKeys;
         final long[] fullSizes;
-        int[] pointSeries;
-        long[] pointDurations;
+        /** Per backup: its series (high 32 bits) and duration in seconds (low 32 bits); null when no fit reads the night. */
+        long[] points;
         long[] pointSizes;
 
         Kept(NightlyWindow window, String[] fullKeys, long[] fullSizes) {
@@ -84,8 +88,20 @@ final class KeptHistory {
         this.futureStart = futureStart;
         this.fits = built.fits();
         keepPointsOfFittedNightsOnly();
-        this.history = built.summary(now);
+        List<NightlyWindow> openWindows = new ArrayList<>();
+        built.windows().stream().filter(w -> w.businessStart().isAfter(now)).forEach(w -> openWindows.add(w.summary()));
         this.validUntil = built.validUntil();
+        this.history = current(openWindows, validUntil);
+    }
+
+    /** The history of the kept nights (already summaries) and the open ones, as {@link History#summary} has it. */
+    private History current(List<NightlyWindow> openSummaries, Instant until) {
+        List<NightlyWindow> windows = new ArrayList<>(finished.size() + openSummaries.size());
+        finished.forEach(k -> windows.add(k.window));
+        windows.addAll(openSummaries);
+        Map<String, Long> tailSeconds = new HashMap<>();
+        tails.forEach((db, t) -> tailSeconds.put(db, t.seconds()));
+        return new History(List.copyOf(windows), fits, tailSeconds, until);
     }
 
     /** The history as of the last {@link #advance}. */
@@ -125,7 +141,7 @@ final class KeptHistory {
         }
         Instant from = now.minus(lookback());
         List<NightlyWindow> openWindows = NightlyWindows.build(scope, open, nights, config.windows(), secondaries);
-        boolean changed = false;
+        Set<NightKind> changed = java.util.EnumSet.noneOf(NightKind.class);
         List<DatabaseBackup> stillOpen = new ArrayList<>();
         for (NightlyWindow w : openWindows) {
             if (w.businessStart().isAfter(now)) {
@@ -135,7 +151,9 @@ final class KeptHistory {
         while (!finished.isEmpty() && !finished.get(0).window.businessEnd().isAfter(from)) {
             Kept gone = finished.remove(0);
             tails.values().removeIf(t -> t.morning().equals(gone.window.morning()));
-            changed = true;
+            if (gone.points != null) {
+                changed.add(gone.window.kind());
+            }
         }
         Map<String, Long> weight = new HashMap<>();
         finished.forEach(k -> weigh(weight, k.fullKeys, k.fullSizes));
@@ -152,55 +170,72 @@ final class KeptHistory {
         for (Kept k : finished) {
             NightKind kind = kindOf(k, weight, total);
             if (kind != k.window.kind()) {
+                changed.add(kind);
+                changed.add(k.window.kind());
                 k.window = withKind(k.window, kind);
-                changed = true;
             }
         }
-        List<NightlyWindow> windows = new ArrayList<>();
-        finished.forEach(k -> windows.add(k.window));
+        List<NightlyWindow> openSummaries = new ArrayList<>();
         for (int n = 0; n < openWindows.size(); n++) {
             NightlyWindow w = withKind(openWindows.get(n), kindOf(openKept.get(n), weight, total));
             if (w.businessStart().isAfter(now)) {
-                windows.add(w);
+                openSummaries.add(w.summary());
             } else {
                 finish(w);
-                windows.add(finished.get(finished.size() - 1).window);
-                changed = true;
+                changed.add(w.kind());
             }
         }
         open.clear();
         open.addAll(stillOpen);
-        if (changed) {
-            List<NightlyWindow> withPoints = new ArrayList<>(finished.size());
-            int[] seen = new int[NightKind.values().length];
-            int limit = config.rules().backupWindowCreep().settings().nights();
-            for (int n = finished.size() - 1; n >= 0; n--) {
-                Kept k = finished.get(n);
-                if (seen[k.window.kind().ordinal()]++ < limit && k.pointSeries == null) {
-                    return false;
-                }
-            }
-            for (Kept k : finished) {
-                withPoints.add(k.pointSeries == null ? k.window : materialise(k));
-            }
-            fits = CreepAnalysis.fits(withPoints, nights.calendar(), config.rules().backupWindowCreep().settings());
-            keepPointsOfFittedNightsOnly();
+        if (!changed.isEmpty() && !refit(changed)) {
+            return false;
         }
-        Map<String, Long> tailSeconds = new HashMap<>();
-        tails.forEach((db, t) -> tailSeconds.put(db, t.seconds()));
         Instant until = futureStart;
-        for (NightlyWindow w : windows) {
-            if (w.businessStart().isAfter(now) && w.businessStart().isBefore(until)) {
+        for (NightlyWindow w : openSummaries) {
+            if (w.businessStart().isBefore(until)) {
                 until = w.businessStart();
             }
         }
-        if (!windows.isEmpty()) {
-            Instant leaves = windows.get(0).businessEnd().plus(lookback());
+        NightlyWindow oldest = !finished.isEmpty() ? finished.get(0).window : openSummaries.isEmpty() ? null : openSummaries.get(0);
+        if (oldest != null) {
+            Instant leaves = oldest.businessEnd().plus(lookback());
             until = leaves.isBefore(until) ? leaves : until;
         }
-        history = new History(List.copyOf(windows), fits, tailSeconds, until).summary(now);
+        history = current(openSummaries, until);
         validUntil = until;
         dirty = false;
+        return true;
+    }
+
+    /**
+     * Fits again the kinds of night whose nights changed, from the kept points; false when a night a fit
+     * reads has none kept (its kind changed after its backups were dropped).
+     */
+    private boolean refit(Set<NightKind> kinds) {
+        CreepSettings settings = config.rules().backupWindowCreep().settings();
+        int[] seen = new int[NightKind.values().length];
+        List<NightlyWindow> withPoints = new ArrayList<>(finished.size());
+        for (int n = finished.size() - 1; n >= 0; n--) {
+            Kept k = finished.get(n);
+            if (!kinds.contains(k.window.kind()) || seen[k.window.kind().ordinal()]++ >= settings.nights()) {
+                continue;
+            }
+            if (k.points == null) {
+                return false;
+            }
+            withPoints.add(materialise(k));
+        }
+        java.util.Collections.reverse(withPoints);
+        Map<NightKind, CreepAnalysis.Fit> out = new java.util.EnumMap<>(NightKind.class);
+        for (NightKind kind : NightKind.values()) {
+            if (kinds.contains(kind)) {
+                CreepAnalysis.fit(withPoints, kind, nights.calendar(), settings).ifPresent(f -> out.put(kind, f));
+            } else if (fits.containsKey(kind)) {
+                out.put(kind, fits.get(kind));
+            }
+        }
+        fits = out;
+        keepPointsOfFittedNightsOnly();
         return true;
     }
 
@@ -213,22 +248,24 @@ final class KeptHistory {
         Kept k = fulls(w);
         k.window = w.summary();
         int n = w.backups().size();
-        k.pointSeries = new int[n];
-        k.pointDurations = new long[n];
+        k.points = new long[n];
         k.pointSizes = new long[n];
         for (int p = 0; p < n; p++) {
             DatabaseBackup b = w.backups().get(p);
-            List<String> id = java.util.Arrays.asList(b.database(), b.databaseGuid(), b.type());
-            Integer s = seriesIndex.get(id);
+            DatabaseBackup standIn = new DatabaseBackup(scope, b.database(), b.databaseGuid(), b.type(), false, Instant.EPOCH,
+                    Instant.EPOCH, 0, null, null, null);
+            Integer s = seriesIndex.get(standIn);
             if (s == null) {
                 s = series.size();
-                seriesIndex.put(id, s);
-                series.add(new DatabaseBackup(scope, b.database(), b.databaseGuid(), b.type(), false, Instant.EPOCH,
-                        Instant.EPOCH, 0, null, null, null));
+                seriesIndex.put(standIn, s);
+                series.add(standIn);
             }
-            k.pointSeries[p] = s;
-            k.pointDurations[p] = b.durationSeconds();
+            k.points[p] = (long) s << 32 | Math.min(b.durationSeconds(), Integer.MAX_VALUE);
             k.pointSizes[p] = b.sizeBytes();
+        }
+        if (!finished.isEmpty()) {
+            Kept before = finished.get(finished.size() - 1);
+            before.window = before.window.withoutBackups();
         }
         finished.add(k);
         SpillForecast.tails(List.of(w)).forEach((db, t) -> tails.put(db, new Tail(t, w.morning())));
@@ -241,6 +278,9 @@ final class KeptHistory {
             if (b.isFull()) {
                 largest.merge(b.databaseGuid() == null ? b.database() : b.databaseGuid(), b.sizeBytes(), Math::max);
             }
+        }
+        if (largest.isEmpty()) {
+            return new Kept(w, NO_KEYS, NO_SIZES);
         }
         String[] keys = new String[largest.size()];
         long[] sizes = new long[largest.size()];
@@ -275,11 +315,11 @@ final class KeptHistory {
 
     /** The night with a stand-in backup per point: what the creep drivers read (name, guid, type, duration, size). */
     private NightlyWindow materialise(Kept k) {
-        List<DatabaseBackup> backups = new ArrayList<>(k.pointSeries.length);
-        for (int p = 0; p < k.pointSeries.length; p++) {
-            DatabaseBackup s = series.get(k.pointSeries[p]);
+        List<DatabaseBackup> backups = new ArrayList<>(k.points.length);
+        for (int p = 0; p < k.points.length; p++) {
+            DatabaseBackup s = series.get((int) (k.points[p] >>> 32));
             backups.add(new DatabaseBackup(s.instance(), s.database(), s.databaseGuid(), s.type(), false, Instant.EPOCH,
-                    Instant.EPOCH.plusSeconds(k.pointDurations[p]), k.pointSizes[p], null, null, null));
+                    Instant.EPOCH.plusSeconds(k.points[p] & 0xFFFF_FFFFL), k.pointSizes[p], null, null, null));
         }
         NightlyWindow w = k.window;
         return new NightlyWindow(w.scope(), w.morning(), w.kind(), w.businessEnd(), w.businessStart(), w.firstStart(),
@@ -293,8 +333,7 @@ final class KeptHistory {
         for (int n = finished.size() - 1; n >= 0; n--) {
             Kept k = finished.get(n);
             if (seen[k.window.kind().ordinal()]++ >= limit) {
-                k.pointSeries = null;
-                k.pointDurations = null;
+                k.points = null;
                 k.pointSizes = null;
             }
         }
