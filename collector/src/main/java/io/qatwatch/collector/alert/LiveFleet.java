@@ -84,7 +84,6 @@ public final class LiveFleet {
         Instant lastSeen;
         List<RunningBackup> running;
         Set<String> secondaries = Set.of();
-        /** The digest, packed: {@link PackedBackups} makes each record again when read. */
         List<BackupRecord> digest = List.of();
         int digestSize;
         /** When a digest backup crosses the lookback period's start or {@code now}: the digest is worked out again. */
@@ -157,17 +156,17 @@ public final class LiveFleet {
                 } else {
                     boolean grown = false;
                     if (!slot.added.isEmpty()) {
-                        slot.digest = new PackedBackups(BackupDigest.with(slot.digest, slot.added), strings);
+                        slot.digest = canonical(BackupDigest.with(slot.digest, slot.added));
                         grown = slot.digest.size() > 2 * slot.digestSize + 32;
                     }
                     if (grown || !now.isBefore(slot.digestValidUntil)) {
-                        digest(slot, BackupDigest.of(List.copyOf(slot.digest), config, now), now);
+                        digest(slot, BackupDigest.of(slot.digest, config, now), now);
                     } else if (!slot.added.isEmpty()) {
                         slot.digestValidUntil = min(slot.digestValidUntil, crossing(slot.added, now));
                     }
                 }
                 slot.added.clear();
-                InstanceState state = slot.state(List.copyOf(slot.digest));
+                InstanceState state = slot.state(slot.digest);
                 slotOf.put(state, slot);
                 instances.add(state);
             }
@@ -177,6 +176,25 @@ public final class LiveFleet {
         }
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history.history());
         return new Refresh(analysis, rebuilt, newBackups);
+    }
+
+    /**
+     * The digest with its strings shared across the fleet: every row read from the store carries its own copy
+     * of a database name, guid, algorithm or target, and the digest is what the stage keeps.
+     */
+    private List<BackupRecord> canonical(List<BackupRecord> digest) {
+        List<BackupRecord> out = new ArrayList<>(digest.size());
+        for (BackupRecord b : digest) {
+            out.add(new BackupRecord(b.backupSetId(), canon(b.databaseName()), canon(b.databaseGuid()), canon(b.type()),
+                    b.copyOnly(), b.startedAt(), b.finishedAt(), b.timeZoneKnown(), b.backupSizeBytes(),
+                    b.compressedSizeBytes(), canon(b.compressionAlgorithm()), b.hasChecksums(), canon(b.keyAlgorithm()),
+                    canon(b.encryptorThumbprint()), canon(b.encryptorType()), canon(b.deviceType()), canon(b.target())));
+        }
+        return List.copyOf(out);
+    }
+
+    private String canon(String s) {
+        return s == null ? null : strings.computeIfAbsent(s, k -> k);
     }
 
     /**
@@ -199,12 +217,9 @@ public final class LiveFleet {
         slot.added.add(b);
     }
 
-    /**
-     * Keeps {@code digest} packed, its strings shared across the fleet (every row read from the store carries
-     * its own copy of a database name, guid, algorithm or target), and when it must be worked out again.
-     */
+    /** Keeps {@code digest} (shared strings) and when it must be worked out again. */
     private void digest(InstanceSlot slot, List<BackupRecord> digest, Instant now) {
-        slot.digest = new PackedBackups(digest, strings);
+        slot.digest = canonical(digest);
         slot.digestSize = slot.digest.size();
         slot.digestValidUntil = crossing(slot.digest, now);
     }
