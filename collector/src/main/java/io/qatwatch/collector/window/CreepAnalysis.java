@@ -181,6 +181,6 @@ public final class CreepAnalysis {
             }
         });
         drivers.sort(Comparator.comparingDouble(DatabaseDriver::durationSlopeMinutesPerDay).reversed());
-        return drivers.size() > MAX_DRIVERS ? drivers.subList(0, MAX_DRIVERS) : drivers;
+        return List.copyOf(drivers.size() > MAX_DRIVERS ? drivers.subList(0, MAX_DRIVERS) : drivers);
     }
 }
