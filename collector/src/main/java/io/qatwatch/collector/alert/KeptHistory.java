@@ -11,10 +11,15 @@ import io.qatwatch.collector.window.NightlyWindows;
 import io.qatwatch.collector.window.SpillForecast;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -40,16 +45,15 @@ final class KeptHistory {
     private final List<DatabaseBackup> open = new ArrayList<>();
     /** Each database's tail (lower-case name) and the morning of the night it comes from. */
     private final Map<String, Tail> tails = new HashMap<>();
-    /** The creep drivers' series: database name, guid and backup type, numbered per instance. */
-    private final List<DatabaseBackup> series = new ArrayList<>();
-    private final Map<DatabaseBackup, Integer> seriesIndex = new HashMap<>();
+    /** The creep drivers' series, numbered per instance: database name, guid and backup type, three entries each. */
+    private final List<String> series = new ArrayList<>();
     private Map<NightKind, CreepAnalysis.Fit> fits;
     private final Instant futureStart;
     private History history;
     private Instant validUntil;
     private boolean dirty;
 
-    private record Tail(long seconds, java.time.LocalDate morning) {
+    private record Tail(long seconds, LocalDate morning) {
     }
 
     /** A finished night: its summary, its fulls (database key and largest size), and the drivers' points or null. */
@@ -141,7 +145,7 @@ final class KeptHistory {
         }
         Instant from = now.minus(lookback());
         List<NightlyWindow> openWindows = NightlyWindows.build(scope, open, nights, config.windows(), secondaries);
-        Set<NightKind> changed = java.util.EnumSet.noneOf(NightKind.class);
+        Set<NightKind> changed = EnumSet.noneOf(NightKind.class);
         List<DatabaseBackup> stillOpen = new ArrayList<>();
         for (NightlyWindow w : openWindows) {
             if (w.businessStart().isAfter(now)) {
@@ -225,8 +229,8 @@ final class KeptHistory {
             }
             withPoints.add(materialise(k));
         }
-        java.util.Collections.reverse(withPoints);
-        Map<NightKind, CreepAnalysis.Fit> out = new java.util.EnumMap<>(NightKind.class);
+        Collections.reverse(withPoints);
+        Map<NightKind, CreepAnalysis.Fit> out = new EnumMap<>(NightKind.class);
         for (NightKind kind : NightKind.values()) {
             if (kinds.contains(kind)) {
                 CreepAnalysis.fit(withPoints, kind, nights.calendar(), settings).ifPresent(f -> out.put(kind, f));
@@ -252,15 +256,7 @@ final class KeptHistory {
         k.pointSizes = new long[n];
         for (int p = 0; p < n; p++) {
             DatabaseBackup b = w.backups().get(p);
-            DatabaseBackup standIn = new DatabaseBackup(scope, b.database(), b.databaseGuid(), b.type(), false, Instant.EPOCH,
-                    Instant.EPOCH, 0, null, null, null);
-            Integer s = seriesIndex.get(standIn);
-            if (s == null) {
-                s = series.size();
-                seriesIndex.put(standIn, s);
-                series.add(standIn);
-            }
-            k.points[p] = (long) s << 32 | Math.min(b.durationSeconds(), Integer.MAX_VALUE);
+            k.points[p] = (long) seriesOf(b) << 32 | Math.min(b.durationSeconds(), Integer.MAX_VALUE);
             k.pointSizes[p] = b.sizeBytes();
         }
         if (!finished.isEmpty()) {
@@ -269,6 +265,20 @@ final class KeptHistory {
         }
         finished.add(k);
         SpillForecast.tails(List.of(w)).forEach((db, t) -> tails.put(db, new Tail(t, w.morning())));
+    }
+
+    /** The number of the series of {@code b}'s database and type; a new one when it has none yet. */
+    private int seriesOf(DatabaseBackup b) {
+        for (int s = 0; s < series.size(); s += 3) {
+            if (Objects.equals(series.get(s), b.database()) && Objects.equals(series.get(s + 1), b.databaseGuid())
+                    && Objects.equals(series.get(s + 2), b.type())) {
+                return s / 3;
+            }
+        }
+        series.add(b.database());
+        series.add(b.databaseGuid());
+        series.add(b.type());
+        return series.size() / 3 - 1;
     }
 
     /** The night's fulls: each database fully backed up and its largest full that night. */
@@ -317,8 +327,8 @@ final class KeptHistory {
     private NightlyWindow materialise(Kept k) {
         List<DatabaseBackup> backups = new ArrayList<>(k.points.length);
         for (int p = 0; p < k.points.length; p++) {
-            DatabaseBackup s = series.get((int) (k.points[p] >>> 32));
-            backups.add(new DatabaseBackup(s.instance(), s.database(), s.databaseGuid(), s.type(), false, Instant.EPOCH,
+            int s = 3 * (int) (k.points[p] >>> 32);
+            backups.add(new DatabaseBackup(scope, series.get(s), series.get(s + 1), series.get(s + 2), false, Instant.EPOCH,
                     Instant.EPOCH.plusSeconds(k.points[p] & 0xFFFF_FFFFL), k.pointSizes[p], null, null, null));
         }
         NightlyWindow w = k.window;
