@@ -13,6 +13,7 @@ import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.alert.FleetAnalysis.MergedDatabase;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.SqliteReportStore;
+import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.collector.window.WindowSettings;
 import io.qatwatch.protocol.AgentInfo;
@@ -97,6 +98,12 @@ class LiveFleetTest {
                     store(store, "sql-creep", now, finishedBy(now, creeping(night)), List.of(), List.of());
                     store(store, "sql-ag1", now, finishedBy(now, primary(night)), List.of(), List.of());
                 }
+                if (cycle == 33) {
+                    // a full of a database far larger than the rest: tonight becomes the only full night and every
+                    // earlier night of the host turns differential, so both creep fits change in memory
+                    store(store, "sql-steady", now, List.of(backup("Archive", "D", now.minusSeconds(1200), 600, 4L << 40,
+                            "QAT_DEFLATE", "UNC")), List.of(), steadyAccelerators(true));
+                }
                 if (cycle == 21) {
                     // a clock running two hours fast: a backup that starts in the future
                     store(store, "sql-ag2", now, List.of(backup("master", "D", now.plus(Duration.ofHours(2)), 60, 1L << 30,
@@ -113,7 +120,13 @@ class LiveFleetTest {
                 if (cycle == 30) {
                     store.prune(now.minus(Duration.ofDays(22)), now.minus(Duration.ofDays(1)));
                 }
-                compare(live, store, evaluator, now);
+                LiveFleet.Refresh last = compare(live, store, evaluator, now);
+                if (cycle == 32 || cycle == 33) {
+                    List<NightKind> kinds = last.analysis().instance("sql-steady", "MSSQLSERVER").orElseThrow().windows().stream()
+                            .filter(w -> !w.businessStart().isAfter(last.analysis().now())).map(NightlyWindow::kind).distinct().toList();
+                    assertThat(kinds).as("kinds of sql-steady's finished nights in cycle %d", cycle)
+                            .containsExactly(cycle == 32 ? NightKind.FULL : NightKind.DIFFERENTIAL);
+                }
                 // rebuilt: a late backup (10), a new host (15), a backup from the future when it comes and when it
                 // starts (21, 23), changed sections (25)
                 int expected = Set.of(10, 15, 21, 23, 25).contains(cycle) ? 1 : 0;
