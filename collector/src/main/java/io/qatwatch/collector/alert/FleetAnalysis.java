@@ -73,8 +73,9 @@ public final class FleetAnalysis {
     /**
      * What an instance's backup history gives, as of one instant: its nightly windows, the creep fit of each
      * kind of night over the finished ones, and each database's tail on its latest finished night (for spill
-     * forecasts). It holds until {@code validUntil}: then a window finishes, or a backup leaves the lookback
-     * period or stops being in the future; a new backup that counts for the windows ends it earlier.
+     * forecasts). A night counts whole while it began inside the lookback period, and leaves it whole. The
+     * history holds until {@code validUntil}: then a window finishes, the oldest night leaves the lookback
+     * period, or a backup stops being in the future; a new backup that counts for the windows ends it earlier.
      */
     public record History(List<NightlyWindow> windows, Map<NightKind, CreepAnalysis.Fit> fits, Map<String, Long> tails,
                           Instant validUntil) {
@@ -119,11 +120,12 @@ public final class FleetAnalysis {
             if (b.finishedAt() == null || b.startedAt() == null) {
                 continue;
             }
-            Instant leaves = b.startedAt().plus(Duration.ofDays(config.windows().lookbackDays()));
-            validUntil = min(validUntil, leaves);
             if (b.startedAt().isAfter(now)) {
                 validUntil = min(validUntil, b.startedAt());
-            } else if (b.finishedAt().isAfter(from)) {
+                continue;
+            }
+            BusinessCalendar.Night night = nights.containing(b.startedAt());
+            if (night != null && night.businessEnd().isAfter(from)) {
                 backups.add(toBackup(scope, b));
             }
         }
@@ -135,6 +137,9 @@ public final class FleetAnalysis {
             } else {
                 finished.add(w);
             }
+        }
+        if (!windows.isEmpty()) {
+            validUntil = min(validUntil, windows.get(0).businessEnd().plus(Duration.ofDays(config.windows().lookbackDays())));
         }
         return new History(windows, CreepAnalysis.fits(finished, calendar, config.rules().backupWindowCreep().settings()),
                 SpillForecast.tails(finished), validUntil);

@@ -9,6 +9,7 @@ import io.qatwatch.collector.store.ReportStore.FleetHead;
 import io.qatwatch.collector.store.ReportStore.InstanceHead;
 import io.qatwatch.collector.store.StoredBackup;
 import io.qatwatch.collector.window.BusinessCalendar;
+import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
 import io.qatwatch.collector.window.NightlyWindows;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -28,15 +29,17 @@ import java.util.function.Function;
  * The alert stage's memory of the fleet between evaluations, so that an evaluation reads from the store
  * only what changed and the stage never holds every backup of the fleet.
  *
- * <p>Per instance it keeps its latest sections, a {@link History} (nightly windows reduced to their
- * summaries, creep fits, tails) and a {@link BackupDigest} of its backups. Each evaluation reads the
- * backups stored since the previous one (by store position) and every host's head (last report, running
- * backups, a counter of section changes). A new backup that counts for the nightly windows (or starts in
- * the future) marks its instance stale; any other (a log backup, an ad-hoc copy) only joins the digest. A
- * stale instance, one whose sections changed, or one whose history ran out ({@link History#validUntil()}:
- * a night finished, a backup left the lookback period) is rebuilt from its stored backups. The rest of
- * the analysis (silent agents, spill forecasts, creep projected from today, every rule) runs each time.
- * Not thread-safe: the alert stage runs one evaluation at a time.
+ * <p>Per instance it keeps its latest sections, a {@link KeptHistory} (the open night's backups, finished
+ * nights reduced to their summaries, creep fits, tails) and a {@link BackupDigest} of its backups. Each
+ * evaluation reads the backups stored since the previous one (by store position) and every host's head
+ * (last report, running backups, a counter of section changes). A new backup joins the digest; one that
+ * counts for the nightly windows joins the open night too. Nights finishing and nights leaving the lookback
+ * period are worked out in memory, and so is the digest when a backup crosses the lookback period's start.
+ * An instance is rebuilt from its stored backups only when it is new, its sections changed, a backup came
+ * late for a finished night or starts in the future, or the kinds of its nights changed so that a creep fit
+ * needs a night whose backups are no longer kept. The rest of the analysis (silent agents, spill forecasts,
+ * creep projected from today, every rule) runs each time. Not thread-safe: the alert stage runs one
+ * evaluation at a time.
  */
 public final class LiveFleet {
 
@@ -83,8 +86,9 @@ public final class LiveFleet {
         Set<String> secondaries = Set.of();
         List<BackupRecord> digest = List.of();
         int digestSize;
-        History history;
-        Instant validUntil = Instant.MIN;
+        /** When a digest backup crosses the lookback period's start or {@code now}: the digest is worked out again. */
+        Instant digestValidUntil = Instant.MIN;
+        KeptHistory history;
         boolean stale = true;
         final List<BackupRecord> added = new ArrayList<>();
 
@@ -146,14 +150,19 @@ public final class LiveFleet {
             HostSlot h = e.getValue();
             List<InstanceState> instances = new ArrayList<>(h.instances.size());
             for (InstanceSlot slot : h.instances.values()) {
-                if (slot.stale || !now.isBefore(slot.validUntil)) {
+                if (slot.stale || !slot.history.advance(now)) {
                     rebuild(store, slot, since, now);
                     rebuilt++;
-                } else if (!slot.added.isEmpty()) {
-                    slot.digest = canonical(BackupDigest.with(slot.digest, slot.added));
-                    if (slot.digest.size() > 2 * slot.digestSize + 32) {
-                        slot.digest = List.copyOf(BackupDigest.of(slot.digest, config, now));
-                        slot.digestSize = slot.digest.size();
+                } else {
+                    boolean grown = false;
+                    if (!slot.added.isEmpty()) {
+                        slot.digest = canonical(BackupDigest.with(slot.digest, slot.added));
+                        grown = slot.digest.size() > 2 * slot.digestSize + 32;
+                    }
+                    if (grown || !now.isBefore(slot.digestValidUntil)) {
+                        digest(slot, BackupDigest.of(slot.digest, config, now), now);
+                    } else if (!slot.added.isEmpty()) {
+                        slot.digestValidUntil = min(slot.digestValidUntil, crossing(slot.added, now));
                     }
                 }
                 slot.added.clear();
@@ -165,7 +174,7 @@ public final class LiveFleet {
             fleet.add(new HostState(e.getKey(), tagsOf.apply(e.getKey()), h.lastSeen, row.facts(), row.qat(), row.licence(),
                     instances));
         }
-        FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history);
+        FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history.history());
         return new Refresh(analysis, rebuilt, newBackups);
     }
 
@@ -188,22 +197,54 @@ public final class LiveFleet {
         return s == null ? null : strings.computeIfAbsent(s, k -> k);
     }
 
-    /** A new backup of an instance that is not stale: it joins the digest, or makes the instance stale. */
+    /**
+     * A new backup of an instance that is not stale: it joins the digest and, when it counts for the windows,
+     * the open night; one that starts in the future or belongs to a finished night makes the instance stale.
+     */
     private void take(InstanceSlot slot, BackupRecord b, Instant now) {
         if (b.startedAt() == null || b.finishedAt() == null) {
             return;
         }
-        String scope = slot.host + "/" + slot.sections.name();
-        boolean counts = NightlyWindows.counts(FleetAnalysis.toBackup(scope, b), config.windows(), slot.secondaries);
-        if (counts || b.startedAt().isAfter(now)) {
+        if (b.startedAt().isAfter(now)) {
+            slot.stale = true;
+            return;
+        }
+        DatabaseBackup backup = FleetAnalysis.toBackup(slot.host + "/" + slot.sections.name(), b);
+        if (NightlyWindows.counts(backup, config.windows(), slot.secondaries) && !slot.history.add(backup, now)) {
             slot.stale = true;
             return;
         }
         slot.added.add(b);
-        Instant leaves = b.startedAt().plus(Duration.ofDays(config.windows().lookbackDays()));
-        if (leaves.isBefore(slot.validUntil)) {
-            slot.validUntil = leaves;
+    }
+
+    /** Keeps {@code digest} (shared strings) and when it must be worked out again. */
+    private void digest(InstanceSlot slot, List<BackupRecord> digest, Instant now) {
+        slot.digest = canonical(digest);
+        slot.digestSize = slot.digest.size();
+        slot.digestValidUntil = crossing(slot.digest, now);
+    }
+
+    /**
+     * The first instant after {@code now} at which one of {@code backups} leaves the lookback period (by its
+     * finish, as the rules and the digest count it) or stops being in the future.
+     */
+    private Instant crossing(List<BackupRecord> backups, Instant now) {
+        Duration lookback = Duration.ofDays(config.windows().lookbackDays());
+        Instant first = Instant.MAX;
+        for (BackupRecord b : backups) {
+            Instant leaves = b.finishedAt().plus(lookback);
+            if (leaves.isAfter(now)) {
+                first = min(first, leaves);
+            }
+            if (b.startedAt().isAfter(now)) {
+                first = min(first, b.startedAt());
+            }
         }
+        return first;
+    }
+
+    private static Instant min(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
     }
 
     private void rebuild(ReportStore store, InstanceSlot slot, Instant since, Instant now) throws Exception {
@@ -212,11 +253,16 @@ public final class LiveFleet {
         InstanceState state = slot.state(loaded);
         String calendar = config.calendarNameFor(slot.host, state.name(), tagsOf.apply(slot.host));
         NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
-        History history = FleetAnalysis.history(slot.host + "/" + state.name(), known, state, loaded, config, now);
-        slot.history = history.summary(now);
-        slot.validUntil = history.validUntil();
-        slot.digest = canonical(BackupDigest.of(loaded, config, now));
-        slot.digestSize = slot.digest.size();
+        String scope = slot.host + "/" + state.name();
+        History history = FleetAnalysis.history(scope, known, state, loaded, config, now);
+        Instant future = Instant.MAX;
+        for (BackupRecord b : loaded) {
+            if (b.startedAt() != null && b.finishedAt() != null && b.startedAt().isAfter(now)) {
+                future = min(future, b.startedAt());
+            }
+        }
+        slot.history = new KeptHistory(scope, known, slot.secondaries, config, history, future, now);
+        digest(slot, BackupDigest.of(loaded, config, now), now);
         slot.stale = false;
     }
 

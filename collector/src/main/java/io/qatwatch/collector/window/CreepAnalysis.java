@@ -171,16 +171,17 @@ public final class CreepAnalysis {
             }
             double[] xs = points.stream().mapToDouble(p -> p[0]).toArray();
             TheilSen duration = TheilSen.fit(xs, points.stream().mapToDouble(p -> p[1]).toArray());
+            if (duration.slope() <= 0) {
+                return;
+            }
             double[] sizes = points.stream().mapToDouble(p -> p[2]).toArray();
             TheilSen size = TheilSen.fit(xs, sizes);
             double medianSize = TheilSen.median(sizes);
             double growth = medianSize == 0 ? 0 : size.slope() * 7 / medianSize * 100;
             double[] last = points.get(points.size() - 1);
-            if (duration.slope() > 0) {
-                drivers.add(new DatabaseDriver(names.get(key), duration.slope(), last[1], growth, (long) last[2]));
-            }
+            drivers.add(new DatabaseDriver(names.get(key), duration.slope(), last[1], growth, (long) last[2]));
         });
         drivers.sort(Comparator.comparingDouble(DatabaseDriver::durationSlopeMinutesPerDay).reversed());
-        return drivers.size() > MAX_DRIVERS ? drivers.subList(0, MAX_DRIVERS) : drivers;
+        return List.copyOf(drivers.size() > MAX_DRIVERS ? drivers.subList(0, MAX_DRIVERS) : drivers);
     }
 }

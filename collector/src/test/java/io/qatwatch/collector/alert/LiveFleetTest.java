@@ -13,6 +13,7 @@ import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.alert.FleetAnalysis.MergedDatabase;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.SqliteReportStore;
+import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.collector.window.WindowSettings;
 import io.qatwatch.protocol.AgentInfo;
@@ -50,6 +51,7 @@ class LiveFleetTest {
 
     private final List<String> rulesSeen = new ArrayList<>();
     private long reports;
+    private int rebuilt;
 
     @Test
     void everyCycleEqualsAFreshEvaluationOfTheStore(@TempDir Path dir) throws Exception {
@@ -69,13 +71,16 @@ class LiveFleetTest {
             assertThat(first.rebuilt()).as("the first refresh builds every instance").isEqualTo(4);
 
             Instant now = T0;
+            int mornings = 0;
+            int nightBackups = 0;
             for (int cycle = 1; cycle <= 40; cycle++) {
                 now = now.plus(Duration.ofMinutes(73));
+                rebuilt = 0;
                 // the night that started (or starts) at the latest 22:00 UTC before now + 1 h
                 int night = (int) Duration.between(evening(0).minus(Duration.ofHours(1)), now).toDays();
                 if (cycle == 1) {
                     LiveFleet.Refresh morning = compare(live, store, evaluator, now);
-                    assertThat(morning.rebuilt()).as("last night's windows finished at 07:00").isEqualTo(3);
+                    assertThat(morning.rebuilt()).as("last night's windows finished at 07:00, in memory").isZero();
                     assertThat(compare(live, store, evaluator, now).rebuilt()).as("nothing changed").isZero();
                 }
                 // log backups on every cycle: they must not rebuild anything
@@ -87,10 +92,22 @@ class LiveFleetTest {
                     assertThat(quiet.newBackups()).isEqualTo(1);
                 }
                 if (isNight(now)) {
-                    // tonight's backups arrive while the night runs, one database at a time
-                    store(store, "sql-steady", now, steady(night).subList(0, 1 + cycle % 3), List.of(
+                    // tonight's backups arrive while the night runs, once they finished
+                    store(store, "sql-steady", now, finishedBy(now, steady(night)), List.of(
                             running("Billing", now.minusSeconds(1800), 40, 1800)), steadyAccelerators(cycle >= 25));
-                    store(store, "sql-creep", now, creeping(night), List.of(), List.of());
+                    store(store, "sql-creep", now, finishedBy(now, creeping(night)), List.of(), List.of());
+                    store(store, "sql-ag1", now, finishedBy(now, primary(night)), List.of(), List.of());
+                }
+                if (cycle == 33) {
+                    // a full of a database far larger than the rest: tonight becomes the only full night and every
+                    // earlier night of the host turns differential, so both creep fits change in memory
+                    store(store, "sql-steady", now, List.of(backup("Archive", "D", now.minusSeconds(1200), 600, 4L << 40,
+                            "QAT_DEFLATE", "UNC")), List.of(), steadyAccelerators(true));
+                }
+                if (cycle == 21) {
+                    // a clock running two hours fast: a backup that starts in the future
+                    store(store, "sql-ag2", now, List.of(backup("master", "D", now.plus(Duration.ofHours(2)), 60, 1L << 30,
+                            "MS_XPRESS", "UNC")), List.of(), List.of());
                 }
                 if (cycle == 10) {
                     // a backlogged agent reports a differential for a night five days ago
@@ -103,12 +120,31 @@ class LiveFleetTest {
                 if (cycle == 30) {
                     store.prune(now.minus(Duration.ofDays(22)), now.minus(Duration.ofDays(1)));
                 }
-                compare(live, store, evaluator, now);
+                LiveFleet.Refresh last = compare(live, store, evaluator, now);
+                if (cycle == 32 || cycle == 33) {
+                    List<NightKind> kinds = last.analysis().instance("sql-steady", "MSSQLSERVER").orElseThrow().windows().stream()
+                            .filter(w -> !w.businessStart().isAfter(last.analysis().now())).map(NightlyWindow::kind).distinct().toList();
+                    assertThat(kinds).as("kinds of sql-steady's finished nights in cycle %d", cycle)
+                            .containsExactly(cycle == 32 ? NightKind.FULL : NightKind.DIFFERENTIAL);
+                }
+                // rebuilt: a late backup (10), a new host (15), a backup from the future when it comes and when it
+                // starts (21, 23), changed sections (25)
+                int expected = Set.of(10, 15, 21, 23, 25).contains(cycle) ? 1 : 0;
+                assertThat(rebuilt).as("instances rebuilt from the store in cycle %d at %s: mornings, nights leaving the "
+                        + "lookback period and tonight's backups are worked out in memory", cycle, now).isEqualTo(expected);
+                mornings += now.atZone(java.time.ZoneOffset.UTC).getHour() == 7 ? 1 : 0;
+                nightBackups += isNight(now) ? 1 : 0;
             }
+            assertThat(mornings).as("cycles just after a night finished").isGreaterThanOrEqualTo(2);
+            assertThat(nightBackups).as("cycles with backups for the open night").isGreaterThanOrEqualTo(10);
             assertThat(new TreeSet<>(rulesSeen)).as("the fleet fires what the comparison should cover")
                     .contains("backup-missing", "backup-window-creep", "qat-config-mismatch", "cert-key-not-backed-up",
                             "backup-throughput-drop");
         }
+    }
+
+    private static List<BackupRecord> finishedBy(Instant now, List<BackupRecord> backups) {
+        return backups.stream().filter(b -> !b.finishedAt().isAfter(now)).toList();
     }
 
     private static boolean isNight(Instant now) {
@@ -119,6 +155,7 @@ class LiveFleetTest {
     private LiveFleet.Refresh compare(LiveFleet live, SqliteReportStore store, AlertEvaluator evaluator, Instant now)
             throws Exception {
         LiveFleet.Refresh refresh = live.refresh(store, now);
+        rebuilt += refresh.rebuilt();
         FleetAnalysis incremental = refresh.analysis();
         FleetAnalysis fresh = new FleetAnalysis(FleetStates.load(store, now, CONFIG.windows().lookbackDays(), h -> Set.of()),
                 CONFIG, now);
