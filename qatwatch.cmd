@@ -13,7 +13,7 @@ if not exist "%COLLECTOR_JAR%" set "COLLECTOR_JAR=%QATWATCH_HOME%\collector\targ
 
 if "%QATWATCH_AGENT_JAVA_OPTS%"=="" set "QATWATCH_AGENT_JAVA_OPTS=-XX:+UseSerialGC -Xms8m -Xmx48m -XX:MaxMetaspaceSize=48m -Xss256k -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=16m -XX:-UsePerfData -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:+UnlockDiagnosticVMOptions -XX:AsyncDeflationInterval=10000 -XX:GuaranteedSafepointInterval=0 -Dio.netty.allocator.type=unpooled -Dio.netty.noPreferDirect=true"
 if "%QATWATCH_PROBE_JAVA_OPTS%"=="" set "QATWATCH_PROBE_JAVA_OPTS=-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto"
-if "%QATWATCH_JAVA_OPTS%"=="" set "QATWATCH_JAVA_OPTS=-Xms64m -Xmx512m"
+if "%QATWATCH_JAVA_OPTS%"=="" set "QATWATCH_JAVA_OPTS=-Xms64m -XX:MaxRAMPercentage=25 -XX:+ExitOnOutOfMemoryError"
 
 set "CMD=%~1"
 if "%CMD%"=="probe" goto agentjar_probe

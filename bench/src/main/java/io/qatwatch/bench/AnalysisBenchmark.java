@@ -241,7 +241,7 @@ public final class AnalysisBenchmark {
                         seconds * GOAL_INSTANCES / r.instances(), GOAL_INSTANCES));
             }
         }
-        md.append(String.format(Locale.ROOT, "- heap: %d MiB against the collector's -Xmx512m: %s%n", r.heapBytes() >> 20,
+        md.append(String.format(Locale.ROOT, "- heap: %d MiB against 512 MiB (the collector's heap on a 2 GiB host): %s%n", r.heapBytes() >> 20,
                 judged ? IngestBenchmark.verdict(r.heapBytes() < 256L << 20) + " (goal: half of it at most)" : "not judged"));
         md.append("- alerts by rule (cold): ").append(r.alertsByRule().isEmpty() ? "none" : r.alertsByRule().toString())
                 .append('\n');
