@@ -23,6 +23,8 @@ import java.util.Map;
 public final class AlertStore {
 
     private final Database db;
+    /** What {@code alert_state} holds since the last successful save, by id; null when unknown (then rewritten whole). */
+    private Map<String, AlertRecord> saved;
 
     public AlertStore(Database db) {
         this.db = db;
@@ -59,29 +61,44 @@ public final class AlertStore {
         return out;
     }
 
-    /** Replaces the stored alerts with {@code alerts}, in one transaction. */
-    public void saveAlerts(List<AlertRecord> alerts) throws SQLException {
+    /**
+     * Makes the stored alerts {@code alerts}, in one transaction, writing only the rows that changed since the
+     * previous save (the store is the only writer of {@code alert_state}): a fleet with tens of thousands of
+     * standing alerts otherwise rewrote them all every minute, holding the writer ingest waits on. Returns how
+     * many rows were written or deleted; nothing changed means no transaction at all.
+     */
+    public int saveAlerts(List<AlertRecord> alerts) throws SQLException {
+        Map<String, AlertRecord> next = new HashMap<>();
+        alerts.forEach(r -> next.put(r.id(), r));
+        Map<String, AlertRecord> before = saved;
+        List<AlertRecord> changed = new ArrayList<>();
+        for (AlertRecord r : alerts) {
+            if (before == null || !r.equals(before.get(r.id()))) {
+                changed.add(r);
+            }
+        }
+        List<String> gone = before == null ? List.of()
+                : before.keySet().stream().filter(id -> !next.containsKey(id)).toList();
+        if (before != null && changed.isEmpty() && gone.isEmpty()) {
+            return 0;
+        }
+        saved = null;
         synchronized (db) {
             Connection c = db.connection();
             c.setAutoCommit(false);
-            try (Statement del = c.createStatement();
-                 PreparedStatement ins = c.prepareStatement("INSERT INTO alert_state VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
-                del.executeUpdate("DELETE FROM alert_state");
-                for (AlertRecord r : alerts) {
-                    Alert a = r.alert();
-                    ins.setString(1, a.id());
-                    ins.setString(2, a.rule());
-                    ins.setString(3, a.severity().name());
-                    ins.setString(4, a.host());
-                    ins.setString(5, a.instance());
-                    ins.setString(6, a.database());
-                    ins.setString(7, a.subject());
-                    ins.setString(8, a.summary());
-                    ins.setString(9, a.why());
-                    ins.setString(10, json(a.facts()));
-                    ins.setString(11, json(a.series()));
-                    ins.setString(12, r.since().toString());
-                    ins.setString(13, r.resolvedAt() == null ? null : r.resolvedAt().toString());
+            try (Statement all = c.createStatement();
+                 PreparedStatement del = c.prepareStatement("DELETE FROM alert_state WHERE id = ?");
+                 PreparedStatement ins = c.prepareStatement("INSERT OR REPLACE INTO alert_state VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                if (before == null) {
+                    all.executeUpdate("DELETE FROM alert_state");
+                }
+                for (String id : gone) {
+                    del.setString(1, id);
+                    del.addBatch();
+                }
+                del.executeBatch();
+                for (AlertRecord r : changed) {
+                    bind(ins, r);
                     ins.addBatch();
                 }
                 ins.executeBatch();
@@ -93,6 +110,25 @@ public final class AlertStore {
                 c.setAutoCommit(true);
             }
         }
+        saved = next;
+        return changed.size() + gone.size();
+    }
+
+    private static void bind(PreparedStatement ins, AlertRecord r) throws SQLException {
+        Alert a = r.alert();
+        ins.setString(1, a.id());
+        ins.setString(2, a.rule());
+        ins.setString(3, a.severity().name());
+        ins.setString(4, a.host());
+        ins.setString(5, a.instance());
+        ins.setString(6, a.database());
+        ins.setString(7, a.subject());
+        ins.setString(8, a.summary());
+        ins.setString(9, a.why());
+        ins.setString(10, json(a.facts()));
+        ins.setString(11, json(a.series()));
+        ins.setString(12, r.since().toString());
+        ins.setString(13, r.resolvedAt() == null ? null : r.resolvedAt().toString());
     }
 
     /** The notification log, keyed by channel then group. */
