@@ -25,6 +25,8 @@ public final class AlertStore {
     private final Database db;
     /** What {@code alert_state} holds since the last successful save, by id; null when unknown (then rewritten whole). */
     private Map<String, AlertRecord> saved;
+    /** Rows a save writes per transaction. */
+    static final int SAVE_CHUNK = 500;
 
     public AlertStore(Database db) {
         this.db = db;
@@ -65,7 +67,9 @@ public final class AlertStore {
      * Makes the stored alerts {@code alerts}, in one transaction, writing only the rows that changed since the
      * previous save (the store is the only writer of {@code alert_state}): a fleet with tens of thousands of
      * standing alerts otherwise rewrote them all every minute, holding the writer ingest waits on. Returns how
-     * many rows were written or deleted; nothing changed means no transaction at all.
+     * many rows were written or deleted; nothing changed means no transaction at all. Large saves go in chunks of
+     * {@link #SAVE_CHUNK} rows, each its own transaction: a crash in between leaves some alerts a minute stale,
+     * which the next evaluation corrects.
      */
     public int saveAlerts(List<AlertRecord> alerts) throws SQLException {
         Map<String, AlertRecord> next = new HashMap<>();
@@ -83,24 +87,39 @@ public final class AlertStore {
             return 0;
         }
         saved = null;
+        List<Object> work = new ArrayList<>(gone);
+        work.addAll(changed);
+        for (int from = 0; from == 0 || from < work.size(); from += SAVE_CHUNK) {
+            write(work.subList(from, Math.min(work.size(), from + SAVE_CHUNK)), before == null && from == 0);
+        }
+        saved = next;
+        return changed.size() + gone.size();
+    }
+
+    /**
+     * One transaction of a save: ids (String) to delete and records to write. The writer's lock is held for one
+     * chunk only, so that ingest's group commits go on between chunks while thousands of alerts first appear.
+     */
+    private void write(List<Object> chunk, boolean wipe) throws SQLException {
         synchronized (db) {
             Connection c = db.connection();
             c.setAutoCommit(false);
             try (Statement all = c.createStatement();
                  PreparedStatement del = c.prepareStatement("DELETE FROM alert_state WHERE id = ?");
                  PreparedStatement ins = c.prepareStatement("INSERT OR REPLACE INTO alert_state VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
-                if (before == null) {
+                if (wipe) {
                     all.executeUpdate("DELETE FROM alert_state");
                 }
-                for (String id : gone) {
-                    del.setString(1, id);
-                    del.addBatch();
+                for (Object o : chunk) {
+                    if (o instanceof String id) {
+                        del.setString(1, id);
+                        del.addBatch();
+                    } else {
+                        bind(ins, (AlertRecord) o);
+                        ins.addBatch();
+                    }
                 }
                 del.executeBatch();
-                for (AlertRecord r : changed) {
-                    bind(ins, r);
-                    ins.addBatch();
-                }
                 ins.executeBatch();
                 c.commit();
             } catch (SQLException e) {
@@ -110,8 +129,6 @@ public final class AlertStore {
                 c.setAutoCommit(true);
             }
         }
-        saved = next;
-        return changed.size() + gone.size();
     }
 
     private static void bind(PreparedStatement ins, AlertRecord r) throws SQLException {

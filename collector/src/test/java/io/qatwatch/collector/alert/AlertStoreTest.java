@@ -61,6 +61,23 @@ class AlertStoreTest {
         }
     }
 
+    @Test
+    void aSaveLargerThanOneChunkStoresEveryRowAndRemovesTheGoneOnes() throws Exception {
+        try (Database db = Database.open(dir)) {
+            AlertStore store = new AlertStore(db);
+            store.migrate();
+            List<AlertRecord> many = java.util.stream.IntStream.range(0, AlertStore.SAVE_CHUNK * 2 + 200)
+                    .mapToObj(i -> missing("db" + i, "Newest log backup of db" + i + " is 3 h old")).toList();
+            assertThat(store.saveAlerts(many)).isEqualTo(many.size());
+            assertThat(store.loadAlerts()).hasSize(many.size());
+
+            List<AlertRecord> fewer = many.subList(0, AlertStore.SAVE_CHUNK);
+            assertThat(store.saveAlerts(fewer)).isEqualTo(many.size() - fewer.size());
+            assertThat(store.loadAlerts()).extracting(r -> r.alert().database())
+                    .containsExactlyInAnyOrderElementsOf(fewer.stream().map(r -> r.alert().database()).toList());
+        }
+    }
+
     /** Changes a stored row behind the store's back: a row the store rewrites loses the marker. */
     private static void plant(Database db, String summary, String id) throws Exception {
         try (Statement s = db.connection().createStatement()) {
