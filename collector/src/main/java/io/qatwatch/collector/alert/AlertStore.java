@@ -26,7 +26,7 @@ public final class AlertStore {
     /** What {@code alert_state} holds since the last successful save, by id; null when unknown (then rewritten whole). */
     private Map<String, AlertRecord> saved;
     /** Rows a save writes per transaction. */
-    static final int SAVE_CHUNK = 500;
+    static final int SAVE_CHUNK = 100;
 
     public AlertStore(Database db) {
         this.db = db;
@@ -68,7 +68,7 @@ public final class AlertStore {
      * previous save (the store is the only writer of {@code alert_state}): a fleet with tens of thousands of
      * standing alerts otherwise rewrote them all every minute, holding the writer ingest waits on. Returns how
      * many rows were written or deleted; nothing changed means no transaction at all. Large saves go in chunks of
-     * {@link #SAVE_CHUNK} rows, each its own transaction: a crash in between leaves some alerts a minute stale,
+     * {@link #SAVE_CHUNK} rows, serialised before the lock is taken, each its own transaction: a crash in between leaves some alerts a minute stale,
      * which the next evaluation corrects.
      */
     public int saveAlerts(List<AlertRecord> alerts) throws SQLException {
@@ -101,6 +101,10 @@ public final class AlertStore {
      * chunk only, so that ingest's group commits go on between chunks while thousands of alerts first appear.
      */
     private void write(List<Object> chunk, boolean wipe) throws SQLException {
+        List<String[]> rows = new ArrayList<>(chunk.size());
+        for (Object o : chunk) {
+            rows.add(o instanceof String id ? new String[] {id} : row((AlertRecord) o));
+        }
         synchronized (db) {
             Connection c = db.connection();
             c.setAutoCommit(false);
@@ -110,14 +114,12 @@ public final class AlertStore {
                 if (wipe) {
                     all.executeUpdate("DELETE FROM alert_state");
                 }
-                for (Object o : chunk) {
-                    if (o instanceof String id) {
-                        del.setString(1, id);
-                        del.addBatch();
-                    } else {
-                        bind(ins, (AlertRecord) o);
-                        ins.addBatch();
+                for (String[] row : rows) {
+                    PreparedStatement s = row.length == 1 ? del : ins;
+                    for (int i = 0; i < row.length; i++) {
+                        s.setString(i + 1, row[i]);
                     }
+                    s.addBatch();
                 }
                 del.executeBatch();
                 ins.executeBatch();
@@ -131,22 +133,14 @@ public final class AlertStore {
         }
     }
 
-    private static void bind(PreparedStatement ins, AlertRecord r) throws SQLException {
+    /** The 13 columns of an {@code alert_state} row. */
+    private static String[] row(AlertRecord r) {
         Alert a = r.alert();
-        ins.setString(1, a.id());
-        ins.setString(2, a.rule());
-        ins.setString(3, a.severity().name());
-        ins.setString(4, a.host());
-        ins.setString(5, a.instance());
-        ins.setString(6, a.database());
-        ins.setString(7, a.subject());
-        ins.setString(8, a.summary());
-        ins.setString(9, a.why());
-        ins.setString(10, json(a.facts()));
-        ins.setString(11, json(a.series()));
-        ins.setString(12, r.since().toString());
-        ins.setString(13, r.resolvedAt() == null ? null : r.resolvedAt().toString());
+        return new String[] {a.id(), a.rule(), a.severity().name(), a.host(), a.instance(), a.database(), a.subject(),
+            a.summary(), a.why(), json(a.facts()), json(a.series()), r.since().toString(),
+            r.resolvedAt() == null ? null : r.resolvedAt().toString()};
     }
+
 
     /** The notification log, keyed by channel then group. */
     public Map<String, Map<String, LogEntry>> loadLog() throws SQLException {
