@@ -64,12 +64,12 @@ public final class AlertStore {
     }
 
     /**
-     * Makes the stored alerts {@code alerts}, in one transaction, writing only the rows that changed since the
-     * previous save (the store is the only writer of {@code alert_state}): a fleet with tens of thousands of
-     * standing alerts otherwise rewrote them all every minute, holding the writer ingest waits on. Returns how
-     * many rows were written or deleted; nothing changed means no transaction at all. Large saves go in chunks of
-     * {@link #SAVE_CHUNK} rows, serialised before the lock is taken, each its own transaction: a crash in between leaves some alerts a minute stale,
-     * which the next evaluation corrects.
+     * Makes the stored alerts {@code alerts}, writing only the rows that changed since the previous save (the
+     * store is the only writer of {@code alert_state}): a fleet with tens of thousands of standing alerts
+     * otherwise rewrote them all every minute, holding the writer ingest waits on. Returns how many rows were
+     * written or deleted; nothing changed means no transaction at all. Deletions and writes go in chunks of
+     * {@link #SAVE_CHUNK} rows, serialised before the lock is taken, each its own transaction: a crash in
+     * between leaves some alerts a minute stale, which the next evaluation corrects.
      */
     public int saveAlerts(List<AlertRecord> alerts) throws SQLException {
         Map<String, AlertRecord> next = new HashMap<>();
@@ -87,42 +87,42 @@ public final class AlertStore {
             return 0;
         }
         saved = null;
-        List<Object> work = new ArrayList<>(gone);
-        work.addAll(changed);
-        for (int from = 0; from == 0 || from < work.size(); from += SAVE_CHUNK) {
-            write(work.subList(from, Math.min(work.size(), from + SAVE_CHUNK)), before == null && from == 0);
+        if (before == null) {
+            write("DELETE FROM alert_state", List.of());
+        }
+        List<String[]> ids = gone.stream().map(id -> new String[] {id}).toList();
+        for (int from = 0; from < ids.size(); from += SAVE_CHUNK) {
+            write("DELETE FROM alert_state WHERE id = ?", ids.subList(from, Math.min(ids.size(), from + SAVE_CHUNK)));
+        }
+        for (int from = 0; from < changed.size(); from += SAVE_CHUNK) {
+            List<String[]> rows = changed.subList(from, Math.min(changed.size(), from + SAVE_CHUNK)).stream()
+                    .map(AlertStore::row).toList();
+            write("INSERT OR REPLACE INTO alert_state VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", rows);
         }
         saved = next;
         return changed.size() + gone.size();
     }
 
     /**
-     * One transaction of a save: ids (String) to delete and records to write. The writer's lock is held for one
-     * chunk only, so that ingest's group commits go on between chunks while thousands of alerts first appear.
+     * One transaction: {@code sql} once per row (once if there are none), its parameters already serialised, so
+     * the writer's lock is held for the SQL alone and ingest's group commits go on between chunks while thousands
+     * of alerts first appear.
      */
-    private void write(List<Object> chunk, boolean wipe) throws SQLException {
-        List<String[]> rows = new ArrayList<>(chunk.size());
-        for (Object o : chunk) {
-            rows.add(o instanceof String id ? new String[] {id} : row((AlertRecord) o));
-        }
+    private void write(String sql, List<String[]> rows) throws SQLException {
         synchronized (db) {
             Connection c = db.connection();
             c.setAutoCommit(false);
-            try (Statement all = c.createStatement();
-                 PreparedStatement del = c.prepareStatement("DELETE FROM alert_state WHERE id = ?");
-                 PreparedStatement ins = c.prepareStatement("INSERT OR REPLACE INTO alert_state VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
-                if (wipe) {
-                    all.executeUpdate("DELETE FROM alert_state");
+            try (PreparedStatement s = c.prepareStatement(sql)) {
+                if (rows.isEmpty()) {
+                    s.executeUpdate();
                 }
                 for (String[] row : rows) {
-                    PreparedStatement s = row.length == 1 ? del : ins;
                     for (int i = 0; i < row.length; i++) {
                         s.setString(i + 1, row[i]);
                     }
                     s.addBatch();
                 }
-                del.executeBatch();
-                ins.executeBatch();
+                s.executeBatch();
                 c.commit();
             } catch (SQLException e) {
                 c.rollback();
@@ -140,7 +140,6 @@ public final class AlertStore {
             a.summary(), a.why(), json(a.facts()), json(a.series()), r.since().toString(),
             r.resolvedAt() == null ? null : r.resolvedAt().toString()};
     }
-
 
     /** The notification log, keyed by channel then group. */
     public Map<String, Map<String, LogEntry>> loadLog() throws SQLException {
