@@ -41,15 +41,10 @@ public record SpillForecast(
     /**
      * The forecast for a backup that started in a night and is still running at {@code now}; empty when it
      * started in business hours, or has not progressed far enough ({@code minPercent}) to extrapolate.
+     *
+     * @param tail how long the window ran on after this database's backup finished, on the latest night it was
+     *             backed up ({@link #tail} of {@link #tails})
      */
-    public static Optional<SpillForecast> of(String scope, String database, Instant startedAt, double percentComplete,
-                                             long elapsedSeconds, Instant now, BusinessCalendar calendar,
-                                             List<NightlyWindow> history, double minPercent) {
-        return of(scope, database, startedAt, percentComplete, elapsedSeconds, now, calendar,
-                tail(tails(history), database), minPercent);
-    }
-
-    /** As {@link #of(String, String, Instant, double, long, Instant, BusinessCalendar, List, double)}, with the tail known. */
     public static Optional<SpillForecast> of(String scope, String database, Instant startedAt, double percentComplete,
                                              long elapsedSeconds, Instant now, BusinessCalendar calendar,
                                              long tail, double minPercent) {
