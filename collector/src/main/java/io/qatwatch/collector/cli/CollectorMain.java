@@ -1,7 +1,5 @@
-package io.qatwatch.collector;
+package io.qatwatch.collector.cli;
 
-import io.qatwatch.collector.cli.CollectorCommand;
-import io.qatwatch.collector.cli.UpCommand;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.Version;
 import java.util.concurrent.Callable;
