@@ -13,7 +13,7 @@ import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.SqliteReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.web.AlertsView;
-import io.qatwatch.collector.web.CollectorMetrics;
+import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.web.CollectorServer;
 import io.qatwatch.collector.web.WindowsView;
 import io.vertx.core.Future;

@@ -2,6 +2,7 @@ package io.qatwatch.collector.web;
 
 import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.ingest.IngestHandler;
+import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.web.status.StatusPage;

@@ -1,4 +1,4 @@
-package io.qatwatch.collector.web;
+package io.qatwatch.collector.metrics;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
