@@ -105,11 +105,11 @@ public final class Collector {
         Duration timeout = Duration.ofSeconds(influx.timeoutSeconds());
         if (influx.v1()) {
             char[] password = influx.user() == null ? null
-                    : Secrets.read(influx.passwordFile(), "QATWATCH_INFLUX_PASSWORD", "influx.passwordFile");
+                    : Secrets.fromEnvironment().read(influx.passwordFile(), "QATWATCH_INFLUX_PASSWORD", "influx.passwordFile");
             return new InfluxV1Writer(influx.url(), influx.database(), influx.retentionPolicy(), influx.user(), password,
                     timeout);
         }
-        char[] token = Secrets.read(influx.tokenFile(), "QATWATCH_INFLUX_TOKEN", "influx.tokenFile");
+        char[] token = Secrets.fromEnvironment().read(influx.tokenFile(), "QATWATCH_INFLUX_TOKEN", "influx.tokenFile");
         return new InfluxV2Writer(influx.url(), influx.org(), influx.bucket(), token, timeout);
     }
 

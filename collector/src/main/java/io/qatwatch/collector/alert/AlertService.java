@@ -6,7 +6,7 @@ import io.qatwatch.collector.notify.Delivery;
 import io.qatwatch.collector.notify.Notification;
 import io.qatwatch.collector.notify.Notifier;
 import io.qatwatch.collector.notify.Notifiers;
-import io.qatwatch.collector.notify.Secrets;
+import io.qatwatch.collector.config.Secrets;
 import io.qatwatch.collector.store.Database;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

@@ -1,5 +1,6 @@
 package io.qatwatch.collector.alert;
 
+import io.qatwatch.collector.config.ConfigException;
 import io.qatwatch.collector.window.BusinessCalendar;
 import io.qatwatch.collector.window.WindowSettings;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ public record AlertsConfig(
             }
         }
         if (!problems.isEmpty()) {
-            throw new ConfigException(problems);
+            throw new ConfigException("invalid alerts configuration", problems);
         }
         return this;
     }

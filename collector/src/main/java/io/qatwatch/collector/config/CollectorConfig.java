@@ -1,7 +1,7 @@
 package io.qatwatch.collector.config;
 
 import io.qatwatch.collector.alert.AlertsConfig;
-import io.qatwatch.collector.alert.ConfigException;
+import io.qatwatch.collector.config.ConfigException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

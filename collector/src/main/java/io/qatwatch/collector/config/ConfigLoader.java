@@ -63,13 +63,4 @@ public final class ConfigLoader {
         int nl = s.indexOf('\n');
         return nl < 0 ? s : s.substring(0, nl);
     }
-
-    /** A config that cannot be used; the message names the file and the key. */
-    public static final class ConfigException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        public ConfigException(String message) {
-            super(message);
-        }
-    }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.qatwatch.collector.notify.Loopback;
 import io.qatwatch.collector.notify.Notifier;
 import io.qatwatch.collector.notify.Notifiers;
-import io.qatwatch.collector.notify.Secrets;
+import io.qatwatch.collector.config.Secrets;
 import io.qatwatch.collector.store.Database;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

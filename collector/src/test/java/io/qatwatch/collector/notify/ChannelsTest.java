@@ -10,6 +10,7 @@ import io.qatwatch.collector.alert.AlertRecord;
 import io.qatwatch.collector.alert.ChannelConfig;
 import io.qatwatch.collector.alert.NotificationDecision.Reason;
 import io.qatwatch.collector.alert.Severity;
+import io.qatwatch.collector.config.Secrets;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
