@@ -13,7 +13,6 @@ import io.qatwatch.collector.alert.HostGroupConfig;
 import io.qatwatch.collector.alert.LiveFleet;
 import io.qatwatch.collector.alert.PipelineConfig;
 import io.qatwatch.collector.alert.WindowsJson;
-import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
 import io.qatwatch.collector.web.AlertsView;

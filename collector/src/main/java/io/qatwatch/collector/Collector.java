@@ -1,7 +1,7 @@
 package io.qatwatch.collector;
 
-import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.config.Secrets;
+import io.qatwatch.collector.influx.InfluxConfig;
 import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
 import io.qatwatch.collector.influx.InfluxV1Writer;
@@ -97,11 +97,12 @@ public final class Collector {
                 stages.afterStore().accept(accepted);
             }
         };
-        this.server = new CollectorServer(config, tokens, store, clock, new CollectorMetrics(), afterStore,
+        this.server = new CollectorServer(new CollectorServer.Settings(config.listen(), config.tls(), config.ingest(),
+                config.alerts().rules().agentSilent().silentMinutes()), tokens, store, clock, new CollectorMetrics(), afterStore,
                 stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(), () -> sink == null ? Map.of() : sink.metrics());
     }
 
-    private static InfluxWriter writer(CollectorConfig.Influx influx) {
+    private static InfluxWriter writer(InfluxConfig influx) {
         Duration timeout = Duration.ofSeconds(influx.timeoutSeconds());
         if (influx.v1()) {
             char[] password = influx.user() == null ? null

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.alert.AlertsConfig;
 import io.qatwatch.collector.alert.ChannelConfig;
-import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.protocol.GoldenReports;
 import io.vertx.core.Vertx;

@@ -2,7 +2,6 @@ package io.qatwatch.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.protocol.GoldenReports;
 import io.vertx.core.Vertx;

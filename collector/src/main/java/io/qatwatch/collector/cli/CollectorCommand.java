@@ -2,9 +2,9 @@ package io.qatwatch.collector.cli;
 
 import io.qatwatch.collector.AlertStage;
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.config.ConfigException;
-import io.qatwatch.collector.config.ConfigLoader;
+import io.qatwatch.collector.ConfigLoader;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,6 +1,6 @@
 package io.qatwatch.collector.web;
 
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.ingest.IngestConfig;
 import io.qatwatch.collector.ingest.IngestHandler;
 import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.store.ReportStore;
@@ -36,7 +36,7 @@ public final class CollectorServer extends VerticleBase {
 
     private static final Logger LOG = LoggerFactory.getLogger(CollectorServer.class);
 
-    private final CollectorConfig config;
+    private final Settings settings;
     private final TokenStore tokens;
     private final ReportStore store;
     private final Clock clock;
@@ -60,18 +60,25 @@ public final class CollectorServer extends VerticleBase {
     private HttpServer server;
 
     /**
+     * What the server takes from the configuration: where it listens, TLS, ingest limits, and the minutes after
+     * which an agent counts as silent (the fleet's state column).
+     */
+    public record Settings(ListenConfig listen, TlsConfig tls, IngestConfig ingest, int agentSilentMinutes) {
+    }
+
+    /**
      * @param alerts  the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
      * @param windows the window analysis's view, or null until it is wired (503)
      * @param gauges  extra gauges and counters for {@code /metrics} (the InfluxDB sink's), read per scrape
      */
-    public CollectorServer(CollectorConfig config, TokenStore tokens, ReportStore store, Clock clock,
+    public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
             WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
             Supplier<Map<String, Long>> gauges) {
         this.silences = silences;
         this.charts = charts;
         this.groupOf = groupOf;
-        this.config = config;
+        this.settings = settings;
         this.tokens = tokens;
         this.store = store;
         this.clock = clock;
@@ -98,9 +105,9 @@ public final class CollectorServer extends VerticleBase {
                 .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
                 .end(metrics.render(gauges.get())));
         router.post("/api/v1/reports")
-                .handler(BodyHandler.create(false).setBodyLimit(config.ingest().maxBodyBytes()))
-                .handler(new IngestHandler(vertx, storeWorker, tokens, store, config.ingest().reportsPerMinute(),
-                        config.ingest().maxBodyBytes(), clock, metrics, onAccepted));
+                .handler(BodyHandler.create(false).setBodyLimit(settings.ingest().maxBodyBytes()))
+                .handler(new IngestHandler(vertx, storeWorker, tokens, store, settings.ingest().reportsPerMinute(),
+                        settings.ingest().maxBodyBytes(), clock, metrics, onAccepted));
         ReadAccess readAccess = new ReadAccess(readWorker, tokens);
         router.get("/api/v1/fleet").handler(ctx -> readAccess.require(ctx, false, () -> fleet(ctx)));
         router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
@@ -114,7 +121,7 @@ public final class CollectorServer extends VerticleBase {
         router.errorHandler(413, ctx -> {
             metrics.rejected("too_large");
             json(ctx, 413, new JsonObject().put("error", "body larger than ingest.maxBodyBytes ("
-                    + config.ingest().maxBodyBytes() + " bytes); send fewer backups per report").put("field", "$"));
+                    + settings.ingest().maxBodyBytes() + " bytes); send fewer backups per report").put("field", "$"));
         });
         router.errorHandler(404, ctx -> json(ctx, 404, new JsonObject().put("error", "no such path: "
                 + ctx.request().path() + " (see docs/collector.md for the API)")));
@@ -127,13 +134,13 @@ public final class CollectorServer extends VerticleBase {
         });
 
         HttpServerOptions options = new HttpServerOptions()
-                .setHost(config.listen().host())
-                .setPort(config.listen().port())
+                .setHost(settings.listen().host())
+                .setPort(settings.listen().port())
                 .setCompressionSupported(true);
-        if (config.tls().enabled()) {
+        if (settings.tls().enabled()) {
             options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
-                    .setCertPath(config.tls().certFile().toString())
-                    .setKeyPath(config.tls().keyFile().toString()));
+                    .setCertPath(settings.tls().certFile().toString())
+                    .setKeyPath(settings.tls().keyFile().toString()));
         }
         return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> server = s);
     }
@@ -175,7 +182,7 @@ public final class CollectorServer extends VerticleBase {
     /** Each host's state and group now: from the active alerts, the agent-silent threshold and the host groups. */
     private FleetStatus fleetStatus(Instant now) throws Exception {
         return FleetStatus.of(alerts == null ? List.of() : alerts.active(), now,
-                config.alerts().rules().agentSilent().silentMinutes(), groupOf);
+                settings.agentSilentMinutes(), groupOf);
     }
 
     private void alerts(RoutingContext ctx) {
@@ -294,7 +301,7 @@ public final class CollectorServer extends VerticleBase {
         }
         Instant now = clock.instant();
         readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf,
-                        config.alerts().rules().agentSilent().silentMinutes(), query, STATUS_LIMIT, now), false)
+                        settings.agentSilentMinutes(), query, STATUS_LIMIT, now), false)
                 .onSuccess(view -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
                         .end(StatusPage.render(view)))
                 .onFailure(ctx::fail);

@@ -3,7 +3,7 @@ package io.qatwatch.collector.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.protocol.GoldenReports;
 import io.vertx.core.Vertx;

@@ -5,7 +5,7 @@ import io.qatwatch.collector.Collector;
 import io.qatwatch.collector.alert.AlertsConfig;
 import io.qatwatch.collector.alert.CalendarConfig;
 import io.qatwatch.collector.alert.HostGroupConfig;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.client.WebClient;

@@ -3,7 +3,8 @@ package io.qatwatch.collector.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.CollectorConfig;
+import io.qatwatch.collector.ingest.IngestConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.testing.TestReports;
 import io.qatwatch.protocol.ReportJson;
@@ -92,7 +93,7 @@ class CollectorApiTest {
     @Test
     void anAgentOverItsRateGets429WithRetryAfter() throws Exception {
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0)
-                .withIngest(new CollectorConfig.Ingest(8L * 1024 * 1024, 2));
+                .withIngest(new IngestConfig(8L * 1024 * 1024, 2));
         collector = Collector.start(vertx, config, data, CLOCK).await(30, TimeUnit.SECONDS);
         WebClient http = WebClient.create(vertx);
         String token = collector.tokens().add("sql01", TokenStore.Kind.AGENT, CLOCK.instant());
@@ -126,7 +127,7 @@ class CollectorApiTest {
         assertThat(openssl.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(openssl.exitValue()).as(opensslOutput).isZero();
         CollectorConfig base = CollectorConfig.defaults().withListen("127.0.0.1", 0);
-        CollectorConfig config = base.withTls(new CollectorConfig.Tls(cert, key));
+        CollectorConfig config = base.withTls(new TlsConfig(cert, key));
         collector = Collector.start(vertx, config, data, CLOCK).await(30, TimeUnit.SECONDS);
 
         WebClient https = WebClient.create(vertx, new WebClientOptions().setSsl(true)

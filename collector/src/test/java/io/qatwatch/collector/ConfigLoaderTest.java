@@ -1,4 +1,4 @@
-package io.qatwatch.collector.config;
+package io.qatwatch.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
