@@ -13,8 +13,11 @@ import io.qatwatch.collector.alert.HostGroupConfig;
 import io.qatwatch.collector.alert.LiveFleet;
 import io.qatwatch.collector.alert.PipelineConfig;
 import io.qatwatch.collector.alert.WindowsJson;
+import io.qatwatch.collector.config.Secrets;
 import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
+import io.qatwatch.collector.notify.Notifiers;
+import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.SilencesApi;
 import io.qatwatch.collector.web.WindowsView;
@@ -33,6 +36,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,7 +70,7 @@ public final class AlertStage {
         this.vertx = vertx;
         this.config = linkedToStatusPage(collectorConfig);
         this.clock = clock;
-        this.fleet = new LiveFleet(config, host -> Set.of());
+        this.fleet = new LiveFleet(config.analysis(), host -> Set.of());
     }
 
     /** The alert section with its status-page link taken from {@code statusPage.publicUrl} unless set on its own. */
@@ -134,7 +138,7 @@ public final class AlertStage {
     /** Creates the alert service on the collector's store, evaluates once now and then every {@link #EVERY}. */
     public Future<Void> start(Collector running) {
         this.collector = running;
-        return AlertService.create(vertx, running.database(), config, System.getenv()).map(s -> {
+        return createService(vertx, running.database(), config, System.getenv()).map(s -> {
             service = s;
             LOG.info("alerts: {} calendar(s), {} channel(s): {}", config.calendars().size(), s.channels().size(),
                     s.channels().keySet());
@@ -173,7 +177,7 @@ public final class AlertStage {
         }
         FleetState one = FleetStates.loadHost(collector.store(), seen.host().host(), now, config.windows().lookbackDays(),
                 h -> seen.host().tags());
-        var ia = new FleetAnalysis(one, config, now).instance(seen.host().host(), seen.instance().name());
+        var ia = new FleetAnalysis(one, config.analysis(), now).instance(seen.host().host(), seen.instance().name());
         // Plain maps and lists, so any JSON mapper (the web layer uses Jackson) writes them as they are.
         return ia.isEmpty() ? null
                 : io.qatwatch.protocol.ReportJson.mapper().readValue(WindowsJson.of(ia.get()).encode(), Map.class);
@@ -238,6 +242,20 @@ public final class AlertStage {
         if (timer >= 0) {
             vertx.cancelTimer(timer);
         }
+    }
+
+    /**
+     * The alert service in one call: validates {@code config}, builds the channels (reading secret files off the
+     * event loop; {@code environment} is usually {@code System.getenv()}), creates the tables and loads state.
+     */
+    public static Future<AlertService> createService(Vertx vertx, Database db, AlertsConfig config,
+            Map<String, String> environment) {
+        return vertx.executeBlocking(() -> Notifiers.create(vertx, config.validate().channels(), new Secrets(environment)))
+                .compose(notifiers -> {
+                    AlertService s = new AlertService(vertx, db, config.evaluator(), config.pipeline(), notifiers,
+                            new Random());
+                    return s.start().map(s);
+                });
     }
 
     /** Starts a collector with its analysis stage: what {@code qatwatch collector} and {@code qatwatch up} run. */

@@ -11,12 +11,19 @@ import java.util.Map;
 /** Runs every enabled rule over the fleet: the evaluate stage. Pure; a failing rule is reported, not fatal. */
 public final class AlertEvaluator {
 
-    private final AlertsConfig config;
+    private final AnalysisConfig analysisConfig;
+    private final RulesConfig rulesConfig;
     private final Map<String, Rule> rules;
 
-    public AlertEvaluator(AlertsConfig config) {
-        this.config = config;
-        this.rules = Rules.enabled(config.rules());
+    public AlertEvaluator(AnalysisConfig analysisConfig, RulesConfig rulesConfig) {
+        this.analysisConfig = analysisConfig;
+        this.rulesConfig = rulesConfig;
+        this.rules = Rules.enabled(rulesConfig);
+    }
+
+    /** The fleet analysed as of {@code now}, from scratch. */
+    public FleetAnalysis analyse(FleetState fleet, Instant now) {
+        return new FleetAnalysis(fleet, analysisConfig, now);
     }
 
     /**
@@ -29,7 +36,7 @@ public final class AlertEvaluator {
 
     /** Evaluates all rules as of {@code now}. */
     public Evaluation evaluate(FleetState fleet, Instant now) {
-        return evaluate(new FleetAnalysis(fleet, config, now));
+        return evaluate(analyse(fleet, now));
     }
 
     /** Evaluates all rules over an analysed fleet, as of its {@link FleetAnalysis#now()}. */
@@ -39,7 +46,7 @@ public final class AlertEvaluator {
         Map<String, String> errors = new LinkedHashMap<>();
         rules.forEach((name, rule) -> {
             try {
-                alerts.addAll(rule.evaluate(analysis));
+                alerts.addAll(rule.evaluate(analysis, rulesConfig));
             } catch (RuntimeException e) {
                 errors.put(name, e.getClass().getSimpleName() + ": " + e.getMessage());
             }

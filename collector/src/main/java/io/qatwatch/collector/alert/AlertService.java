@@ -43,7 +43,7 @@ public final class AlertService {
 
     private final Vertx vertx;
     private final AlertStore store;
-    private final AlertsConfig config;
+    private final PipelineConfig pipeline;
     private final AlertEvaluator evaluator;
     private final List<Notifier> notifiers;
     private final RetryPolicy retry;
@@ -56,28 +56,17 @@ public final class AlertService {
     private volatile Evaluation lastEvaluation;
     private Future<Result> previous = Future.succeededFuture();
 
-    /** {@code config} must have passed validation; {@code random} drives retry jitter. */
-    public AlertService(Vertx vertx, Database db, AlertsConfig config, List<Notifier> notifiers, Random random) {
+    /** {@code pipeline} must have passed validation; {@code random} drives retry jitter. */
+    public AlertService(Vertx vertx, Database db, AlertEvaluator evaluator, PipelineConfig pipeline,
+            List<Notifier> notifiers, Random random) {
         this.vertx = vertx;
         this.store = new AlertStore(db);
-        this.config = config;
-        this.evaluator = new AlertEvaluator(config);
+        this.pipeline = pipeline;
+        this.evaluator = evaluator;
         this.notifiers = List.copyOf(notifiers);
-        this.retry = new RetryPolicy(Duration.ofSeconds(config.pipeline().retryInitialSeconds()),
-                Duration.ofSeconds(config.pipeline().retryMaxSeconds()));
+        this.retry = new RetryPolicy(Duration.ofSeconds(pipeline.retryInitialSeconds()),
+                Duration.ofSeconds(pipeline.retryMaxSeconds()));
         this.random = random;
-    }
-
-    /**
-     * The wiring in one call: validates {@code config}, builds the channels (reading secret files off the
-     * event loop; {@code environment} is usually {@code System.getenv()}), creates the tables and loads state.
-     */
-    public static Future<AlertService> create(Vertx vertx, Database db, AlertsConfig config, Map<String, String> environment) {
-        return vertx.executeBlocking(() -> Notifiers.create(vertx, config.validate().channels(), new Secrets(environment)))
-                .compose(notifiers -> {
-                    AlertService s = new AlertService(vertx, db, config, notifiers, new Random());
-                    return s.start().map(s);
-                });
     }
 
     /** Creates the tables and loads the saved state. */
@@ -103,7 +92,7 @@ public final class AlertService {
      * Calls are serialised: an evaluation starts when the previous one finished.
      */
     public Future<Result> evaluate(FleetState fleet, Instant now) {
-        return evaluate(() -> new FleetAnalysis(fleet, config, now), now);
+        return evaluate(() -> evaluator.analyse(fleet, now), now);
     }
 
     /**
@@ -176,7 +165,7 @@ public final class AlertService {
         Map<String, LogEntry> channelLog = log.getOrDefault(n.name(), Map.of());
         channelLog.keySet().forEach(k -> byGroup.putIfAbsent(k, List.of()));
         Map<String, Notification> out = new LinkedHashMap<>();
-        Duration repeat = Duration.ofMinutes(config.pipeline().repeatIntervalMinutes());
+        Duration repeat = Duration.ofMinutes(pipeline.repeatIntervalMinutes());
         byGroup.forEach((group, records) -> {
             Map<String, Severity> firing = new LinkedHashMap<>();
             records.stream().filter(r -> r.firing() && !r.silenced()).forEach(r -> firing.put(r.id(), r.alert().severity()));
@@ -199,13 +188,13 @@ public final class AlertService {
             if (fire.isEmpty() && resolved.isEmpty()) {
                 return;
             }
-            out.put(group, new Notification(group, d.reason(), fire, resolved, config.pipeline().statusPageUrl(), now));
+            out.put(group, new Notification(group, d.reason(), fire, resolved, pipeline.statusPageUrl(), now));
         });
         return out;
     }
 
     private String groupKey(Alert a) {
-        return config.pipeline().groupBy().stream().map(label -> label + "=" + switch (label) {
+        return pipeline.groupBy().stream().map(label -> label + "=" + switch (label) {
             case "rule" -> a.rule();
             case "host" -> nz(a.host());
             case "instance" -> nz(a.instance());

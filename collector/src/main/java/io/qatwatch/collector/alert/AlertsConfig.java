@@ -80,20 +80,18 @@ public record AlertsConfig(
         return this;
     }
 
-    /** The calendars by name; call after {@link #validate()}. */
-    public Map<String, BusinessCalendar> businessCalendars() {
-        Map<String, BusinessCalendar> out = new LinkedHashMap<>();
-        calendars.forEach(c -> out.put(c.name(), c.toCalendar()));
-        return out;
+    /** The evaluate stage over this section's analysis and rules; call after {@link #validate()}. */
+    public AlertEvaluator evaluator() {
+        return new AlertEvaluator(analysis(), rules);
     }
 
-    /** The calendar of a host (and instance, may be null): the first matching group's, else the default. */
-    public String calendarNameFor(String host, String instance, Set<String> tags) {
-        for (HostGroupConfig g : hostGroups) {
-            if (g.matches(host, instance, tags)) {
-                return g.calendar();
-            }
-        }
-        return defaultCalendar;
+    /** What the fleet's analysis takes from this section; call after {@link #validate()}. */
+    public AnalysisConfig analysis() {
+        Map<String, BusinessCalendar> byName = new LinkedHashMap<>();
+        calendars.forEach(c -> byName.put(c.name(), c.toCalendar()));
+        return new AnalysisConfig(byName, defaultCalendar, hostGroups, windows, rules.backupWindowCreep().settings(),
+                rules.agentSilent().silentMinutes(), rules.backupWindowSpillForecast().minPercentComplete(),
+                Math.max(rules.backupThroughputDrop().baselineBackups() + 1, 14),
+                rules.backupThroughputDrop().minDurationMinutes() * 60L);
     }
 }

@@ -39,10 +39,9 @@ public final class BackupDigest {
      * The digest of {@code loaded} (in store order) as of {@code now}, in the same order; {@code loaded} may
      * itself be a digest with backups added since.
      */
-    public static List<BackupRecord> of(List<BackupRecord> loaded, AlertsConfig config, Instant now) {
+    public static List<BackupRecord> of(List<BackupRecord> loaded, AnalysisConfig config, Instant now) {
         Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
-        RulesConfig.ThroughputDrop drop = config.rules().backupThroughputDrop();
-        int fullsKept = Math.max(drop.baselineBackups() + 1, 14);
+        int fullsKept = config.baselineFulls();
         Map<Key, BackupRecord> first = new HashMap<>();
         Map<Key, List<BackupRecord>> fulls = new HashMap<>();
         Map<String, String> lower = new HashMap<>();
@@ -71,7 +70,7 @@ public final class BackupDigest {
                 if ("QAT_DEFLATE".equalsIgnoreCase(b.compressionAlgorithm())) {
                     newest(first, new Key("qat", guid, db, null), b);
                 }
-                if ("D".equals(b.type()) && durationSeconds(b) >= drop.minDurationMinutes() * 60L) {
+                if ("D".equals(b.type()) && durationSeconds(b) >= config.baselineMinSeconds()) {
                     fulls.computeIfAbsent(new Key(b.compressionAlgorithm(), guid, db, b.target()), k -> new ArrayList<>()).add(b);
                 }
             }

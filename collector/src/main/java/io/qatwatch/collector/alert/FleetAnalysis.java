@@ -36,7 +36,7 @@ import java.util.function.Function;
 public final class FleetAnalysis {
 
     private final FleetState fleet;
-    private final AlertsConfig config;
+    private final AnalysisConfig config;
     private final Instant now;
     private final Map<String, BusinessCalendar> calendars;
     private final List<InstanceAnalysis> instances = new ArrayList<>();
@@ -45,7 +45,7 @@ public final class FleetAnalysis {
     private final Map<InstanceState, List<BackupRecord>> recent = new IdentityHashMap<>();
 
     /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
-    public FleetAnalysis(FleetState fleet, AlertsConfig config, Instant now) {
+    public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now) {
         this(fleet, config, now, null);
     }
 
@@ -54,7 +54,7 @@ public final class FleetAnalysis {
      * stage keeps them between evaluations): its instances' backups then need only be what the rules read
      * ({@link BackupDigest}). No availability-group windows are built this way.
      */
-    public FleetAnalysis(FleetState fleet, AlertsConfig config, Instant now, Function<InstanceState, History> known) {
+    public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known) {
         this.fleet = fleet;
         this.config = config;
         this.now = now;
@@ -105,13 +105,13 @@ public final class FleetAnalysis {
      * them, as the store returned them) as of {@code now}.
      */
     public static History history(String scope, BusinessCalendar calendar, InstanceState i, List<BackupRecord> loaded,
-                                  AlertsConfig config, Instant now) {
+                                  AnalysisConfig config, Instant now) {
         return history(scope, new NightlyWindows.Nights(calendar), i, loaded, config, now);
     }
 
-    /** As {@link #history(String, BusinessCalendar, InstanceState, List, AlertsConfig, Instant)}, with the calendar's nights. */
+    /** As {@link #history(String, BusinessCalendar, InstanceState, List, AnalysisConfig, Instant)}, with the calendar's nights. */
     public static History history(String scope, NightlyWindows.Nights nights, InstanceState i, List<BackupRecord> loaded,
-                                  AlertsConfig config, Instant now) {
+                                  AnalysisConfig config, Instant now) {
         BusinessCalendar calendar = nights.calendar();
         Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
         Instant validUntil = Instant.MAX;
@@ -141,7 +141,7 @@ public final class FleetAnalysis {
         if (!windows.isEmpty()) {
             validUntil = min(validUntil, windows.get(0).businessEnd().plus(Duration.ofDays(config.windows().lookbackDays())));
         }
-        return new History(windows, CreepAnalysis.fits(finished, calendar, config.rules().backupWindowCreep().settings()),
+        return new History(windows, CreepAnalysis.fits(finished, calendar, config.creep()),
                 SpillForecast.tails(finished), validUntil);
     }
 
@@ -187,7 +187,7 @@ public final class FleetAnalysis {
         return now;
     }
 
-    public AlertsConfig config() {
+    public AnalysisConfig config() {
         return config;
     }
 
@@ -223,7 +223,7 @@ public final class FleetAnalysis {
     /** True when the host's agent has not reported for longer than the agent-silent threshold. */
     public boolean silent(HostState h) {
         return h.lastSeen() == null
-                || Duration.between(h.lastSeen(), now).toMinutes() > config.rules().agentSilent().silentMinutes();
+                || Duration.between(h.lastSeen(), now).toMinutes() > config.agentSilentMinutes();
     }
 
     private InstanceAnalysis analyse(HostState h, InstanceState i, String scope, BusinessCalendar calendar, History history) {
@@ -238,7 +238,7 @@ public final class FleetAnalysis {
             }
             SpillForecast.of(scope, r.databaseName(), r.startedAt(), r.percentComplete(), r.elapsedSeconds(), at, calendar,
                     SpillForecast.tail(history.tails(), r.databaseName()),
-                    config.rules().backupWindowSpillForecast().minPercentComplete()).ifPresent(spills::add);
+                    config.spillMinPercentComplete()).ifPresent(spills::add);
         }
         return new InstanceAnalysis(h, i, scope, calendar, history.windows(), creep, spills, silent(h));
     }

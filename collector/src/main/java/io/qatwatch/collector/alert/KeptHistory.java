@@ -39,7 +39,7 @@ final class KeptHistory {
 
     private final String scope;
     private final NightlyWindows.Nights nights;
-    private final AlertsConfig config;
+    private final AnalysisConfig config;
     private final Set<String> secondaries;
     private final List<Kept> finished = new ArrayList<>();
     private final List<DatabaseBackup> open = new ArrayList<>();
@@ -76,7 +76,7 @@ final class KeptHistory {
      * The kept form of {@code built}, the history {@link FleetAnalysis#history} built as of {@code now};
      * {@code futureStart} is the earliest start of a backup that starts after {@code now}.
      */
-    KeptHistory(String scope, NightlyWindows.Nights nights, Set<String> secondaries, AlertsConfig config, History built,
+    KeptHistory(String scope, NightlyWindows.Nights nights, Set<String> secondaries, AnalysisConfig config, History built,
                 Instant futureStart, Instant now) {
         this.scope = scope;
         this.nights = nights;
@@ -216,7 +216,7 @@ final class KeptHistory {
      * reads has none kept (its kind changed after its backups were dropped).
      */
     private boolean refit(Set<NightKind> kinds) {
-        CreepSettings settings = config.rules().backupWindowCreep().settings();
+        CreepSettings settings = config.creep();
         int[] seen = new int[NightKind.values().length];
         List<NightlyWindow> withPoints = new ArrayList<>(finished.size());
         for (int n = finished.size() - 1; n >= 0; n--) {
@@ -339,7 +339,7 @@ final class KeptHistory {
     /** Drops the drivers' points of the nights no fit reads: the latest {@code nights} of each kind keep theirs. */
     private void keepPointsOfFittedNightsOnly() {
         int[] seen = new int[NightKind.values().length];
-        int limit = config.rules().backupWindowCreep().settings().nights();
+        int limit = config.creep().nights();
         for (int n = finished.size() - 1; n >= 0; n--) {
             Kept k = finished.get(n);
             if (seen[k.window.kind().ordinal()]++ >= limit) {

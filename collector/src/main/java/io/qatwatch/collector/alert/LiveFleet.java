@@ -43,7 +43,7 @@ import java.util.function.Function;
  */
 public final class LiveFleet {
 
-    private final AlertsConfig config;
+    private final AnalysisConfig config;
     private final Function<String, Set<String>> tagsOf;
     private final Map<String, BusinessCalendar> calendars;
     private final Map<String, HostSlot> hosts = new TreeMap<>();
@@ -55,7 +55,7 @@ public final class LiveFleet {
     private boolean loaded;
 
     /** {@code config} must have passed validation; {@code tagsOf} gives a host's tags for host-group matching. */
-    public LiveFleet(AlertsConfig config, Function<String, Set<String>> tagsOf) {
+    public LiveFleet(AnalysisConfig config, Function<String, Set<String>> tagsOf) {
         this.config = config;
         this.tagsOf = tagsOf;
         this.calendars = config.businessCalendars();

@@ -57,7 +57,7 @@ class AlertServiceTest {
     }
 
     private AlertService service() throws Exception {
-        AlertService s = new AlertService(vertx, db, config, notifiers, new Random(7));
+        AlertService s = new AlertService(vertx, db, config.evaluator(), config.pipeline(), notifiers, new Random(7));
         await(s.start());
         return s;
     }

@@ -58,9 +58,9 @@ class AlertsConfigTest {
                 List.of(new HostGroupConfig("ny-prod", "us", null, List.of("sql-ny-0?/PROD"), null),
                         new HostGroupConfig("americas", "us", null, null, List.of("americas"))),
                 null, null, null, null).validate();
-        assertThat(c.calendarNameFor("SQL-NY-01", "PROD", java.util.Set.of())).isEqualTo("us");
-        assertThat(c.calendarNameFor("sql-ny-01", "TEST", java.util.Set.of())).isEqualTo("emea");
-        assertThat(c.calendarNameFor("sql-sp-01", null, java.util.Set.of("americas"))).isEqualTo("us");
+        assertThat(c.analysis().calendarNameFor("SQL-NY-01", "PROD", java.util.Set.of())).isEqualTo("us");
+        assertThat(c.analysis().calendarNameFor("sql-ny-01", "TEST", java.util.Set.of())).isEqualTo("emea");
+        assertThat(c.analysis().calendarNameFor("sql-sp-01", null, java.util.Set.of("americas"))).isEqualTo("us");
     }
 
     private static Path docs() {

@@ -59,7 +59,7 @@ class BackupWindowScenarioTest {
     @Test
     void twoTerabytesGrowingOnePercentAWeekCreepsAndTheForecastMatchesTheHandCalculation() {
         LocalDate d0 = LocalDate.of(2026, 1, 5);
-        AlertEvaluator evaluator = new AlertEvaluator(config(RETAIL));
+        AlertEvaluator evaluator = config(RETAIL).evaluator();
 
         Instant early = berlin(d0.plusDays(20), 8, 0);
         Evaluation e1 = evaluator.evaluate(oneInstance("sql-fra-01", "PROD", growingNightlyFull(d0, 21), early,
@@ -120,7 +120,7 @@ class BackupWindowScenarioTest {
         history.removeIf(b -> b.startedAt().isAfter(tuesday));
         FleetState fleet = oneInstance("sql-ber-02", "DWH", history, tuesday, List.of(Histories.db("Warehouse", "SIMPLE")), List.of());
 
-        Evaluation e = new AlertEvaluator(config(OFFICE)).evaluate(fleet, tuesday);
+        Evaluation e = config(OFFICE).evaluator().evaluate(fleet, tuesday);
 
         assertThat(fired(e.alerts())).containsExactly("backup-window-creep sql-ber-02 / DWH [full]");
         FleetAnalysis.InstanceAnalysis ia = e.analysis().instances().get(0);

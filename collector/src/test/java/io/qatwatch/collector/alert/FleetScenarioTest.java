@@ -49,7 +49,7 @@ class FleetScenarioTest {
         FleetState.HostState secondary = Histories.host("sql-b", now,
                 Histories.instance("MSSQLSERVER", now, List.of(Histories.agDb("Sales", "agSales", "SECONDARY")), onSecondary, List.of()));
 
-        Evaluation e = new AlertEvaluator(CONFIG).evaluate(new FleetState(List.of(primary, secondary)), now);
+        Evaluation e = CONFIG.evaluator().evaluate(new FleetState(List.of(primary, secondary)), now);
 
         assertThat(e.alerts()).isEmpty();
         FleetAnalysis.MergedDatabase sales = e.analysis().databases().get(Histories.guid("Sales"));
@@ -61,7 +61,7 @@ class FleetScenarioTest {
         assertThat(e.analysis().instances().get(1).windows()).isNotEmpty();
 
         // Without the secondary's msdb, the primary alone would look unprotected: the merge is what prevents it.
-        Evaluation alone = new AlertEvaluator(CONFIG).evaluate(new FleetState(List.of(primary)), now);
+        Evaluation alone = CONFIG.evaluator().evaluate(new FleetState(List.of(primary)), now);
         assertThat(fired(alone.alerts())).containsExactly(
                 "backup-missing sql-a / MSSQLSERVER / Sales [full or differential]",
                 "backup-missing sql-a / MSSQLSERVER / Sales [full]",
@@ -95,10 +95,10 @@ class FleetScenarioTest {
     void seedCasesOnlyTheShareThatSlowedDownIsFlaggedAgainstItsOwnBaseline() {
         LocalDate from = LocalDate.of(2026, 9, 1);
         Instant now = berlin(from.plusDays(14), 8, 0); // Tue 15 September, after night 14
-        Evaluation steady = new AlertEvaluator(CONFIG).evaluate(seedFleet(seedHistory(from, 15, 900), now, List.of()), now);
+        Evaluation steady = CONFIG.evaluator().evaluate(seedFleet(seedHistory(from, 15, 900), now, List.of()), now);
         assertThat(steady.alerts()).as("450 MB/s is normal for the blob database; 900 MB/s for the ledger").isEmpty();
 
-        Evaluation e = new AlertEvaluator(CONFIG).evaluate(seedFleet(seedHistory(from, 15, 400), now, List.of()), now);
+        Evaluation e = CONFIG.evaluator().evaluate(seedFleet(seedHistory(from, 15, 400), now, List.of()), now);
         assertThat(fired(e.alerts())).containsExactly("backup-throughput-drop sql-ldn-01 / PROD / Ledger [QAT_DEFLATE|UNC]");
         Alert drop = e.alerts().get(0);
         // 1e12 B / (400 MiB/s) = 2384 s → 1e12 / 1048576 / 2384 = 400.0 MB/s; the baseline median is ~900 MB/s.
@@ -115,7 +115,7 @@ class FleetScenarioTest {
 
         // 06:00: 25 % after 30 minutes → 90 minutes to go → 07:30, half an hour into business hours.
         Instant six = berlin(morning, 6, 0);
-        Evaluation e = new AlertEvaluator(CONFIG).evaluate(
+        Evaluation e = CONFIG.evaluator().evaluate(
                 seedFleet(history, six, List.of(Histories.running("Blobs", started, 25.0, 1800))), six);
         assertThat(fired(e.alerts())).containsExactly("backup-window-spill-forecast sql-ldn-01 / PROD / Blobs");
         SpillForecast f = e.analysis().instances().get(0).spills().get(0);
@@ -128,7 +128,7 @@ class FleetScenarioTest {
 
         // 07:40: still running inside business hours → breach, and the forecast has done its job.
         Instant late = berlin(morning, 7, 40);
-        Evaluation running = new AlertEvaluator(CONFIG).evaluate(
+        Evaluation running = CONFIG.evaluator().evaluate(
                 seedFleet(history, late, List.of(Histories.running("Blobs", started, 90.0, 7800))), late);
         assertThat(fired(running.alerts())).containsExactly("backup-window-breach sql-ldn-01 / PROD");
         assertThat(running.alerts().get(0).summary()).isEqualTo("Backup of Blobs still running 40 min into business hours");
@@ -137,7 +137,7 @@ class FleetScenarioTest {
         List<BackupRecord> done = new ArrayList<>(history);
         done.add(backup("Blobs", "D", started, 140 * 60, 2_000_000_000_000L, "MS_XPRESS", "LOCAL"));
         Instant after = berlin(morning, 8, 30);
-        Evaluation breached = new AlertEvaluator(CONFIG).evaluate(seedFleet(done, after, List.of()), after);
+        Evaluation breached = CONFIG.evaluator().evaluate(seedFleet(done, after, List.of()), after);
         assertThat(fired(breached.alerts())).contains("backup-window-breach sql-ldn-01 / PROD");
         Alert b = breached.alerts().stream().filter(a -> a.rule().equals("backup-window-breach")).findFirst().orElseThrow();
         assertThat(b.summary()).isEqualTo("Backup window ended 50 min into business hours on 2026-09-15");

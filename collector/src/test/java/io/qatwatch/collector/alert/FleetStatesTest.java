@@ -3,6 +3,7 @@ package io.qatwatch.collector.alert;
 import static io.qatwatch.collector.alert.Histories.fired;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.qatwatch.collector.AlertStage;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.SqliteReportStore;
 import io.qatwatch.collector.web.AlertsView;
@@ -37,7 +38,7 @@ class FleetStatesTest {
 
             // Sales is in FULL recovery and the report carries a full but no log backup.
             AlertsConfig config = AlertsConfig.DEFAULTS.validate();
-            assertThat(fired(new AlertEvaluator(config).evaluate(fleet, now).alerts()))
+            assertThat(fired(config.evaluator().evaluate(fleet, now).alerts()))
                     .containsExactly("backup-missing sql01 / MSSQLSERVER / Sales [log]");
         }
     }
@@ -49,7 +50,7 @@ class FleetStatesTest {
         try (Database db = Database.open(dir)) {
             SqliteReportStore store = new SqliteReportStore(db);
             store.store("sql01", GoldenReports.complete(), Instant.parse("2026-11-30T06:15:01Z"));
-            AlertService service = AlertService.create(vertx, db, AlertsConfig.DEFAULTS, Map.of())
+            AlertService service = AlertStage.createService(vertx, db, AlertsConfig.DEFAULTS, Map.of())
                     .toCompletionStage().toCompletableFuture().get();
             service.evaluate(FleetStates.load(store, now, 60, h -> Set.of()), now).toCompletionStage().toCompletableFuture().get();
 

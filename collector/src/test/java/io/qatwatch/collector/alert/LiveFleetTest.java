@@ -64,8 +64,8 @@ class LiveFleetTest {
                 store(store, "sql-ag1", T0.plus(Duration.ofDays(night)), primary(night), List.of(), List.of());
                 store(store, "sql-ag2", T0.plus(Duration.ofDays(night)), secondary(night), List.of(), List.of());
             }
-            LiveFleet live = new LiveFleet(CONFIG, h -> Set.of());
-            AlertEvaluator evaluator = new AlertEvaluator(CONFIG);
+            LiveFleet live = new LiveFleet(CONFIG.analysis(), h -> Set.of());
+            AlertEvaluator evaluator = CONFIG.evaluator();
 
             LiveFleet.Refresh first = compare(live, store, evaluator, T0);
             assertThat(first.rebuilt()).as("the first refresh builds every instance").isEqualTo(4);
@@ -158,7 +158,7 @@ class LiveFleetTest {
         rebuilt += refresh.rebuilt();
         FleetAnalysis incremental = refresh.analysis();
         FleetAnalysis fresh = new FleetAnalysis(FleetStates.load(store, now, CONFIG.windows().lookbackDays(), h -> Set.of()),
-                CONFIG, now);
+                CONFIG.analysis(), now);
         List<Alert> alerts = evaluator.evaluate(fresh).alerts();
         assertThat(evaluator.evaluate(incremental).alerts()).as("alerts at %s", now).isEqualTo(alerts);
         alerts.forEach(a -> rulesSeen.add(a.rule()));

@@ -84,7 +84,7 @@ class QatAndHostRulesTest {
                 host("old-01", NOW.minusSeconds(40 * 60), NO_QAT, new LicenceFacts(LicenceVerdict.INTEL_CPU, List.of(), false, List.of()), stale)));
 
         AlertsConfig config = new AlertsConfig(null, null, null, null, null, null, null).validate();
-        List<Alert> alerts = new AlertEvaluator(config).evaluate(fleet, NOW).alerts();
+        List<Alert> alerts = config.evaluator().evaluate(fleet, NOW).alerts();
 
         assertThat(fired(alerts)).containsExactly(
                 "agent-silent old-01",
@@ -124,7 +124,7 @@ class QatAndHostRulesTest {
                         new RulesConfig.RestoreTarget(List.of("Sales"), List.of("dr-sql-*", "qat-01")))), null, null, null);
         AlertsConfig config = new AlertsConfig(null, null, null, null, rules, null, null).validate();
 
-        List<Alert> alerts = new AlertEvaluator(config).evaluate(fleet, NOW).alerts();
+        List<Alert> alerts = config.evaluator().evaluate(fleet, NOW).alerts();
 
         // Hr has no named target and fleetWide is off; Sales' target dr-sql-* is not a monitored host.
         assertThat(fired(alerts)).containsExactly("qat-restore-risk qat-01 / PROD / Sales");

@@ -53,8 +53,8 @@ final class QatRules {
         return "HARDWARE".equalsIgnoreCase(a.modeDesc()) || "SOFTWARE".equalsIgnoreCase(a.modeDesc());
     }
 
-    static List<Alert> fallback(FleetAnalysis fleet) {
-        RulesConfig.Basic cfg = fleet.config().rules().qatFallback();
+    static List<Alert> fallback(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.Basic cfg = rules.qatFallback();
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
             Optional<AcceleratorStatus> q = qat(ia);
@@ -82,8 +82,8 @@ final class QatRules {
         return d.address() + " " + d.pciId() + " " + nz(d.driver()) + " " + nz(d.state());
     }
 
-    static List<Alert> configMismatch(FleetAnalysis fleet) {
-        RulesConfig.QatConfigMismatch cfg = fleet.config().rules().qatConfigMismatch();
+    static List<Alert> configMismatch(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.QatConfigMismatch cfg = rules.qatConfigMismatch();
         Instant since = fleet.now().minusSeconds(cfg.recentHours() * 3600L);
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
@@ -136,8 +136,8 @@ final class QatRules {
         };
     }
 
-    static List<Alert> restoreRisk(FleetAnalysis fleet) {
-        RulesConfig.QatRestoreRisk cfg = fleet.config().rules().qatRestoreRisk();
+    static List<Alert> restoreRisk(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.QatRestoreRisk cfg = rules.qatRestoreRisk();
         Map<String, String> lacking = new LinkedHashMap<>();
         Map<String, HostState> hosts = new LinkedHashMap<>();
         Map<HostState, Boolean> qatEnabled = qatEnabledByHost(fleet);

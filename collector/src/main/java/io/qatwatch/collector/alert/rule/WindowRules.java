@@ -34,8 +34,8 @@ final class WindowRules {
     }
 
     /** backup-window-breach: the latest finished night ended inside business hours, or a night's backup still runs in them. */
-    static List<Alert> breach(FleetAnalysis fleet) {
-        RulesConfig.Breach cfg = fleet.config().rules().backupWindowBreach();
+    static List<Alert> breach(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.Breach cfg = rules.backupWindowBreach();
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
             BusinessCalendar cal = ia.calendar();
@@ -98,8 +98,8 @@ final class WindowRules {
     }
 
     /** backup-window-spill-forecast: a running backup predicted to end the window after business starts, while it has not yet. */
-    static List<Alert> spill(FleetAnalysis fleet) {
-        RulesConfig.SpillForecast cfg = fleet.config().rules().backupWindowSpillForecast();
+    static List<Alert> spill(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.SpillForecast cfg = rules.backupWindowSpillForecast();
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
             BusinessCalendar cal = ia.calendar();
@@ -128,8 +128,8 @@ final class WindowRules {
     }
 
     /** backup-window-creep: the margin trend crosses the safety margin within the horizon. */
-    static List<Alert> creep(FleetAnalysis fleet) {
-        RulesConfig.Creep cfg = fleet.config().rules().backupWindowCreep();
+    static List<Alert> creep(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.Creep cfg = rules.backupWindowCreep();
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
             for (CreepTrend t : ia.creep().values()) {

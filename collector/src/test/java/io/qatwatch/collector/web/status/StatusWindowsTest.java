@@ -28,8 +28,8 @@ class StatusWindowsTest {
     @Test
     void aCreepingNightlyFullBecomesThirtyBarsAndTheForecastOfTheAnalysis() {
         Instant now = berlin(FIRST_NIGHT.plusDays(34), 8, 0);
-        Evaluation e = new AlertEvaluator(new AlertsConfig(List.of(new CalendarConfig("retail", "Europe/Berlin",
-                Map.of("mon-sun", "07:00-19:00"), List.of(), 60)), null, null, null, null, null, null).validate())
+        Evaluation e = (new AlertsConfig(List.of(new CalendarConfig("retail", "Europe/Berlin",
+                Map.of("mon-sun", "07:00-19:00"), List.of(), 60)), null, null, null, null, null, null).validate()).evaluator()
                 .evaluate(fleet(35, now), now);
 
         List<StatusView.InstanceWindows> windows = StatusWindows.of(e.analysis(), Set.of("sql-fra-01"));
