@@ -1,8 +1,8 @@
 package io.qatwatch.bench;
 
-import io.qatwatch.collector.alert.AlertEvaluator;
-import io.qatwatch.collector.alert.AlertsConfig;
-import io.qatwatch.collector.alert.LiveFleet;
+import io.qatwatch.collector.AlertsConfig;
+import io.qatwatch.collector.alert.rule.AlertEvaluator;
+import io.qatwatch.collector.analysis.LiveFleet;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.SqliteReportStore;
 import io.qatwatch.collector.window.WindowSettings;

@@ -1,6 +1,5 @@
 package io.qatwatch.collector;
 
-import io.qatwatch.collector.alert.AlertsConfig;
 import io.qatwatch.collector.config.ConfigException;
 import io.qatwatch.collector.influx.InfluxConfig;
 import io.qatwatch.collector.ingest.IngestConfig;

@@ -2,8 +2,7 @@ package io.qatwatch.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.qatwatch.collector.alert.AlertsConfig;
-import io.qatwatch.collector.alert.ChannelConfig;
+import io.qatwatch.collector.notify.ChannelConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.protocol.GoldenReports;
 import io.vertx.core.Vertx;

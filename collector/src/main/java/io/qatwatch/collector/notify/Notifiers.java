@@ -1,7 +1,7 @@
 package io.qatwatch.collector.notify;
 
-import io.qatwatch.collector.alert.ChannelConfig;
 import io.qatwatch.collector.config.Secrets;
+import io.qatwatch.collector.dispatch.Notifier;
 import io.qatwatch.collector.notify.email.EmailNotifier;
 import io.qatwatch.collector.notify.googlechat.GoogleChatMessage;
 import io.qatwatch.collector.notify.mattermost.MattermostMessage;

@@ -1,12 +1,12 @@
 package io.qatwatch.collector.testing;
 
 import io.qatwatch.collector.AlertStage;
+import io.qatwatch.collector.AlertsConfig;
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.alert.AlertsConfig;
-import io.qatwatch.collector.alert.CalendarConfig;
-import io.qatwatch.collector.alert.HostGroupConfig;
 import io.qatwatch.collector.CollectorConfig;
+import io.qatwatch.collector.analysis.HostGroupConfig;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.window.CalendarConfig;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.client.WebClient;
 import java.nio.file.Path;

@@ -2,9 +2,8 @@ package io.qatwatch.collector.alert.rule;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Alert.Fact;
-import io.qatwatch.collector.alert.FleetAnalysis;
-import io.qatwatch.collector.alert.FleetAnalysis.MergedDatabase;
-import io.qatwatch.collector.alert.RulesConfig;
+import io.qatwatch.collector.analysis.FleetAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase;
 import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
 import io.qatwatch.collector.window.TheilSen;
 import java.time.Duration;

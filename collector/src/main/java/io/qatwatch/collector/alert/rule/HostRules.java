@@ -2,11 +2,10 @@ package io.qatwatch.collector.alert.rule;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Alert.Fact;
-import io.qatwatch.collector.alert.FleetAnalysis;
-import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
-import io.qatwatch.collector.alert.FleetState.HostState;
-import io.qatwatch.collector.alert.RulesConfig;
 import io.qatwatch.collector.alert.Severity;
+import io.qatwatch.collector.analysis.FleetAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.protocol.LicenceFacts;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;

@@ -2,12 +2,11 @@ package io.qatwatch.collector.alert.rule;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Alert.Fact;
-import io.qatwatch.collector.alert.FleetAnalysis;
-import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
-import io.qatwatch.collector.alert.FleetAnalysis.MergedDatabase;
-import io.qatwatch.collector.alert.FleetState.HostState;
-import io.qatwatch.collector.alert.HostGroupConfig;
-import io.qatwatch.collector.alert.RulesConfig;
+import io.qatwatch.collector.analysis.FleetAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase;
+import io.qatwatch.collector.analysis.FleetState.HostState;
+import io.qatwatch.collector.analysis.HostGroupConfig;
 import io.qatwatch.protocol.QatDevice;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;

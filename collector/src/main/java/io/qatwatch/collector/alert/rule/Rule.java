@@ -1,8 +1,7 @@
 package io.qatwatch.collector.alert.rule;
 
 import io.qatwatch.collector.alert.Alert;
-import io.qatwatch.collector.alert.FleetAnalysis;
-import io.qatwatch.collector.alert.RulesConfig;
+import io.qatwatch.collector.analysis.FleetAnalysis;
 import java.util.List;
 
 /** One alert rule: a pure function of the analysed fleet (time comes in with it). */

@@ -2,9 +2,8 @@ package io.qatwatch.collector.alert.rule;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Alert.Fact;
-import io.qatwatch.collector.alert.FleetAnalysis;
-import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
-import io.qatwatch.collector.alert.RulesConfig;
+import io.qatwatch.collector.analysis.FleetAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.window.BusinessCalendar;
 import io.qatwatch.collector.window.CreepTrend;
 import io.qatwatch.collector.window.CreepTrend.DatabaseDriver;

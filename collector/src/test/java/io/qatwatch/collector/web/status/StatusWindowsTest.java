@@ -2,11 +2,11 @@ package io.qatwatch.collector.web.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.qatwatch.collector.alert.AlertEvaluator;
-import io.qatwatch.collector.alert.AlertEvaluator.Evaluation;
-import io.qatwatch.collector.alert.AlertsConfig;
-import io.qatwatch.collector.alert.CalendarConfig;
-import io.qatwatch.collector.alert.FleetState;
+import io.qatwatch.collector.AlertsConfig;
+import io.qatwatch.collector.alert.rule.AlertEvaluator;
+import io.qatwatch.collector.alert.rule.AlertEvaluator.Evaluation;
+import io.qatwatch.collector.analysis.FleetState;
+import io.qatwatch.collector.window.CalendarConfig;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import java.time.Instant;
