@@ -14,7 +14,7 @@ import io.qatwatch.collector.dispatch.AlertService;
 import io.qatwatch.collector.dispatch.PipelineConfig;
 import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
-import io.qatwatch.collector.notify.Notifiers;
+import io.qatwatch.collector.notify.all.Notifiers;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.SilencesApi;

@@ -14,7 +14,7 @@ import io.qatwatch.collector.store.SqliteReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.metrics.CollectorMetrics;
-import io.qatwatch.collector.web.CollectorServer;
+import io.qatwatch.collector.web.server.CollectorServer;
 import io.qatwatch.collector.web.WindowsView;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -7,7 +7,7 @@ import io.qatwatch.collector.analysis.FleetState;
 import io.qatwatch.collector.config.Secrets;
 import io.qatwatch.collector.notify.ChannelConfig;
 import io.qatwatch.collector.notify.Loopback;
-import io.qatwatch.collector.notify.Notifiers;
+import io.qatwatch.collector.notify.all.Notifiers;
 import io.qatwatch.collector.store.Database;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -13,6 +13,7 @@ import io.qatwatch.collector.dispatch.Delivery;
 import io.qatwatch.collector.dispatch.Notification;
 import io.qatwatch.collector.dispatch.NotificationDecision.Reason;
 import io.qatwatch.collector.dispatch.Notifier;
+import io.qatwatch.collector.notify.all.Notifiers;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

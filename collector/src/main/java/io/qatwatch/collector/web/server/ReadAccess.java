@@ -1,4 +1,4 @@
-package io.qatwatch.collector.web;
+package io.qatwatch.collector.web.server;
 
 import io.qatwatch.collector.store.TokenStore;
 import io.vertx.core.WorkerExecutor;

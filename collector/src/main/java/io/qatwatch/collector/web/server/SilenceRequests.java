@@ -1,5 +1,6 @@
-package io.qatwatch.collector.web;
+package io.qatwatch.collector.web.server;
 
+import io.qatwatch.collector.web.SilencesApi;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;

@@ -1,7 +1,10 @@
-package io.qatwatch.collector.notify;
+package io.qatwatch.collector.notify.all;
 
 import io.qatwatch.collector.config.Secrets;
 import io.qatwatch.collector.dispatch.Notifier;
+import io.qatwatch.collector.notify.ChannelConfig;
+import io.qatwatch.collector.notify.WebhookClient;
+import io.qatwatch.collector.notify.WebhookNotifier;
 import io.qatwatch.collector.notify.email.EmailNotifier;
 import io.qatwatch.collector.notify.googlechat.GoogleChatMessage;
 import io.qatwatch.collector.notify.mattermost.MattermostMessage;

@@ -1,10 +1,20 @@
-package io.qatwatch.collector.web;
+package io.qatwatch.collector.web.server;
 
 import io.qatwatch.collector.ingest.IngestConfig;
 import io.qatwatch.collector.ingest.IngestHandler;
 import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.FleetPage;
+import io.qatwatch.collector.web.FleetQuery;
+import io.qatwatch.collector.web.FleetStatus;
+import io.qatwatch.collector.web.FleetView;
+import io.qatwatch.collector.web.HostState;
+import io.qatwatch.collector.web.ListenConfig;
+import io.qatwatch.collector.web.SilencesApi;
+import io.qatwatch.collector.web.TlsConfig;
+import io.qatwatch.collector.web.WindowsView;
 import io.qatwatch.collector.web.status.StatusPage;
 import io.qatwatch.collector.web.status.StatusViews;
 import io.qatwatch.collector.web.status.WindowCharts;
