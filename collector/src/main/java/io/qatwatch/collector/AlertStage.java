@@ -259,10 +259,14 @@ public final class AlertStage {
     /** Starts a collector with its analysis stage: what {@code qatwatch collector} and {@code qatwatch up} run. */
     public static Future<Collector> startCollector(Vertx vertx, CollectorConfig config, java.nio.file.Path dataDir,
             Clock clock) {
-        AlertStage stage = new AlertStage(vertx, config, clock);
-        return Collector.start(vertx, config, dataDir, clock, stage.stages())
-                .compose(c -> stage.start(c).map(v -> {
-                    c.onStop(stage::stop);
+        return new AlertStage(vertx, config, clock).startCollector(config, dataDir);
+    }
+
+    /** Starts a collector on {@code config} with this stage plugged in; stopping the collector stops the stage. */
+    public Future<Collector> startCollector(CollectorConfig config, java.nio.file.Path dataDir) {
+        return Collector.start(vertx, config, dataDir, clock, stages())
+                .compose(c -> start(c).map(v -> {
+                    c.onStop(this::stop);
                     return c;
                 }));
     }

@@ -25,11 +25,13 @@ public final class RunningCollector implements AutoCloseable {
     private final Collector collector;
     private final WebClient http;
     private final Clock clock;
+    private final AlertStage stage;
 
-    private RunningCollector(Vertx vertx, Collector collector, Clock clock) {
+    private RunningCollector(Vertx vertx, Collector collector, Clock clock, AlertStage stage) {
         this.vertx = vertx;
         this.collector = collector;
         this.clock = clock;
+        this.stage = stage;
         this.http = WebClient.create(vertx);
     }
 
@@ -54,12 +56,19 @@ public final class RunningCollector implements AutoCloseable {
     /** The collector with its alert stage, as {@code qatwatch collector} runs it, on loopback port 0. */
     public static RunningCollector withAlertStage(CollectorConfig config, Path data, Clock clock) throws Exception {
         Vertx vertx = Vertx.vertx();
-        return started(vertx, AlertStage.startCollector(vertx, config.withListen("127.0.0.1", 0), data, clock), clock);
+        CollectorConfig local = config.withListen("127.0.0.1", 0);
+        AlertStage stage = new AlertStage(vertx, local, clock);
+        return started(vertx, stage.startCollector(local, data), clock, stage);
     }
 
     private static RunningCollector started(Vertx vertx, Future<Collector> starting, Clock clock) throws Exception {
+        return started(vertx, starting, clock, null);
+    }
+
+    private static RunningCollector started(Vertx vertx, Future<Collector> starting, Clock clock, AlertStage stage)
+            throws Exception {
         try {
-            return new RunningCollector(vertx, starting.await(30, TimeUnit.SECONDS), clock);
+            return new RunningCollector(vertx, starting.await(30, TimeUnit.SECONDS), clock, stage);
         } catch (Exception e) {
             vertx.close().await(10, TimeUnit.SECONDS);
             throw e;
@@ -80,6 +89,23 @@ public final class RunningCollector implements AutoCloseable {
 
     public int port() {
         return collector.port();
+    }
+
+    /**
+     * Runs one evaluation of the alert stage now (instead of waiting for its next minute) and waits for it; the
+     * stage skips a call while an evaluation runs, so this repeats until one of its own has run.
+     */
+    public void evaluate() throws Exception {
+        if (stage == null) {
+            throw new IllegalStateException("started without the alert stage");
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (vertx.executeBlocking(() -> 0).compose(x -> stage.evaluate()).await(60, TimeUnit.SECONDS) == null) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the alert stage did not evaluate within 60 s");
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** A new token of {@code kind} for {@code name}, as {@code token add} would print it. */
