@@ -169,7 +169,7 @@ class ReportSchemaTest {
     @ValueSource(strings = {"C0 AF", "C1 BF", "E0 80 AF", "ED A0 80", "ED BF BF", "F0 80 80 AF", "F4 90 80 80", "F5 80 80 80",
             "80", "BF", "C3", "E2 82", "F0 9F 98", "FE", "FF", "C3 28", "E2 28 A1", "00"})
     void malformedUtf8IsRefusedWhereverItIs(String hex) {
-        byte[] bad = hex(hex);
+        byte[] bad = SchemaSamples.hex(hex);
         String prefix = "{\"schemaVersion\":1,\"reportId\":\"";
         assertViolation(splice(prefix, bad, "\"}"), "$", "not well-formed UTF-8 at byte " + prefix.length() + ":");
         ObjectNode report = SchemaSamples.validReport();
@@ -188,7 +188,7 @@ class ReportSchemaTest {
         report.put("unknownField", "PLACEHOLDER");
         String json = new String(bytes(report), StandardCharsets.UTF_8);
         int at = json.indexOf("PLACEHOLDER");
-        ReportValidator.check(splice(json.substring(0, at), hex(hex), json.substring(at + 11)), NOW);
+        ReportValidator.check(splice(json.substring(0, at), SchemaSamples.hex(hex), json.substring(at + 11)), NOW);
     }
 
     @Test
@@ -216,15 +216,6 @@ class ReportSchemaTest {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static byte[] hex(String hex) {
-        String[] parts = hex.split(" ");
-        byte[] out = new byte[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            out[i] = (byte) Integer.parseInt(parts[i], 16);
-        }
-        return out;
     }
 
     private static byte[] splice(String before, byte[] middle, String after) {

@@ -189,6 +189,16 @@ public final class SchemaSamples {
         }
     }
 
+    /** Bytes written as hex pairs, {@code "ED A0 80"}. */
+    public static byte[] hex(String hex) {
+        String[] parts = hex.split(" ");
+        byte[] out = new byte[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            out[i] = (byte) Integer.parseInt(parts[i], 16);
+        }
+        return out;
+    }
+
     /** A JSON pointer for a path like {@code instances[0].backups[0].type}. */
     public static String pointer(String path) {
         return "/" + path.replace("[", ".").replace("]", "").replace('.', '/');

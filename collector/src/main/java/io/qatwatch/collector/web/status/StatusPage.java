@@ -32,6 +32,12 @@ public final class StatusPage {
     /** Verdicts in the grey zone of the Intel driver licence ("for use with Intel component products"). */
     private static final Set<String> GREY_VERDICTS = Set.of("INTEL_COMPONENT_ONLY", "INTEL_EMULATED_DEVICE_ONLY", "UNKNOWN");
 
+    /**
+     * The page needs nothing but itself: its inline style, its inline SVG and its own filter form. No script, no
+     * external request, no framing.
+     */
+    public static final String CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+            + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
     private static final String CSS = """
             :root{--fg:#1d2329;--muted:#5f6b76;--line:#dde2e6;--card:#f5f7f8;--ok:#2f9e5b;--near:#d98e04;--bad:#d43d3d;\
             --band:#fbe1e1;--trend:#3b5bdb;--info:#4c7bd9}
