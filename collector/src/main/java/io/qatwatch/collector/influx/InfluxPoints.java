@@ -81,14 +81,14 @@ public final class InfluxPoints {
         double durationSeconds = Duration.between(b.startedAt(), b.finishedAt()).toMillis() / 1000.0;
         long compressed = b.compressedSizeBytes() == null ? b.backupSizeBytes() : b.compressedSizeBytes();
         double ratio = compressed > 0 ? (double) b.backupSizeBytes() / compressed : 1.0;
-        boolean encrypted = b.keyAlgorithm() != null || b.encryptorType() != null || b.encryptorThumbprint() != null;
         return LineProtocol.point(BACKUP)
                 .tag("host", host).tag("group", group).tag("instance", instance)
                 .tag("database", b.databaseName())
                 .tag("type", BACKUP_TYPES.get(b.type()))
                 .tag("algorithm", algorithm(b, compressed))
                 .tag("target", b.target() == null ? null : b.target().toUpperCase(Locale.ROOT))
-                .tag("encrypted", Boolean.toString(encrypted))
+                // key_algorithm is NO_Encryption, not null, for an unencrypted backup (backupset page)
+                .tag("encrypted", Boolean.toString(b.encrypted()))
                 .tag("copy_only", Boolean.toString(b.copyOnly()))
                 .floatField("duration_seconds", durationSeconds)
                 .intField("size_bytes", b.backupSizeBytes())
