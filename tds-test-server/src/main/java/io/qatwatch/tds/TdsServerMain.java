@@ -60,9 +60,26 @@ public final class TdsServerMain implements Callable<Integer> {
         }
     }
 
-    /** The command line around {@code command}; a bad flag prints the error and the usage and exits 2. */
+    /** The jar's top command, {@code qatwatch}, as the launcher passes its arguments on: {@code tds-server ...}. */
+    @Command(name = "qatwatch", mixinStandardHelpOptions = true, versionProvider = TdsServerMain.Version.class,
+            description = "The qatwatch TDS test server jar: run 'qatwatch tds-server --help'.")
+    static final class Launcher implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            spec.commandLine().usage(spec.commandLine().getErr());
+            return 2;
+        }
+    }
+
+    /**
+     * {@code qatwatch tds-server ...} around {@code command} (the first argument is the command's name, as the
+     * launcher passes it); a bad flag prints the error and the usage and exits 2.
+     */
     public static CommandLine commandLine(TdsServerMain command) {
-        CommandLine cli = new CommandLine(command);
+        CommandLine cli = new CommandLine(new Launcher()).addSubcommand("tds-server", command);
         cli.setParameterExceptionHandler((e, args) -> {
             PrintWriter err = e.getCommandLine().getErr();
             err.println("tds-server: " + e.getMessage());

@@ -33,7 +33,10 @@ class TdsServerMainTest {
         StringWriter err = new StringWriter();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
-        int code = cli.execute(args);
+        String[] withName = new String[args.length + 1];
+        withName[0] = "tds-server";
+        System.arraycopy(args, 0, withName, 1, args.length);
+        int code = cli.execute(withName);
         return new Run(code, out.toString(), err.toString(), command);
     }
 
@@ -87,6 +90,6 @@ class TdsServerMainTest {
         assertThat(version.out()).startsWith("qatwatch tds-server ");
         Run bad = run("--scenario", FIXTURE.toString(), "--bogus");
         assertThat(bad.exitCode()).isEqualTo(2);
-        assertThat(bad.err()).contains("Unknown option: '--bogus'", "Usage: tds-server");
+        assertThat(bad.err()).contains("Unknown option: '--bogus'", "Usage: qatwatch tds-server");
     }
 }
