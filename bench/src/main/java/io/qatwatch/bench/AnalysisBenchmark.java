@@ -1,8 +1,8 @@
 package io.qatwatch.bench;
 
-import io.qatwatch.collector.alert.AlertEvaluator;
-import io.qatwatch.collector.alert.AlertsConfig;
-import io.qatwatch.collector.alert.LiveFleet;
+import io.qatwatch.collector.AlertsConfig;
+import io.qatwatch.collector.alert.rule.AlertEvaluator;
+import io.qatwatch.collector.analysis.LiveFleet;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.SqliteReportStore;
 import io.qatwatch.collector.window.WindowSettings;
@@ -81,18 +81,18 @@ public final class AnalysisBenchmark {
 
     public Result run(BenchLog log) throws Exception {
         AlertsConfig config = config();
-        AlertEvaluator evaluator = new AlertEvaluator(config);
+        AlertEvaluator evaluator = config.evaluator();
         for (int i = 0; i < settings.warmups(); i++) {
             // warm-up: the JIT compiles the analysis before anything is timed
             SimulatedStore warm = new SimulatedStore(Math.min(500, settings.instances()), settings.nights(), NOW);
-            minutes(warm, new LiveFleet(config, h -> Set.of()), evaluator, line -> { }, null);
+            minutes(warm, new LiveFleet(config.analysis(), h -> Set.of()), evaluator, line -> { }, null);
         }
         long sqliteRead = sqliteReadNanos(config);
         log.say(String.format(Locale.ROOT, "analysis: one instance's history read from SQLite in %.2f ms of CPU",
                 sqliteRead / 1e6));
         long heapBefore = heapAfterGc();
         SimulatedStore store = new SimulatedStore(settings.instances(), settings.nights(), NOW);
-        LiveFleet fleet = new LiveFleet(config, h -> Set.of());
+        LiveFleet fleet = new LiveFleet(config.analysis(), h -> Set.of());
         long[] heap = new long[1];
         Map<String, Long> alerts = new TreeMap<>();
         Map<String, String> errors = new LinkedHashMap<>();

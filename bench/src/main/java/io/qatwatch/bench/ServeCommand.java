@@ -2,7 +2,9 @@ package io.qatwatch.bench;
 
 import io.qatwatch.collector.AlertStage;
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.CollectorConfig;
+import io.qatwatch.collector.influx.InfluxConfig;
+import io.qatwatch.collector.ingest.IngestConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
@@ -98,12 +100,12 @@ final class ServeCommand implements Callable<Integer> {
         CollectorConfig d = CollectorConfig.defaults();
         // the per-agent rate limit would turn a load test into a 429 test
         CollectorConfig config = d.withListen("127.0.0.1", 0)
-                .withIngest(new CollectorConfig.Ingest(d.ingest().maxBodyBytes(), 1_000_000));
+                .withIngest(new IngestConfig(d.ingest().maxBodyBytes(), 1_000_000));
         if (influxUrl == null) {
             return config;
         }
-        CollectorConfig.Influx i = d.influx();
-        return config.withInflux(new CollectorConfig.Influx(influxUrl, "v1", null, null, null, influxDatabase, null,
+        InfluxConfig i = d.influx();
+        return config.withInflux(new InfluxConfig(influxUrl, "v1", null, null, null, influxDatabase, null,
                 null, null, i.batchPoints(), i.queueReports(), i.spoolMaxBytes(), i.retryMaxSeconds(),
                 i.timeoutSeconds()));
     }

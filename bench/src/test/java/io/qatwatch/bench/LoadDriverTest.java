@@ -3,7 +3,7 @@ package io.qatwatch.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;

@@ -1,21 +1,21 @@
 package io.qatwatch.collector;
 
-import io.qatwatch.collector.alert.AlertEvaluator;
 import io.qatwatch.collector.alert.AlertRecord;
-import io.qatwatch.collector.alert.AlertService;
-import io.qatwatch.collector.alert.AlertViews;
-import io.qatwatch.collector.alert.AlertsConfig;
-import io.qatwatch.collector.alert.FleetAnalysis;
-import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
-import io.qatwatch.collector.alert.FleetState;
-import io.qatwatch.collector.alert.FleetStates;
-import io.qatwatch.collector.alert.HostGroupConfig;
-import io.qatwatch.collector.alert.LiveFleet;
-import io.qatwatch.collector.alert.PipelineConfig;
-import io.qatwatch.collector.alert.WindowsJson;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.alert.rule.AlertEvaluator;
+import io.qatwatch.collector.analysis.FleetAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.analysis.FleetState;
+import io.qatwatch.collector.analysis.FleetStates;
+import io.qatwatch.collector.analysis.HostGroupConfig;
+import io.qatwatch.collector.analysis.LiveFleet;
+import io.qatwatch.collector.analysis.WindowsJson;
+import io.qatwatch.collector.config.Secrets;
+import io.qatwatch.collector.dispatch.AlertService;
+import io.qatwatch.collector.dispatch.PipelineConfig;
 import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
+import io.qatwatch.collector.notify.all.Notifiers;
+import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.SilencesApi;
 import io.qatwatch.collector.web.WindowsView;
@@ -34,6 +34,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,7 +68,7 @@ public final class AlertStage {
         this.vertx = vertx;
         this.config = linkedToStatusPage(collectorConfig);
         this.clock = clock;
-        this.fleet = new LiveFleet(config, host -> Set.of());
+        this.fleet = new LiveFleet(config.analysis(), host -> Set.of());
     }
 
     /** The alert section with its status-page link taken from {@code statusPage.publicUrl} unless set on its own. */
@@ -135,7 +136,7 @@ public final class AlertStage {
     /** Creates the alert service on the collector's store, evaluates once now and then every {@link #EVERY}. */
     public Future<Void> start(Collector running) {
         this.collector = running;
-        return AlertService.create(vertx, running.database(), config, System.getenv()).map(s -> {
+        return createService(vertx, running.database(), config, System.getenv()).map(s -> {
             service = s;
             LOG.info("alerts: {} calendar(s), {} channel(s): {}", config.calendars().size(), s.channels().size(),
                     s.channels().keySet());
@@ -174,7 +175,7 @@ public final class AlertStage {
         }
         FleetState one = FleetStates.loadHost(collector.store(), seen.host().host(), now, config.windows().lookbackDays(),
                 h -> seen.host().tags());
-        var ia = new FleetAnalysis(one, config, now).instance(seen.host().host(), seen.instance().name());
+        var ia = new FleetAnalysis(one, config.analysis(), now).instance(seen.host().host(), seen.instance().name());
         // Plain maps and lists, so any JSON mapper (the web layer uses Jackson) writes them as they are.
         return ia.isEmpty() ? null
                 : io.qatwatch.protocol.ReportJson.mapper().readValue(WindowsJson.of(ia.get()).encode(), Map.class);
@@ -241,13 +242,31 @@ public final class AlertStage {
         }
     }
 
+    /**
+     * The alert service in one call: validates {@code config}, builds the channels (reading secret files off the
+     * event loop; {@code environment} is usually {@code System.getenv()}), creates the tables and loads state.
+     */
+    public static Future<AlertService> createService(Vertx vertx, Database db, AlertsConfig config,
+            Map<String, String> environment) {
+        return vertx.executeBlocking(() -> Notifiers.create(vertx, config.validate().channels(), new Secrets(environment)))
+                .compose(notifiers -> {
+                    AlertService s = new AlertService(vertx, db, config.evaluator(), config.pipeline(), notifiers,
+                            new Random());
+                    return s.start().map(s);
+                });
+    }
+
     /** Starts a collector with its analysis stage: what {@code qatwatch collector} and {@code qatwatch up} run. */
     public static Future<Collector> startCollector(Vertx vertx, CollectorConfig config, java.nio.file.Path dataDir,
             Clock clock) {
-        AlertStage stage = new AlertStage(vertx, config, clock);
-        return Collector.start(vertx, config, dataDir, clock, stage.stages())
-                .compose(c -> stage.start(c).map(v -> {
-                    c.onStop(stage::stop);
+        return new AlertStage(vertx, config, clock).startCollector(config, dataDir);
+    }
+
+    /** Starts a collector on {@code config} with this stage plugged in; stopping the collector stops the stage. */
+    public Future<Collector> startCollector(CollectorConfig config, java.nio.file.Path dataDir) {
+        return Collector.start(vertx, config, dataDir, clock, stages())
+                .compose(c -> start(c).map(v -> {
+                    c.onStop(this::stop);
                     return c;
                 }));
     }

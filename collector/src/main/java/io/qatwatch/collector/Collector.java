@@ -1,7 +1,7 @@
 package io.qatwatch.collector;
 
-import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.config.Secrets;
+import io.qatwatch.collector.influx.InfluxConfig;
 import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
 import io.qatwatch.collector.influx.InfluxV1Writer;
@@ -13,8 +13,8 @@ import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.SqliteReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.web.AlertsView;
-import io.qatwatch.collector.web.CollectorMetrics;
-import io.qatwatch.collector.web.CollectorServer;
+import io.qatwatch.collector.metrics.CollectorMetrics;
+import io.qatwatch.collector.web.server.CollectorServer;
 import io.qatwatch.collector.web.WindowsView;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -97,19 +97,20 @@ public final class Collector {
                 stages.afterStore().accept(accepted);
             }
         };
-        this.server = new CollectorServer(config, tokens, store, clock, new CollectorMetrics(), afterStore,
+        this.server = new CollectorServer(new CollectorServer.Settings(config.listen(), config.tls(), config.ingest(),
+                config.alerts().rules().agentSilent().silentMinutes()), tokens, store, clock, new CollectorMetrics(), afterStore,
                 stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(), () -> sink == null ? Map.of() : sink.metrics());
     }
 
-    private static InfluxWriter writer(CollectorConfig.Influx influx) {
+    private static InfluxWriter writer(InfluxConfig influx) {
         Duration timeout = Duration.ofSeconds(influx.timeoutSeconds());
         if (influx.v1()) {
             char[] password = influx.user() == null ? null
-                    : Secrets.read(influx.passwordFile(), "QATWATCH_INFLUX_PASSWORD", "influx.passwordFile");
+                    : Secrets.fromEnvironment().read(influx.passwordFile(), "QATWATCH_INFLUX_PASSWORD", "influx.passwordFile");
             return new InfluxV1Writer(influx.url(), influx.database(), influx.retentionPolicy(), influx.user(), password,
                     timeout);
         }
-        char[] token = Secrets.read(influx.tokenFile(), "QATWATCH_INFLUX_TOKEN", "influx.tokenFile");
+        char[] token = Secrets.fromEnvironment().read(influx.tokenFile(), "QATWATCH_INFLUX_TOKEN", "influx.tokenFile");
         return new InfluxV2Writer(influx.url(), influx.org(), influx.bucket(), token, timeout);
     }
 

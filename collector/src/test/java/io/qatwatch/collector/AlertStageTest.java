@@ -2,10 +2,9 @@ package io.qatwatch.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.qatwatch.collector.alert.AlertsConfig;
-import io.qatwatch.collector.alert.ChannelConfig;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.notify.ChannelConfig;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.protocol.GoldenReports;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -35,13 +34,15 @@ class AlertStageTest {
     @TempDir
     Path data;
 
+    /** The chat receiver's Vert.x; the collector runs on its own. */
     private final Vertx vertx = Vertx.vertx();
+    private RunningCollector running;
     private Collector collector;
 
     @AfterEach
     void stop() throws Exception {
-        if (collector != null) {
-            collector.stop().await(10, TimeUnit.SECONDS);
+        if (running != null) {
+            running.close();
         }
         vertx.close().await(10, TimeUnit.SECONDS);
     }
@@ -57,11 +58,12 @@ class AlertStageTest {
                 List.of(ChannelConfig.webhook("webhook", "http://127.0.0.1:" + hook.actualPort() + "/hook")));
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0).withAlerts(alerts)
                 .withStatusPage("http://qatwatch.example.org/");
-        collector = AlertStage.startCollector(vertx, config, data, CLOCK).await(30, TimeUnit.SECONDS);
+        running = RunningCollector.withAlertStage(config, data, CLOCK);
+        collector = running.collector();
 
         String agent = collector.tokens().add("sql01", TokenStore.Kind.AGENT, CLOCK.instant());
         String reader = collector.tokens().add("grafana", TokenStore.Kind.READ, CLOCK.instant());
-        WebClient http = WebClient.create(vertx);
+        WebClient http = running.http();
         int status = http.post(collector.port(), "127.0.0.1", "/api/v1/reports")
                 .putHeader("Authorization", "Bearer " + agent).putHeader("Content-Type", "application/json")
                 .sendBuffer(Buffer.buffer(GoldenReports.bytes(GoldenReports.COMPLETE))).await(10, TimeUnit.SECONDS)
@@ -98,9 +100,10 @@ class AlertStageTest {
     @Test
     void silencesAreCreatedListedAndEndedThroughTheApi() throws Exception {
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0);
-        collector = AlertStage.startCollector(vertx, config, data, CLOCK).await(30, TimeUnit.SECONDS);
+        running = RunningCollector.withAlertStage(config, data, CLOCK);
+        collector = running.collector();
         String reader = collector.tokens().add("oncall", TokenStore.Kind.READ, CLOCK.instant());
-        WebClient http = WebClient.create(vertx);
+        WebClient http = running.http();
 
         var refused = http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
                 .putHeader("Authorization", "Bearer " + reader)

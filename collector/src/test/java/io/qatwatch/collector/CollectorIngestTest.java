@@ -2,10 +2,9 @@ package io.qatwatch.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.protocol.GoldenReports;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -20,7 +19,6 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,42 +33,28 @@ class CollectorIngestTest {
     @TempDir
     Path data;
 
-    private Vertx vertx;
+    private RunningCollector running;
     private Collector collector;
     private WebClient http;
 
     @BeforeEach
     void start() throws Exception {
-        vertx = Vertx.vertx();
-        CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0);
-        collector = Collector.start(vertx, config, data, CLOCK).await(30, TimeUnit.SECONDS);
-        http = WebClient.create(vertx);
+        running = RunningCollector.start(data, CLOCK);
+        collector = running.collector();
+        http = running.http();
     }
 
     @AfterEach
     void stop() throws Exception {
-        collector.stop().await(10, TimeUnit.SECONDS);
-        vertx.close().await(10, TimeUnit.SECONDS);
+        running.close();
     }
 
     private HttpResponse<Buffer> post(String token, byte[] body, boolean gzip) throws Exception {
-        var request = http.post(collector.port(), "127.0.0.1", "/api/v1/reports")
-                .putHeader("Content-Type", "application/json");
-        if (token != null) {
-            request.putHeader("Authorization", "Bearer " + token);
-        }
-        if (gzip) {
-            request.putHeader("Content-Encoding", "gzip");
-        }
-        return request.sendBuffer(Buffer.buffer(body)).await(10, TimeUnit.SECONDS);
+        return running.postReport(token, body, gzip);
     }
 
     private HttpResponse<Buffer> get(String path, String token) throws Exception {
-        var request = http.get(collector.port(), "127.0.0.1", path);
-        if (token != null) {
-            request.putHeader("Authorization", "Bearer " + token);
-        }
-        return request.send().await(10, TimeUnit.SECONDS);
+        return running.get(path, token);
     }
 
     @Test

@@ -10,7 +10,7 @@ import io.qatwatch.agent.daemon.LiveProbes;
 import io.qatwatch.agent.ship.Outbox;
 import io.qatwatch.agent.ship.OutboxSettings;
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;

@@ -12,7 +12,8 @@ import io.qatwatch.agent.probe.sqlserver.SqlInstanceSettings;
 import io.qatwatch.agent.ship.Outbox;
 import io.qatwatch.agent.ship.OutboxSettings;
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.CollectorConfig;
+import io.qatwatch.collector.ingest.IngestConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.protocol.ProbeStatus;
 import io.qatwatch.protocol.ReportJson;
@@ -192,7 +193,7 @@ class AgentCollectorEndToEndTest {
     private int startCollector(int port, int reportsPerMinute) throws Exception {
         CollectorConfig d = CollectorConfig.defaults();
         CollectorConfig config = d.withListen("127.0.0.1", port)
-                .withIngest(new CollectorConfig.Ingest(d.ingest().maxBodyBytes(), reportsPerMinute));
+                .withIngest(new IngestConfig(d.ingest().maxBodyBytes(), reportsPerMinute));
         collector = Collector.start(vertx, config, collectorData, Clock.systemUTC()).await(30, TimeUnit.SECONDS);
         return collector.port();
     }

@@ -1,8 +1,8 @@
 package io.qatwatch.bench.jmh;
 
 import io.qatwatch.bench.SimulatedAgent;
-import io.qatwatch.collector.alert.CalendarConfig;
 import io.qatwatch.collector.window.BusinessCalendar;
+import io.qatwatch.collector.window.CalendarConfig;
 import io.qatwatch.collector.window.CreepAnalysis;
 import io.qatwatch.collector.window.CreepSettings;
 import io.qatwatch.collector.window.CreepTrend;

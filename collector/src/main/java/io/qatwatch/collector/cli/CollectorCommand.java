@@ -2,8 +2,9 @@ package io.qatwatch.collector.cli;
 
 import io.qatwatch.collector.AlertStage;
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
-import io.qatwatch.collector.config.ConfigLoader;
+import io.qatwatch.collector.CollectorConfig;
+import io.qatwatch.collector.config.ConfigException;
+import io.qatwatch.collector.ConfigLoader;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -32,7 +33,7 @@ public final class CollectorCommand implements Callable<Integer> {
         CollectorConfig cfg;
         try {
             cfg = ConfigLoader.load(config);
-        } catch (ConfigLoader.ConfigException e) {
+        } catch (ConfigException e) {
             System.err.println("collector: " + e.getMessage());
             return 2;
         }

@@ -2,7 +2,7 @@ package io.qatwatch.collector.cli;
 
 import io.qatwatch.collector.AlertStage;
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.vertx.core.Vertx;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.ReportStore.Incoming;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.store.TokenStore.TokenInfo;
-import io.qatwatch.collector.web.CollectorMetrics;
+import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.ReportFormatException;
 import io.qatwatch.protocol.ReportJson;

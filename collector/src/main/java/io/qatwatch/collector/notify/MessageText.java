@@ -2,6 +2,7 @@ package io.qatwatch.collector.notify;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.AlertRecord;
+import io.qatwatch.collector.dispatch.Notification;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;

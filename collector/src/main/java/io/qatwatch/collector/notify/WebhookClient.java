@@ -1,5 +1,6 @@
 package io.qatwatch.collector.notify;
 
+import io.qatwatch.collector.dispatch.Delivery;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;

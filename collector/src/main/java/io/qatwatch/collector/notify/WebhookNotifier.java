@@ -1,6 +1,9 @@
 package io.qatwatch.collector.notify;
 
 import io.qatwatch.collector.alert.Severity;
+import io.qatwatch.collector.dispatch.Delivery;
+import io.qatwatch.collector.dispatch.Notification;
+import io.qatwatch.collector.dispatch.Notifier;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.function.Function;

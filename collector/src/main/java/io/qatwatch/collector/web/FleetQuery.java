@@ -26,7 +26,7 @@ public record FleetQuery(String after, int limit, String host, String group, Str
     public static final class BadQuery extends Exception {
         private final String field;
 
-        BadQuery(String field, String message) {
+        public BadQuery(String field, String message) {
             super(message);
             this.field = field;
         }

@@ -1,6 +1,6 @@
 package io.qatwatch.collector.web;
 
-import io.qatwatch.collector.alert.HostGroupConfig;
+import io.qatwatch.collector.analysis.HostGroupConfig;
 import io.qatwatch.collector.store.ReportStore.HostSeen;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,7 +2,6 @@ package io.qatwatch.collector.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.qatwatch.collector.CollectorMain;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.TokenStore;
 import java.io.ByteArrayOutputStream;

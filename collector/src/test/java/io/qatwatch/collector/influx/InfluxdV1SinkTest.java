@@ -3,7 +3,7 @@ package io.qatwatch.collector.influx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.testing.Influxd;
 import io.qatwatch.collector.testing.TestReports;
@@ -41,7 +41,7 @@ class InfluxdV1SinkTest {
         try (Influxd influxd = new Influxd(dir.resolve("influxd")).start()) {
             assertThat(influxd.query(null, "CREATE DATABASE qatwatch")).doesNotContain("error");
             Path password = Files.writeString(dir.resolve("influx-password"), "s3cret-influx-password\n");
-            CollectorConfig.Influx influx = new CollectorConfig.Influx(influxd.url(), "v1", null, null, null, "qatwatch",
+            InfluxConfig influx = new InfluxConfig(influxd.url(), "v1", null, null, null, "qatwatch",
                     null, "writer", password, 5000, 100, 16L * 1024 * 1024, 1, 2);
             CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0).withInflux(influx);
             Vertx vertx = Vertx.vertx();

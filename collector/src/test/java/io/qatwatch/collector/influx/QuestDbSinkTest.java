@@ -3,7 +3,7 @@ package io.qatwatch.collector.influx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.protocol.GoldenReports;
 import io.questdb.ServerMain;
@@ -101,7 +101,7 @@ class QuestDbSinkTest {
     @Test
     void reportPointsReachQuestDbThroughTheInfluxClient() throws Exception {
         Path tokenFile = Files.writeString(dir.resolve("influx-token"), "questdb-ignores-this-token\n");
-        CollectorConfig.Influx influx = new CollectorConfig.Influx("http://127.0.0.1:" + questPort, "v2", "qatwatch",
+        InfluxConfig influx = new InfluxConfig("http://127.0.0.1:" + questPort, "v2", "qatwatch",
                 "qatwatch", tokenFile, null, null, null, null, 5000, 100, 16L * 1024 * 1024, 2, 5);
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0).withInflux(influx);
         Vertx vertx = Vertx.vertx();

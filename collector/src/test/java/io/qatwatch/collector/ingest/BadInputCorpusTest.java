@@ -3,10 +3,9 @@ package io.qatwatch.collector.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.protocol.GoldenReports;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -64,7 +63,7 @@ class BadInputCorpusTest {
     @TempDir
     static Path data;
 
-    private Vertx vertx;
+    private RunningCollector running;
     private Collector collector;
     private WebClient http;
     private String agentToken;
@@ -73,10 +72,9 @@ class BadInputCorpusTest {
 
     @BeforeAll
     void start() throws Exception {
-        vertx = Vertx.vertx();
-        collector = Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1", 0), data, CLOCK)
-                .await(30, TimeUnit.SECONDS);
-        http = WebClient.create(vertx);
+        running = RunningCollector.start(data, CLOCK);
+        collector = running.collector();
+        http = running.http();
         agentToken = collector.tokens().add("sql01", TokenStore.Kind.AGENT, CLOCK.instant());
         revokedToken = collector.tokens().add("sql-old", TokenStore.Kind.AGENT, CLOCK.instant());
         collector.tokens().revoke("sql-old", CLOCK.instant());
@@ -85,8 +83,7 @@ class BadInputCorpusTest {
 
     @AfterAll
     void stop() throws Exception {
-        collector.stop().await(10, TimeUnit.SECONDS);
-        vertx.close().await(10, TimeUnit.SECONDS);
+        running.close();
     }
 
     static Stream<Case> corpus() throws Exception {

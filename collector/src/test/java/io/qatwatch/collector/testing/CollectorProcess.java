@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The collector as a separate JVM ({@code java -cp <test classpath> io.qatwatch.collector.CollectorMain ...}), its
+ * The collector as a separate JVM ({@code java -cp <test classpath> io.qatwatch.collector.cli.CollectorMain ...}), its
  * slf4j-simple log going to a file, so a test can kill it with SIGKILL and read what it logged.
  */
 public final class CollectorProcess {
@@ -34,7 +34,7 @@ public final class CollectorProcess {
         command.add("-Dorg.slf4j.simpleLogger.log.okhttp3=info");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
-        command.add("io.qatwatch.collector.CollectorMain");
+        command.add("io.qatwatch.collector.cli.CollectorMain");
         command.addAll(List.of(args));
         return command;
     }

@@ -1,12 +1,11 @@
 package io.qatwatch.collector.testing;
 
-import io.qatwatch.collector.AlertStage;
+import io.qatwatch.collector.AlertsConfig;
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.alert.AlertsConfig;
-import io.qatwatch.collector.alert.CalendarConfig;
-import io.qatwatch.collector.alert.HostGroupConfig;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.CollectorConfig;
+import io.qatwatch.collector.analysis.HostGroupConfig;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.window.CalendarConfig;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.client.WebClient;
 import java.nio.file.Path;
@@ -21,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A collector with its alert stage over a fleet in two host groups: 5 hosts in Frankfurt reporting now and
  * 3 in London silent for a day (so the agent-silent rule fires for them), stored through the real store.
- * Started once its first evaluation is served.
+ * Started once an evaluation after the fill is served.
  */
 public final class GroupedFleet implements AutoCloseable {
 
@@ -29,31 +28,33 @@ public final class GroupedFleet implements AutoCloseable {
     public static final List<String> FRANKFURT = List.of("sql-fra-01", "sql-fra-02", "sql-fra-03", "sql-fra-04", "sql-fra-05");
     public static final List<String> LONDON = List.of("sql-lon-01", "sql-lon-02", "sql-lon-03");
 
+    private final RunningCollector running;
     public final Vertx vertx;
     public final Collector collector;
     public final WebClient http;
     public final String reader;
 
-    private GroupedFleet(Vertx vertx, Collector collector, String reader) {
-        this.vertx = vertx;
-        this.collector = collector;
-        this.http = WebClient.create(vertx);
+    private GroupedFleet(RunningCollector running, String reader) {
+        this.running = running;
+        this.vertx = running.vertx();
+        this.collector = running.collector();
+        this.http = running.http();
         this.reader = reader;
     }
 
     public static GroupedFleet start(Path data) throws Exception {
-        Vertx vertx = Vertx.vertx();
         AlertsConfig alerts = new AlertsConfig(null, null, List.of(
                 new HostGroupConfig("frankfurt", CalendarConfig.builtIn().name(), List.of("sql-fra-*"), null, null),
                 new HostGroupConfig("london", CalendarConfig.builtIn().name(), List.of("sql-lon-*"), null, null)), null, null, null, null);
-        CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0).withAlerts(alerts);
-        Collector collector = AlertStage.startCollector(vertx, config, data, CLOCK).await(30, TimeUnit.SECONDS);
+        RunningCollector running = RunningCollector.withAlertStage(CollectorConfig.defaults().withAlerts(alerts), data, CLOCK);
+        Collector collector = running.collector();
         int n = 0;
         for (String host : all()) {
             Instant at = host.startsWith("sql-lon") ? CLOCK.instant().minus(Duration.ofDays(1)) : CLOCK.instant().minusSeconds(60);
             collector.store().store(host, TestReports.numbered(++n, 2, at.minus(Duration.ofHours(1))), at);
         }
-        GroupedFleet fleet = new GroupedFleet(vertx, collector, collector.tokens().add("dba", TokenStore.Kind.READ, CLOCK.instant()));
+        GroupedFleet fleet = new GroupedFleet(running, running.token("dba", TokenStore.Kind.READ));
+        running.evaluate();
         fleet.awaitSilentAlerts();
         return fleet;
     }
@@ -82,7 +83,6 @@ public final class GroupedFleet implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        collector.stop().await(10, TimeUnit.SECONDS);
-        vertx.close().await(10, TimeUnit.SECONDS);
+        running.close();
     }
 }

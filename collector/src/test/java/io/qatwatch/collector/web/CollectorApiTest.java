@@ -3,12 +3,13 @@ package io.qatwatch.collector.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
+import io.qatwatch.collector.CollectorConfig;
+import io.qatwatch.collector.ingest.IngestConfig;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.collector.testing.TestReports;
 import io.qatwatch.protocol.ReportJson;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.net.PemTrustOptions;
@@ -35,15 +36,14 @@ class CollectorApiTest {
     @TempDir
     Path data;
 
-    private final Vertx vertx = Vertx.vertx();
+    private RunningCollector running;
     private Collector collector;
 
     @AfterEach
     void stop() throws Exception {
-        if (collector != null) {
-            collector.stop().await(10, TimeUnit.SECONDS);
+        if (running != null) {
+            running.close();
         }
-        vertx.close().await(10, TimeUnit.SECONDS);
     }
 
     private HttpResponse<Buffer> get(WebClient http, String path, String token) throws Exception {
@@ -56,9 +56,9 @@ class CollectorApiTest {
 
     @Test
     void alertsAndWindowsAnswer503UntilWiredAndNeedAReadToken() throws Exception {
-        collector = Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1", 0), data, CLOCK)
-                .await(30, TimeUnit.SECONDS);
-        WebClient http = WebClient.create(vertx);
+        running = RunningCollector.start(data, CLOCK);
+        collector = running.collector();
+        WebClient http = running.http();
         String reader = collector.tokens().add("grafana", TokenStore.Kind.READ, CLOCK.instant());
         assertThat(get(http, "/api/v1/alerts", null).statusCode()).isEqualTo(401);
         HttpResponse<Buffer> alerts = get(http, "/api/v1/alerts", reader);
@@ -73,9 +73,10 @@ class CollectorApiTest {
                 "PROD", null, "margin shrinks 3 min/day", "14 nights", Instant.parse("2026-11-29T08:00:00Z")));
         WindowsView windows = (host, instance, now) -> "sql01".equals(host)
                 ? Map.of("host", host, "instance", instance, "evaluatedAt", now) : null;
-        collector = Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1", 0), data, CLOCK,
-                new Collector.Stages(host -> null, alerts, windows, accepted -> { })).await(30, TimeUnit.SECONDS);
-        WebClient http = WebClient.create(vertx);
+        running = RunningCollector.start(CollectorConfig.defaults(), data, CLOCK,
+                new Collector.Stages(host -> null, alerts, windows, accepted -> { }));
+        collector = running.collector();
+        WebClient http = running.http();
         String reader = collector.tokens().add("grafana", TokenStore.Kind.READ, CLOCK.instant());
 
         JsonArray active = get(http, "/api/v1/alerts", reader).bodyAsJsonArray();
@@ -92,9 +93,10 @@ class CollectorApiTest {
     @Test
     void anAgentOverItsRateGets429WithRetryAfter() throws Exception {
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0)
-                .withIngest(new CollectorConfig.Ingest(8L * 1024 * 1024, 2));
-        collector = Collector.start(vertx, config, data, CLOCK).await(30, TimeUnit.SECONDS);
-        WebClient http = WebClient.create(vertx);
+                .withIngest(new IngestConfig(8L * 1024 * 1024, 2));
+        running = RunningCollector.start(config, data, CLOCK);
+        collector = running.collector();
+        WebClient http = running.http();
         String token = collector.tokens().add("sql01", TokenStore.Kind.AGENT, CLOCK.instant());
         String other = collector.tokens().add("sql02", TokenStore.Kind.AGENT, CLOCK.instant());
         int[] statuses = new int[3];
@@ -126,14 +128,15 @@ class CollectorApiTest {
         assertThat(openssl.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(openssl.exitValue()).as(opensslOutput).isZero();
         CollectorConfig base = CollectorConfig.defaults().withListen("127.0.0.1", 0);
-        CollectorConfig config = base.withTls(new CollectorConfig.Tls(cert, key));
-        collector = Collector.start(vertx, config, data, CLOCK).await(30, TimeUnit.SECONDS);
+        CollectorConfig config = base.withTls(new TlsConfig(cert, key));
+        running = RunningCollector.start(config, data, CLOCK);
+        collector = running.collector();
 
-        WebClient https = WebClient.create(vertx, new WebClientOptions().setSsl(true)
+        WebClient https = WebClient.create(running.vertx(), new WebClientOptions().setSsl(true)
                 .setTrustOptions(new PemTrustOptions().addCertPath(cert.toString())).setVerifyHost(true));
         assertThat(https.get(collector.port(), "127.0.0.1", "/healthz").send().await(10, TimeUnit.SECONDS).statusCode())
                 .isEqualTo(200);
-        WebClient plain = WebClient.create(vertx);
+        WebClient plain = running.http();
         int plainStatus = plain.get(collector.port(), "127.0.0.1", "/healthz").send()
                 .transform(r -> Future.succeededFuture(r.succeeded() ? r.result().statusCode() : -1))
                 .await(10, TimeUnit.SECONDS);

@@ -2,9 +2,8 @@ package io.qatwatch.collector.alert.rule;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Alert.Fact;
-import io.qatwatch.collector.alert.FleetAnalysis;
-import io.qatwatch.collector.alert.FleetAnalysis.MergedDatabase;
-import io.qatwatch.collector.alert.RulesConfig;
+import io.qatwatch.collector.analysis.FleetAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase;
 import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
 import io.qatwatch.collector.window.TheilSen;
 import java.time.Duration;
@@ -34,25 +33,25 @@ final class BackupRules {
     private BackupRules() {
     }
 
-    static List<Alert> missing(FleetAnalysis fleet) {
-        RulesConfig.Missing cfg = fleet.config().rules().backupMissing();
+    static List<Alert> missing(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.Missing cfg = rules.backupMissing();
         List<Alert> out = new ArrayList<>();
         for (MergedDatabase db : fleet.databases().values()) {
             if (db.silent() || "tempdb".equalsIgnoreCase(db.name())) {
                 continue;
             }
-            check(fleet, db, "full", b -> FULL.contains(b.type()), Duration.ofHours(cfg.fullMaxAgeHours()), out);
-            check(fleet, db, "full or differential", b -> FULL_OR_DIFF.contains(b.type()),
+            check(fleet, rules, db, "full", b -> FULL.contains(b.type()), Duration.ofHours(cfg.fullMaxAgeHours()), out);
+            check(fleet, rules, db, "full or differential", b -> FULL_OR_DIFF.contains(b.type()),
                     Duration.ofHours(cfg.fullOrDifferentialMaxAgeHours()), out);
             boolean logged = db.recoveryModel() != null && !"SIMPLE".equalsIgnoreCase(db.recoveryModel());
             if (logged && !"master".equalsIgnoreCase(db.name())) {
-                check(fleet, db, "log", b -> "L".equals(b.type()), Duration.ofMinutes(cfg.logMaxAgeMinutes()), out);
+                check(fleet, rules, db, "log", b -> "L".equals(b.type()), Duration.ofMinutes(cfg.logMaxAgeMinutes()), out);
             }
         }
         return out;
     }
 
-    private static void check(FleetAnalysis fleet, MergedDatabase db, String kind, Predicate<DatabaseBackup> type,
+    private static void check(FleetAnalysis fleet, RulesConfig rules, MergedDatabase db, String kind, Predicate<DatabaseBackup> type,
                               Duration maxAge, List<Alert> out) {
         Optional<DatabaseBackup> newest = db.backups().stream().filter(type)
                 .max(Comparator.comparing(DatabaseBackup::finishedAt));
@@ -75,7 +74,7 @@ final class BackupRules {
         if (db.availabilityGroup() != null) {
             facts.add(new Fact("Availability group", db.availabilityGroup() + ", replicas " + String.join(", ", db.replicas())));
         }
-        out.add(new Alert("backup-missing", fleet.config().rules().backupMissing().severity(), db.host(), db.instance(),
+        out.add(new Alert("backup-missing", rules.backupMissing().severity(), db.host(), db.instance(),
                 db.name(), kind, summary, MISSING_WHY, facts, List.of()));
     }
 
@@ -87,8 +86,8 @@ final class BackupRules {
         return m >= 120 ? m / 60 + " h" : m + " min";
     }
 
-    static List<Alert> throughputDrop(FleetAnalysis fleet) {
-        RulesConfig.ThroughputDrop cfg = fleet.config().rules().backupThroughputDrop();
+    static List<Alert> throughputDrop(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.ThroughputDrop cfg = rules.backupThroughputDrop();
         List<Alert> out = new ArrayList<>();
         for (MergedDatabase db : fleet.databases().values()) {
             List<DatabaseBackup> fulls = db.backups().stream()

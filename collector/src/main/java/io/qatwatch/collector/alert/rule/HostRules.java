@@ -2,11 +2,10 @@ package io.qatwatch.collector.alert.rule;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Alert.Fact;
-import io.qatwatch.collector.alert.FleetAnalysis;
-import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
-import io.qatwatch.collector.alert.FleetState.HostState;
-import io.qatwatch.collector.alert.RulesConfig;
 import io.qatwatch.collector.alert.Severity;
+import io.qatwatch.collector.analysis.FleetAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.protocol.LicenceFacts;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
@@ -36,8 +35,8 @@ final class HostRules {
     private HostRules() {
     }
 
-    static List<Alert> licenceRisk(FleetAnalysis fleet) {
-        RulesConfig.LicenceRisk cfg = fleet.config().rules().licenceRisk();
+    static List<Alert> licenceRisk(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.LicenceRisk cfg = rules.licenceRisk();
         List<Alert> out = new ArrayList<>();
         for (HostState h : fleet.fleet().hosts()) {
             LicenceFacts l = h.licence();
@@ -69,8 +68,8 @@ final class HostRules {
         return out;
     }
 
-    static List<Alert> certKey(FleetAnalysis fleet) {
-        RulesConfig.CertKey cfg = fleet.config().rules().certKeyNotBackedUp();
+    static List<Alert> certKey(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.CertKey cfg = rules.certKeyNotBackedUp();
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
             for (CertificateInfo c : ia.instance().certificates()) {
@@ -122,8 +121,8 @@ final class HostRules {
         return out;
     }
 
-    static List<Alert> agentSilent(FleetAnalysis fleet) {
-        RulesConfig.AgentSilent cfg = fleet.config().rules().agentSilent();
+    static List<Alert> agentSilent(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.AgentSilent cfg = rules.agentSilent();
         List<Alert> out = new ArrayList<>();
         for (HostState h : fleet.fleet().hosts()) {
             if (!fleet.silent(h)) {

@@ -2,12 +2,11 @@ package io.qatwatch.collector.alert.rule;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Alert.Fact;
-import io.qatwatch.collector.alert.FleetAnalysis;
-import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
-import io.qatwatch.collector.alert.FleetAnalysis.MergedDatabase;
-import io.qatwatch.collector.alert.FleetState.HostState;
-import io.qatwatch.collector.alert.HostGroupConfig;
-import io.qatwatch.collector.alert.RulesConfig;
+import io.qatwatch.collector.analysis.FleetAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase;
+import io.qatwatch.collector.analysis.FleetState.HostState;
+import io.qatwatch.collector.analysis.HostGroupConfig;
 import io.qatwatch.protocol.QatDevice;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -53,8 +52,8 @@ final class QatRules {
         return "HARDWARE".equalsIgnoreCase(a.modeDesc()) || "SOFTWARE".equalsIgnoreCase(a.modeDesc());
     }
 
-    static List<Alert> fallback(FleetAnalysis fleet) {
-        RulesConfig.Basic cfg = fleet.config().rules().qatFallback();
+    static List<Alert> fallback(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.Basic cfg = rules.qatFallback();
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
             Optional<AcceleratorStatus> q = qat(ia);
@@ -82,8 +81,8 @@ final class QatRules {
         return d.address() + " " + d.pciId() + " " + nz(d.driver()) + " " + nz(d.state());
     }
 
-    static List<Alert> configMismatch(FleetAnalysis fleet) {
-        RulesConfig.QatConfigMismatch cfg = fleet.config().rules().qatConfigMismatch();
+    static List<Alert> configMismatch(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.QatConfigMismatch cfg = rules.qatConfigMismatch();
         Instant since = fleet.now().minusSeconds(cfg.recentHours() * 3600L);
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
@@ -136,8 +135,8 @@ final class QatRules {
         };
     }
 
-    static List<Alert> restoreRisk(FleetAnalysis fleet) {
-        RulesConfig.QatRestoreRisk cfg = fleet.config().rules().qatRestoreRisk();
+    static List<Alert> restoreRisk(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.QatRestoreRisk cfg = rules.qatRestoreRisk();
         Map<String, String> lacking = new LinkedHashMap<>();
         Map<String, HostState> hosts = new LinkedHashMap<>();
         Map<HostState, Boolean> qatEnabled = qatEnabledByHost(fleet);

@@ -1,6 +1,5 @@
 package io.qatwatch.collector.alert.rule;
 
-import io.qatwatch.collector.alert.RulesConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

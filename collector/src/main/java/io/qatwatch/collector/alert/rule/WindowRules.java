@@ -2,9 +2,8 @@ package io.qatwatch.collector.alert.rule;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Alert.Fact;
-import io.qatwatch.collector.alert.FleetAnalysis;
-import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
-import io.qatwatch.collector.alert.RulesConfig;
+import io.qatwatch.collector.analysis.FleetAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.window.BusinessCalendar;
 import io.qatwatch.collector.window.CreepTrend;
 import io.qatwatch.collector.window.CreepTrend.DatabaseDriver;
@@ -34,8 +33,8 @@ final class WindowRules {
     }
 
     /** backup-window-breach: the latest finished night ended inside business hours, or a night's backup still runs in them. */
-    static List<Alert> breach(FleetAnalysis fleet) {
-        RulesConfig.Breach cfg = fleet.config().rules().backupWindowBreach();
+    static List<Alert> breach(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.Breach cfg = rules.backupWindowBreach();
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
             BusinessCalendar cal = ia.calendar();
@@ -98,8 +97,8 @@ final class WindowRules {
     }
 
     /** backup-window-spill-forecast: a running backup predicted to end the window after business starts, while it has not yet. */
-    static List<Alert> spill(FleetAnalysis fleet) {
-        RulesConfig.SpillForecast cfg = fleet.config().rules().backupWindowSpillForecast();
+    static List<Alert> spill(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.SpillForecast cfg = rules.backupWindowSpillForecast();
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
             BusinessCalendar cal = ia.calendar();
@@ -128,8 +127,8 @@ final class WindowRules {
     }
 
     /** backup-window-creep: the margin trend crosses the safety margin within the horizon. */
-    static List<Alert> creep(FleetAnalysis fleet) {
-        RulesConfig.Creep cfg = fleet.config().rules().backupWindowCreep();
+    static List<Alert> creep(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.Creep cfg = rules.backupWindowCreep();
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
             for (CreepTrend t : ia.creep().values()) {

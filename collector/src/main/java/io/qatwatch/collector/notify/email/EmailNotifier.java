@@ -1,11 +1,11 @@
 package io.qatwatch.collector.notify.email;
 
 import io.qatwatch.collector.alert.Severity;
-import io.qatwatch.collector.notify.Delivery;
+import io.qatwatch.collector.dispatch.Delivery;
+import io.qatwatch.collector.dispatch.Notification;
+import io.qatwatch.collector.dispatch.Notifier;
 import io.qatwatch.collector.notify.MessageText;
 import io.qatwatch.collector.notify.MessageText.Markup;
-import io.qatwatch.collector.notify.Notification;
-import io.qatwatch.collector.notify.Notifier;
 import io.vertx.core.Future;
 import io.vertx.ext.mail.MailClient;
 import io.vertx.ext.mail.MailMessage;

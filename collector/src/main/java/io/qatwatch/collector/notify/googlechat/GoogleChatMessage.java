@@ -1,8 +1,8 @@
 package io.qatwatch.collector.notify.googlechat;
 
+import io.qatwatch.collector.dispatch.Notification;
 import io.qatwatch.collector.notify.MessageText;
 import io.qatwatch.collector.notify.MessageText.Markup;
-import io.qatwatch.collector.notify.Notification;
 import io.vertx.core.json.JsonObject;
 
 /** Google Chat incoming webhook message: one text in Google Chat's markup (*bold*, <url|text>). */

@@ -1,8 +1,8 @@
 package io.qatwatch.collector.notify.mattermost;
 
+import io.qatwatch.collector.dispatch.Notification;
 import io.qatwatch.collector.notify.MessageText;
 import io.qatwatch.collector.notify.MessageText.Markup;
-import io.qatwatch.collector.notify.Notification;
 import io.vertx.core.json.JsonObject;
 
 /** Mattermost incoming webhook message: one Markdown text posted as qatwatch. */

@@ -2,9 +2,9 @@ package io.qatwatch.collector.notify.slack;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.AlertRecord;
+import io.qatwatch.collector.dispatch.Notification;
 import io.qatwatch.collector.notify.MessageText;
 import io.qatwatch.collector.notify.MessageText.Markup;
-import io.qatwatch.collector.notify.Notification;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.stream.Collectors;

@@ -2,7 +2,7 @@ package io.qatwatch.collector.notify.webhook;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.AlertRecord;
-import io.qatwatch.collector.notify.Notification;
+import io.qatwatch.collector.dispatch.Notification;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

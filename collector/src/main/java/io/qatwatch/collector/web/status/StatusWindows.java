@@ -1,7 +1,7 @@
 package io.qatwatch.collector.web.status;
 
-import io.qatwatch.collector.alert.FleetAnalysis;
-import io.qatwatch.collector.alert.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.window.CreepTrend;
 import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.collector.window.SpillForecast;

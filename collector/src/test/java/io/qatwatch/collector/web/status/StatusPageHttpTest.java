@@ -3,10 +3,9 @@ package io.qatwatch.collector.web.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.Collector;
-import io.qatwatch.collector.config.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.protocol.GoldenReports;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
@@ -28,22 +27,20 @@ class StatusPageHttpTest {
     @TempDir
     Path data;
 
-    private Vertx vertx;
+    private RunningCollector running;
     private Collector collector;
     private WebClient http;
 
     @BeforeEach
     void start() throws Exception {
-        vertx = Vertx.vertx();
-        CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0);
-        collector = Collector.start(vertx, config, data, CLOCK).await(30, TimeUnit.SECONDS);
-        http = WebClient.create(vertx);
+        running = RunningCollector.start(data, CLOCK);
+        collector = running.collector();
+        http = running.http();
     }
 
     @AfterEach
     void stop() throws Exception {
-        collector.stop().await(10, TimeUnit.SECONDS);
-        vertx.close().await(10, TimeUnit.SECONDS);
+        running.close();
     }
 
     @Test

@@ -2,11 +2,11 @@ package io.qatwatch.collector.web.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.qatwatch.collector.alert.AlertEvaluator;
-import io.qatwatch.collector.alert.AlertEvaluator.Evaluation;
-import io.qatwatch.collector.alert.AlertsConfig;
-import io.qatwatch.collector.alert.CalendarConfig;
-import io.qatwatch.collector.alert.FleetState;
+import io.qatwatch.collector.AlertsConfig;
+import io.qatwatch.collector.alert.rule.AlertEvaluator;
+import io.qatwatch.collector.alert.rule.AlertEvaluator.Evaluation;
+import io.qatwatch.collector.analysis.FleetState;
+import io.qatwatch.collector.window.CalendarConfig;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import java.time.Instant;
@@ -28,8 +28,8 @@ class StatusWindowsTest {
     @Test
     void aCreepingNightlyFullBecomesThirtyBarsAndTheForecastOfTheAnalysis() {
         Instant now = berlin(FIRST_NIGHT.plusDays(34), 8, 0);
-        Evaluation e = new AlertEvaluator(new AlertsConfig(List.of(new CalendarConfig("retail", "Europe/Berlin",
-                Map.of("mon-sun", "07:00-19:00"), List.of(), 60)), null, null, null, null, null, null).validate())
+        Evaluation e = (new AlertsConfig(List.of(new CalendarConfig("retail", "Europe/Berlin",
+                Map.of("mon-sun", "07:00-19:00"), List.of(), 60)), null, null, null, null, null, null).validate()).evaluator()
                 .evaluate(fleet(35, now), now);
 
         List<StatusView.InstanceWindows> windows = StatusWindows.of(e.analysis(), Set.of("sql-fra-01"));

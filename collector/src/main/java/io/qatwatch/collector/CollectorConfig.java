@@ -1,0 +1,85 @@
+package io.qatwatch.collector;
+
+import io.qatwatch.collector.config.ConfigException;
+import io.qatwatch.collector.influx.InfluxConfig;
+import io.qatwatch.collector.ingest.IngestConfig;
+import io.qatwatch.collector.store.RetentionConfig;
+import io.qatwatch.collector.web.ListenConfig;
+import io.qatwatch.collector.web.StatusPageConfig;
+import io.qatwatch.collector.web.TlsConfig;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The collector's configuration, assembled from the sections each part owns: typed, defaulted in code
+ * ({@link #defaults()}), validated at start ({@link #validate()} names the key). {@code install/collector.example.yaml}
+ * documents every key.
+ */
+public record CollectorConfig(ListenConfig listen, TlsConfig tls, IngestConfig ingest, RetentionConfig retention,
+        StatusPageConfig statusPage, InfluxConfig influx, AlertsConfig alerts) {
+
+    public static CollectorConfig defaults() {
+        return new CollectorConfig(ListenConfig.DEFAULTS, TlsConfig.PLAIN, IngestConfig.DEFAULTS, RetentionConfig.DEFAULTS,
+                StatusPageConfig.DEFAULTS, InfluxConfig.DEFAULTS, AlertsConfig.DEFAULTS);
+    }
+
+    /** A config without an InfluxDB sink (the form callers used before the {@code influx} section existed). */
+    public CollectorConfig(ListenConfig listen, TlsConfig tls, IngestConfig ingest, RetentionConfig retention,
+            StatusPageConfig statusPage) {
+        this(listen, tls, ingest, retention, statusPage, InfluxConfig.DEFAULTS, AlertsConfig.DEFAULTS);
+    }
+
+    /** This config listening on {@code host:port} (tests and {@code qatwatch up}). */
+    public CollectorConfig withListen(String host, int port) {
+        return new CollectorConfig(new ListenConfig(host, port), tls, ingest, retention, statusPage, influx, alerts);
+    }
+
+    public CollectorConfig withStatusPage(String publicUrl) {
+        return new CollectorConfig(listen, tls, ingest, retention, new StatusPageConfig(publicUrl), influx, alerts);
+    }
+
+    public CollectorConfig withInflux(InfluxConfig newInflux) {
+        return new CollectorConfig(listen, tls, ingest, retention, statusPage, newInflux, alerts);
+    }
+
+    public CollectorConfig withIngest(IngestConfig newIngest) {
+        return new CollectorConfig(listen, tls, newIngest, retention, statusPage, influx, alerts);
+    }
+
+    public CollectorConfig withTls(TlsConfig newTls) {
+        return new CollectorConfig(listen, newTls, ingest, retention, statusPage, influx, alerts);
+    }
+
+    public CollectorConfig withAlerts(AlertsConfig newAlerts) {
+        return new CollectorConfig(listen, tls, ingest, retention, statusPage, influx, newAlerts);
+    }
+
+    /** Fills every section or value left out of a config file with its default. */
+    public CollectorConfig withDefaults() {
+        CollectorConfig d = defaults();
+        return new CollectorConfig(
+                listen == null ? d.listen : listen.withDefaults(),
+                tls == null ? d.tls : tls,
+                ingest == null ? d.ingest : ingest.withDefaults(),
+                retention == null ? d.retention : retention.withDefaults(),
+                statusPage == null || statusPage.publicUrl() == null ? d.statusPage : statusPage,
+                influx == null ? d.influx : influx.withDefaults(),
+                alerts == null ? d.alerts : alerts);
+    }
+
+    /** The problems found, each naming its key; empty when the config is usable. */
+    public List<String> validate() {
+        List<String> problems = new ArrayList<>();
+        listen.validate(problems);
+        tls.validate(problems);
+        ingest.validate(problems);
+        retention.validate(problems);
+        influx.validate(problems);
+        try {
+            alerts.validate();
+        } catch (ConfigException e) {
+            problems.addAll(e.problems());
+        }
+        return problems;
+    }
+}

@@ -1,0 +1,211 @@
+package io.qatwatch.collector.alert.rule;
+
+import io.qatwatch.collector.alert.Severity;
+import io.qatwatch.collector.window.CreepSettings;
+import java.util.List;
+
+/** Every rule's switch, severity and thresholds; unset keys take the defaults documented in docs/alerts.md. */
+public record RulesConfig(
+        Breach backupWindowBreach,
+        SpillForecast backupWindowSpillForecast,
+        Creep backupWindowCreep,
+        Missing backupMissing,
+        ThroughputDrop backupThroughputDrop,
+        Basic qatFallback,
+        QatConfigMismatch qatConfigMismatch,
+        QatRestoreRisk qatRestoreRisk,
+        LicenceRisk licenceRisk,
+        CertKey certKeyNotBackedUp,
+        AgentSilent agentSilent) {
+
+    /** All defaults. */
+    public static final RulesConfig DEFAULTS = new RulesConfig(null, null, null, null, null, null, null, null, null, null, null);
+
+    public RulesConfig {
+        backupWindowBreach = backupWindowBreach == null ? new Breach(null, null) : backupWindowBreach;
+        backupWindowSpillForecast = backupWindowSpillForecast == null ? new SpillForecast(null, null, null, null) : backupWindowSpillForecast;
+        backupWindowCreep = backupWindowCreep == null ? new Creep(null, null, null, null, null, null) : backupWindowCreep;
+        backupMissing = backupMissing == null ? new Missing(null, null, null, null, null) : backupMissing;
+        backupThroughputDrop = backupThroughputDrop == null ? new ThroughputDrop(null, null, null, null, null, null) : backupThroughputDrop;
+        qatFallback = qatFallback == null ? new Basic(null, null) : qatFallback;
+        qatConfigMismatch = qatConfigMismatch == null ? new QatConfigMismatch(null, null, null) : qatConfigMismatch;
+        qatRestoreRisk = qatRestoreRisk == null ? new QatRestoreRisk(null, null, null, null) : qatRestoreRisk;
+        licenceRisk = licenceRisk == null ? new LicenceRisk(null, null, null) : licenceRisk;
+        certKeyNotBackedUp = certKeyNotBackedUp == null ? new CertKey(null, null, null, null) : certKeyNotBackedUp;
+        agentSilent = agentSilent == null ? new AgentSilent(null, null, null) : agentSilent;
+    }
+
+    public void validate(String key, List<String> problems) {
+        positive(problems, key + ".backupWindowSpillForecast.minPercentComplete", backupWindowSpillForecast.minPercentComplete());
+        positive(problems, key + ".backupWindowCreep.nights", backupWindowCreep.nights());
+        positive(problems, key + ".backupWindowCreep.horizonDays", backupWindowCreep.horizonDays());
+        if (backupWindowCreep.minNights() < 3 || backupWindowCreep.minNights() > backupWindowCreep.nights()) {
+            problems.add(key + ".backupWindowCreep.minNights: must be between 3 and nights (" + backupWindowCreep.nights()
+                    + "), got " + backupWindowCreep.minNights());
+        }
+        positive(problems, key + ".backupMissing.fullMaxAgeHours", backupMissing.fullMaxAgeHours());
+        positive(problems, key + ".backupMissing.fullOrDifferentialMaxAgeHours", backupMissing.fullOrDifferentialMaxAgeHours());
+        positive(problems, key + ".backupMissing.logMaxAgeMinutes", backupMissing.logMaxAgeMinutes());
+        if (backupThroughputDrop.dropPercent() <= 0 || backupThroughputDrop.dropPercent() >= 100) {
+            problems.add(key + ".backupThroughputDrop.dropPercent: must be between 0 and 100, got " + backupThroughputDrop.dropPercent());
+        }
+        positive(problems, key + ".backupThroughputDrop.baselineBackups", backupThroughputDrop.baselineBackups());
+        positive(problems, key + ".certKeyNotBackedUp.maxKeyBackupAgeDays", certKeyNotBackedUp.maxKeyBackupAgeDays());
+        positive(problems, key + ".agentSilent.silentMinutes", agentSilent.silentMinutes());
+        for (int i = 0; i < qatRestoreRisk.restoreTargets().size(); i++) {
+            RestoreTarget t = qatRestoreRisk.restoreTargets().get(i);
+            if (t.hosts().isEmpty()) {
+                problems.add(key + ".qatRestoreRisk.restoreTargets[" + i + "].hosts: empty; name the hosts these databases are restored to");
+            }
+        }
+        for (int i = 0; i < licenceRisk.verdicts().size(); i++) {
+            String v = licenceRisk.verdicts().get(i);
+            try {
+                io.qatwatch.protocol.LicenceVerdict.valueOf(v);
+            } catch (IllegalArgumentException e) {
+                problems.add(key + ".licenceRisk.verdicts[" + i + "]: '" + v + "' is not a licence verdict");
+            }
+        }
+    }
+
+    private static void positive(List<String> problems, String key, Number n) {
+        if (n.doubleValue() <= 0) {
+            problems.add(key + ": must be more than 0, got " + n);
+        }
+    }
+
+    private static Severity sev(Severity s, Severity dflt) {
+        return s == null ? dflt : s;
+    }
+
+    private static boolean on(Boolean b) {
+        return b == null || b;
+    }
+
+    /** A rule with only a switch and a severity. */
+    public record Basic(Boolean enabled, Severity severity) {
+        public Basic {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.WARNING);
+        }
+    }
+
+    /** backup-window-breach. */
+    public record Breach(Boolean enabled, Severity severity) {
+        public Breach {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.CRITICAL);
+        }
+    }
+
+    /** backup-window-spill-forecast: extrapolate only past {@code minPercentComplete} and {@code minElapsedMinutes}. */
+    public record SpillForecast(Boolean enabled, Severity severity, Double minPercentComplete, Integer minElapsedMinutes) {
+        public SpillForecast {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.CRITICAL);
+            minPercentComplete = minPercentComplete == null ? 5.0 : minPercentComplete;
+            minElapsedMinutes = minElapsedMinutes == null ? 5 : minElapsedMinutes;
+        }
+    }
+
+    /** backup-window-creep. */
+    public record Creep(Boolean enabled, Severity severity, Integer nights, Integer minNights, Integer horizonDays,
+                        Double minSlopeMinutesPerDay) {
+        public Creep {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.WARNING);
+            CreepSettings d = new CreepSettings(nights, minNights, horizonDays, minSlopeMinutesPerDay);
+            nights = d.nights();
+            minNights = d.minNights();
+            horizonDays = d.horizonDays();
+            minSlopeMinutesPerDay = d.minSlopeMinutesPerDay();
+        }
+
+        /** The fitting settings. */
+        public CreepSettings settings() {
+            return new CreepSettings(nights, minNights, horizonDays, minSlopeMinutesPerDay);
+        }
+    }
+
+    /** backup-missing: recovery point objectives per backup type. */
+    public record Missing(Boolean enabled, Severity severity, Integer fullMaxAgeHours, Integer fullOrDifferentialMaxAgeHours,
+                          Integer logMaxAgeMinutes) {
+        public Missing {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.CRITICAL);
+            fullMaxAgeHours = fullMaxAgeHours == null ? 8 * 24 : fullMaxAgeHours;
+            fullOrDifferentialMaxAgeHours = fullOrDifferentialMaxAgeHours == null ? 36 : fullOrDifferentialMaxAgeHours;
+            logMaxAgeMinutes = logMaxAgeMinutes == null ? 60 : logMaxAgeMinutes;
+        }
+    }
+
+    /** backup-throughput-drop: the latest full against the median of the database's previous fulls. */
+    public record ThroughputDrop(Boolean enabled, Severity severity, Integer baselineBackups, Integer minBaselineBackups,
+                                 Double dropPercent, Integer minDurationMinutes) {
+        public ThroughputDrop {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.WARNING);
+            baselineBackups = baselineBackups == null ? 14 : baselineBackups;
+            minBaselineBackups = minBaselineBackups == null ? 5 : minBaselineBackups;
+            dropPercent = dropPercent == null ? 30.0 : dropPercent;
+            minDurationMinutes = minDurationMinutes == null ? 5 : minDurationMinutes;
+        }
+    }
+
+    /** qat-config-mismatch: judged on the backups of the last {@code recentHours}. */
+    public record QatConfigMismatch(Boolean enabled, Severity severity, Integer recentHours) {
+        public QatConfigMismatch {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.WARNING);
+            recentHours = recentHours == null ? 48 : recentHours;
+        }
+    }
+
+    /** qat-restore-risk: named restore targets per database pattern; the whole fleet when {@code fleetWide}. */
+    public record QatRestoreRisk(Boolean enabled, Severity severity, Boolean fleetWide, List<RestoreTarget> restoreTargets) {
+        public QatRestoreRisk {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.WARNING);
+            fleetWide = fleetWide == null ? Boolean.TRUE : fleetWide;
+            restoreTargets = restoreTargets == null ? List.of() : List.copyOf(restoreTargets);
+        }
+    }
+
+    /** Databases (patterns) and the hosts (patterns) they would be restored on. */
+    public record RestoreTarget(List<String> databases, List<String> hosts) {
+        public RestoreTarget {
+            databases = databases == null ? List.of("*") : List.copyOf(databases);
+            hosts = hosts == null ? List.of() : List.copyOf(hosts);
+        }
+    }
+
+    /** licence-risk: the verdicts that make QAT software on a host a risk. */
+    public record LicenceRisk(Boolean enabled, Severity severity, List<String> verdicts) {
+        public LicenceRisk {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.WARNING);
+            verdicts = verdicts == null
+                    ? List.of("INTEL_COMPONENT_ONLY", "INTEL_EMULATED_DEVICE_ONLY", "NO_INTEL_COMPONENT")
+                    : List.copyOf(verdicts);
+        }
+    }
+
+    /** cert-key-not-backed-up. */
+    public record CertKey(Boolean enabled, Severity severity, Integer maxKeyBackupAgeDays, Boolean flagTripleDes) {
+        public CertKey {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.CRITICAL);
+            maxKeyBackupAgeDays = maxKeyBackupAgeDays == null ? 365 : maxKeyBackupAgeDays;
+            flagTripleDes = flagTripleDes == null ? Boolean.TRUE : flagTripleDes;
+        }
+    }
+
+    /** agent-silent. */
+    public record AgentSilent(Boolean enabled, Severity severity, Integer silentMinutes) {
+        public AgentSilent {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.WARNING);
+            silentMinutes = silentMinutes == null ? 15 : silentMinutes;
+        }
+    }
+}

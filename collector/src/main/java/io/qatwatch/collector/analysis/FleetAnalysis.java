@@ -1,0 +1,318 @@
+package io.qatwatch.collector.analysis;
+
+import io.qatwatch.collector.analysis.FleetState.HostState;
+import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.window.BusinessCalendar;
+import io.qatwatch.collector.window.CreepAnalysis;
+import io.qatwatch.collector.window.CreepTrend;
+import io.qatwatch.collector.window.NightKind;
+import io.qatwatch.collector.window.NightlyWindow;
+import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
+import io.qatwatch.collector.window.NightlyWindows;
+import io.qatwatch.collector.window.SpillForecast;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
+import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The fleet seen through the configuration at one instant: each instance's calendar, nightly windows,
+ * creep trend and spill forecasts, each availability group's merged windows, and every database merged
+ * across replicas by {@code database_guid}. Pure; the status page and the InfluxDB sink can read it too.
+ */
+public final class FleetAnalysis {
+
+    private final FleetState fleet;
+    private final AnalysisConfig config;
+    private final Instant now;
+    private final Map<String, BusinessCalendar> calendars;
+    private final List<InstanceAnalysis> instances = new ArrayList<>();
+    private final Map<String, MergedDatabase> databases = new LinkedHashMap<>();
+    private final Map<String, List<NightlyWindow>> groupWindows = new LinkedHashMap<>();
+    private final Map<InstanceState, List<BackupRecord>> recent = new IdentityHashMap<>();
+
+    /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
+    public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now) {
+        this(fleet, config, now, null);
+    }
+
+    /**
+     * Analyses {@code fleet} as of {@code now} with each instance's {@link History} already known (the alert
+     * stage keeps them between evaluations): its instances' backups then need only be what the rules read
+     * ({@link BackupDigest}). No availability-group windows are built this way.
+     */
+    public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known) {
+        this.fleet = fleet;
+        this.config = config;
+        this.now = now;
+        this.calendars = config.businessCalendars();
+        for (HostState h : fleet.hosts()) {
+            for (InstanceState i : h.instances()) {
+                String scope = h.host() + "/" + i.name();
+                BusinessCalendar calendar = calendarFor(h, i.name());
+                History history = known == null ? history(scope, calendar, i, recent(i), config, now) : known.apply(i);
+                instances.add(analyse(h, i, scope, calendar, history));
+            }
+        }
+        mergeDatabases(known == null);
+    }
+
+    /**
+     * What an instance's backup history gives, as of one instant: its nightly windows, the creep fit of each
+     * kind of night over the finished ones, and each database's tail on its latest finished night (for spill
+     * forecasts). A night counts whole while it began inside the lookback period, and leaves it whole. The
+     * history holds until {@code validUntil}: then a window finishes, the oldest night leaves the lookback
+     * period, or a backup stops being in the future; a new backup that counts for the windows ends it earlier.
+     */
+    public record History(List<NightlyWindow> windows, Map<NightKind, CreepAnalysis.Fit> fits, Map<String, Long> tails,
+                          Instant validUntil) {
+
+        /**
+         * The same history with each window reduced to its {@link NightlyWindow#summary() summary}; as of
+         * {@code now}, the finished nights before the latest keep no backup at all (no rule reads them).
+         */
+        public History summary(Instant now) {
+            int latestFinished = -1;
+            for (int k = 0; k < windows.size(); k++) {
+                if (!windows.get(k).businessStart().isAfter(now)) {
+                    latestFinished = k;
+                }
+            }
+            List<NightlyWindow> out = new ArrayList<>(windows.size());
+            for (int k = 0; k < windows.size(); k++) {
+                NightlyWindow w = windows.get(k).summary();
+                out.add(k < latestFinished ? w.withoutBackups() : w);
+            }
+            return new History(List.copyOf(out), fits, tails, validUntil);
+        }
+    }
+
+    /**
+     * An instance's {@link History} from its backups loaded for the lookback period ({@code loaded}, all of
+     * them, as the store returned them) as of {@code now}.
+     */
+    public static History history(String scope, BusinessCalendar calendar, InstanceState i, List<BackupRecord> loaded,
+                                  AnalysisConfig config, Instant now) {
+        return history(scope, new NightlyWindows.Nights(calendar), i, loaded, config, now);
+    }
+
+    /** As {@link #history(String, BusinessCalendar, InstanceState, List, AnalysisConfig, Instant)}, with the calendar's nights. */
+    public static History history(String scope, NightlyWindows.Nights nights, InstanceState i, List<BackupRecord> loaded,
+                                  AnalysisConfig config, Instant now) {
+        BusinessCalendar calendar = nights.calendar();
+        Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
+        Instant validUntil = Instant.MAX;
+        List<DatabaseBackup> backups = new ArrayList<>(loaded.size());
+        for (BackupRecord b : loaded) {
+            if (b.finishedAt() == null || b.startedAt() == null) {
+                continue;
+            }
+            if (b.startedAt().isAfter(now)) {
+                validUntil = min(validUntil, b.startedAt());
+                continue;
+            }
+            BusinessCalendar.Night night = nights.containing(b.startedAt());
+            if (night != null && night.businessEnd().isAfter(from)) {
+                backups.add(toBackup(scope, b));
+            }
+        }
+        List<NightlyWindow> windows = NightlyWindows.build(scope, backups, nights, config.windows(), secondaries(i));
+        List<NightlyWindow> finished = new ArrayList<>();
+        for (NightlyWindow w : windows) {
+            if (w.businessStart().isAfter(now)) {
+                validUntil = min(validUntil, w.businessStart());
+            } else {
+                finished.add(w);
+            }
+        }
+        if (!windows.isEmpty()) {
+            validUntil = min(validUntil, windows.get(0).businessEnd().plus(Duration.ofDays(config.windows().lookbackDays())));
+        }
+        return new History(windows, CreepAnalysis.fits(finished, calendar, config.creep()),
+                SpillForecast.tails(finished), validUntil);
+    }
+
+    private static Instant min(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
+    }
+
+    /** Databases that are availability-group secondaries on this instance, by guid. */
+    public static Set<String> secondaries(InstanceState i) {
+        Set<String> secondaries = new HashSet<>();
+        for (DatabaseInfo d : i.databases()) {
+            if ("SECONDARY".equalsIgnoreCase(d.replicaRole()) && d.databaseGuid() != null) {
+                secondaries.add(d.databaseGuid());
+            }
+        }
+        return secondaries;
+    }
+
+    /**
+     * One instance's analysis.
+     *
+     * @param scope {@code host/instance}
+     * @param silent the instance's agent has not reported within the agent-silent threshold
+     */
+    public record InstanceAnalysis(HostState host, InstanceState instance, String scope, BusinessCalendar calendar,
+                                   List<NightlyWindow> windows, Map<NightKind, CreepTrend> creep,
+                                   List<SpillForecast> spills, boolean silent) {
+    }
+
+    /**
+     * A database across the fleet: every replica's backups together, so a backup taken on a secondary
+     * counts for the database, and no replica's own msdb makes it look unprotected.
+     *
+     * @param host       the host of the primary replica (or the only copy)
+     * @param replicas   {@code host/instance} of every copy
+     * @param silent     every agent holding a copy is silent: nothing here is current
+     */
+    public record MergedDatabase(String guid, String name, String availabilityGroup, String host, String instance,
+                                 String recoveryModel, List<String> replicas, List<DatabaseBackup> backups, boolean silent) {
+    }
+
+    public Instant now() {
+        return now;
+    }
+
+    public AnalysisConfig config() {
+        return config;
+    }
+
+    public FleetState fleet() {
+        return fleet;
+    }
+
+    public List<InstanceAnalysis> instances() {
+        return instances;
+    }
+
+    /** One instance's analysis, if the fleet has it (host and instance names compare case-insensitively). */
+    public java.util.Optional<InstanceAnalysis> instance(String host, String instance) {
+        return instances.stream().filter(ia -> ia.host().host().equalsIgnoreCase(host)
+                && ia.instance().name().equalsIgnoreCase(instance)).findFirst();
+    }
+
+    /** Databases by guid (by {@code host/instance/name} when an agent sent no guid). */
+    public Map<String, MergedDatabase> databases() {
+        return databases;
+    }
+
+    /** Nightly windows of each availability group, merged across its replicas, by group name. */
+    public Map<String, List<NightlyWindow>> availabilityGroupWindows() {
+        return groupWindows;
+    }
+
+    /** The calendar that applies to a host and instance. */
+    public BusinessCalendar calendarFor(HostState h, String instance) {
+        return calendars.get(config.calendarNameFor(h.host(), instance, h.tags()));
+    }
+
+    /** True when the host's agent has not reported for longer than the agent-silent threshold. */
+    public boolean silent(HostState h) {
+        return h.lastSeen() == null
+                || Duration.between(h.lastSeen(), now).toMinutes() > config.agentSilentMinutes();
+    }
+
+    private InstanceAnalysis analyse(HostState h, InstanceState i, String scope, BusinessCalendar calendar, History history) {
+        LocalDate today = now.atZone(calendar.zone()).toLocalDate();
+        Map<NightKind, CreepTrend> creep = new EnumMap<>(NightKind.class);
+        history.fits().forEach((kind, fit) -> creep.put(kind, fit.project(today)));
+        List<SpillForecast> spills = new ArrayList<>();
+        Instant at = i.collectedAt() == null ? now : i.collectedAt();
+        for (RunningBackup r : i.runningBackups()) {
+            if (r.command() == null || !r.command().toUpperCase(Locale.ROOT).startsWith("BACKUP DATABASE")) {
+                continue;
+            }
+            SpillForecast.of(scope, r.databaseName(), r.startedAt(), r.percentComplete(), r.elapsedSeconds(), at, calendar,
+                    SpillForecast.tail(history.tails(), r.databaseName()),
+                    config.spillMinPercentComplete()).ifPresent(spills::add);
+        }
+        return new InstanceAnalysis(h, i, scope, calendar, history.windows(), creep, spills, silent(h));
+    }
+
+    /** The instance's backups inside the lookback period. */
+    private List<BackupRecord> recent(InstanceState i) {
+        return recent.computeIfAbsent(i, this::inLookback);
+    }
+
+    private List<BackupRecord> inLookback(InstanceState i) {
+        Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
+        return i.backups().stream().filter(b -> b.finishedAt() != null && b.startedAt() != null
+                && b.finishedAt().isAfter(from) && !b.startedAt().isAfter(now)).toList();
+    }
+
+    static DatabaseBackup toBackup(String scope, BackupRecord b) {
+        return new DatabaseBackup(scope, b.databaseName(), b.databaseGuid(), b.type(), b.copyOnly(), b.startedAt(),
+                b.finishedAt(), b.backupSizeBytes(), b.compressedSizeBytes(), b.compressionAlgorithm(), b.target());
+    }
+
+    /** Where the backups of a database the instance does not list go: nowhere. */
+    private static final List<DatabaseBackup> NOWHERE = List.of();
+
+    private void mergeDatabases(boolean groupWindowsToo) {
+        Map<String, List<DatabaseBackup>> backupsByKey = new LinkedHashMap<>();
+        Map<String, List<DatabaseBackup>> agBackups = new LinkedHashMap<>();
+        Map<String, BusinessCalendar> agCalendar = new LinkedHashMap<>();
+        Map<String, Set<String>> agSecondaryGuids = new LinkedHashMap<>();
+        for (InstanceAnalysis ia : instances) {
+            Map<String, String> guidByName = new LinkedHashMap<>();
+            for (DatabaseInfo d : ia.instance().databases()) {
+                String key = d.databaseGuid() != null ? d.databaseGuid() : ia.scope() + "/" + d.name();
+                guidByName.put(d.name().toLowerCase(Locale.ROOT), key);
+                boolean primary = d.replicaRole() == null || "PRIMARY".equalsIgnoreCase(d.replicaRole());
+                MergedDatabase m = databases.get(key);
+                List<String> replicas = new ArrayList<>(m == null ? List.of() : m.replicas());
+                replicas.add(ia.scope());
+                boolean silent = ia.silent() && (m == null || m.silent());
+                List<DatabaseBackup> backups = backupsByKey.computeIfAbsent(key, k -> new ArrayList<>());
+                if (m == null || primary) {
+                    m = new MergedDatabase(key, d.name(), d.availabilityGroup(), ia.host().host(), ia.instance().name(),
+                            d.recoveryModel(), replicas, backups, silent);
+                } else {
+                    m = new MergedDatabase(m.guid(), m.name(), m.availabilityGroup(), m.host(), m.instance(),
+                            m.recoveryModel(), replicas, backups, silent);
+                }
+                databases.put(key, m);
+                if (d.availabilityGroup() != null) {
+                    agCalendar.putIfAbsent(d.availabilityGroup(), ia.calendar());
+                    if (primary) {
+                        agCalendar.put(d.availabilityGroup(), ia.calendar());
+                    } else if (d.databaseGuid() != null) {
+                        agSecondaryGuids.computeIfAbsent(d.availabilityGroup(), k -> new HashSet<>()).add(d.databaseGuid());
+                    }
+                }
+            }
+            // The fleet-wide maps are large: look each database up once per instance, not once per backup.
+            Map<String, List<DatabaseBackup>> mine = new HashMap<>();
+            for (BackupRecord b : recent(ia.instance())) {
+                String key = b.databaseGuid() != null ? b.databaseGuid()
+                        : guidByName.getOrDefault(b.databaseName().toLowerCase(Locale.ROOT), ia.scope() + "/" + b.databaseName());
+                List<DatabaseBackup> into = mine.computeIfAbsent(key, k -> databases.containsKey(k) ? backupsByKey.get(k) : NOWHERE);
+                if (into == NOWHERE) {
+                    continue;
+                }
+                DatabaseBackup backup = toBackup(ia.scope(), b);
+                into.add(backup);
+                String ag = groupWindowsToo ? databases.get(key).availabilityGroup() : null;
+                if (ag != null) {
+                    agBackups.computeIfAbsent(ag, k -> new ArrayList<>()).add(backup);
+                }
+            }
+        }
+        agBackups.forEach((ag, backups) -> groupWindows.put(ag, NightlyWindows.build("ag:" + ag, backups,
+                agCalendar.get(ag), config.windows(), agSecondaryGuids.getOrDefault(ag, Set.of()))));
+    }
+}

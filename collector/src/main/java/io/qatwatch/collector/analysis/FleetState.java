@@ -1,0 +1,79 @@
+package io.qatwatch.collector.analysis;
+
+import io.qatwatch.protocol.HostFacts;
+import io.qatwatch.protocol.LicenceFacts;
+import io.qatwatch.protocol.QatFacts;
+import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
+import io.qatwatch.protocol.SqlInstanceSnapshot.ConfigOption;
+import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
+import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
+import io.qatwatch.protocol.SqlInstanceSnapshot.ServerInfo;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What the store knows about the fleet at one moment: the input of every rule. The store fills it with the
+ * latest value of each section per host and instance, plus backup history for the lookback period.
+ */
+public record FleetState(List<HostState> hosts) {
+
+    public FleetState {
+        hosts = hosts == null ? List.of() : List.copyOf(hosts);
+    }
+
+    /**
+     * One agent's host.
+     *
+     * @param host     the host name the collector knows the agent by (the token's host)
+     * @param tags     tags from the agent's registration, matched by host groups
+     * @param lastSeen when the collector last accepted a report from this agent
+     * @param facts    latest host facts, null if never probed
+     * @param qat      latest QAT facts, null if never probed
+     * @param licence  latest licence facts, null if never probed
+     */
+    public record HostState(
+            String host,
+            Set<String> tags,
+            Instant lastSeen,
+            HostFacts facts,
+            QatFacts qat,
+            LicenceFacts licence,
+            List<InstanceState> instances) {
+
+        public HostState {
+            tags = tags == null ? Set.of() : Set.copyOf(tags);
+            instances = instances == null ? List.of() : List.copyOf(instances);
+        }
+    }
+
+    /**
+     * One SQL Server instance on a host: the latest value of each snapshot section, and its backups.
+     *
+     * @param collectedAt     when the latest snapshot was taken (the time {@code runningBackups} describes)
+     * @param backups         every backup in the lookback period (all types, copy-only included), any order
+     * @param runningBackups  backups running at {@code collectedAt}; empty when none
+     */
+    public record InstanceState(
+            String name,
+            Instant collectedAt,
+            ServerInfo server,
+            List<ConfigOption> configuration,
+            List<AcceleratorStatus> accelerators,
+            List<DatabaseInfo> databases,
+            List<CertificateInfo> certificates,
+            List<RunningBackup> runningBackups,
+            List<BackupRecord> backups) {
+
+        public InstanceState {
+            configuration = configuration == null ? List.of() : List.copyOf(configuration);
+            accelerators = accelerators == null ? List.of() : List.copyOf(accelerators);
+            databases = databases == null ? List.of() : List.copyOf(databases);
+            certificates = certificates == null ? List.of() : List.copyOf(certificates);
+            runningBackups = runningBackups == null ? List.of() : List.copyOf(runningBackups);
+            backups = backups == null ? List.of() : List.copyOf(backups);
+        }
+    }
+}

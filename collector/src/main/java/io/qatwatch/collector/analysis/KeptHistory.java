@@ -1,0 +1,351 @@
+package io.qatwatch.collector.analysis;
+
+import io.qatwatch.collector.analysis.FleetAnalysis.History;
+import io.qatwatch.collector.window.BusinessCalendar.Night;
+import io.qatwatch.collector.window.CreepAnalysis;
+import io.qatwatch.collector.window.CreepSettings;
+import io.qatwatch.collector.window.NightKind;
+import io.qatwatch.collector.window.NightlyWindow;
+import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
+import io.qatwatch.collector.window.NightlyWindows;
+import io.qatwatch.collector.window.SpillForecast;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One instance's {@link History} kept up to date in memory, so that neither a night finishing, nor a night
+ * leaving the lookback period, nor a backup that counts for tonight's window needs the instance's backups
+ * read again. It holds the backups of the open night (the one whose business start is still ahead), and of
+ * each finished night its {@link NightlyWindow#summary() summary}, the fulls that classify it (full or
+ * differential night) and, for the nights a creep fit reads (the latest {@code nights} of each kind), each
+ * backup's duration and size for the fit's drivers. When the kinds of the finished nights change so that a
+ * fit would need a night whose backups are gone, {@link #advance} says so and the caller rebuilds the
+ * instance from the store. Not thread-safe.
+ */
+final class KeptHistory {
+
+    private static final String[] NO_KEYS = new String[0];
+    private static final long[] NO_SIZES = new long[0];
+
+    private final String scope;
+    private final NightlyWindows.Nights nights;
+    private final AnalysisConfig config;
+    private final Set<String> secondaries;
+    private final List<Kept> finished = new ArrayList<>();
+    private final List<DatabaseBackup> open = new ArrayList<>();
+    /** Each database's tail (lower-case name) and the morning of the night it comes from. */
+    private final Map<String, Tail> tails = new HashMap<>();
+    /** The creep drivers' series, numbered per instance: database name, guid and backup type, three entries each. */
+    private final List<String> series = new ArrayList<>();
+    private Map<NightKind, CreepAnalysis.Fit> fits;
+    private final Instant futureStart;
+    private History history;
+    private Instant validUntil;
+    private boolean dirty;
+
+    private record Tail(long seconds, LocalDate morning) {
+    }
+
+    /** A finished night: its summary, its fulls (database key and largest size), and the drivers' points or null. */
+    private static final class Kept {
+        NightlyWindow window;
+        final String[] fullKeys;
+        final long[] fullSizes;
+        /** Per backup: its series (high 32 bits) and duration in seconds (low 32 bits); null when no fit reads the night. */
+        long[] points;
+        long[] pointSizes;
+
+        Kept(NightlyWindow window, String[] fullKeys, long[] fullSizes) {
+            this.window = window;
+            this.fullKeys = fullKeys;
+            this.fullSizes = fullSizes;
+        }
+    }
+
+    /**
+     * The kept form of {@code built}, the history {@link FleetAnalysis#history} built as of {@code now};
+     * {@code futureStart} is the earliest start of a backup that starts after {@code now}.
+     */
+    KeptHistory(String scope, NightlyWindows.Nights nights, Set<String> secondaries, AnalysisConfig config, History built,
+                Instant futureStart, Instant now) {
+        this.scope = scope;
+        this.nights = nights;
+        this.config = config;
+        this.secondaries = secondaries;
+        for (NightlyWindow w : built.windows()) {
+            if (w.businessStart().isAfter(now)) {
+                open.addAll(w.backups());
+            } else {
+                finish(w);
+            }
+        }
+        this.futureStart = futureStart;
+        this.fits = built.fits();
+        keepPointsOfFittedNightsOnly();
+        List<NightlyWindow> openWindows = new ArrayList<>();
+        built.windows().stream().filter(w -> w.businessStart().isAfter(now)).forEach(w -> openWindows.add(w.summary()));
+        this.validUntil = built.validUntil();
+        this.history = current(openWindows, validUntil);
+    }
+
+    /** The history of the kept nights (already summaries) and the open ones, as {@link History#summary} has it. */
+    private History current(List<NightlyWindow> openSummaries, Instant until) {
+        List<NightlyWindow> windows = new ArrayList<>(finished.size() + openSummaries.size());
+        finished.forEach(k -> windows.add(k.window));
+        windows.addAll(openSummaries);
+        Map<String, Long> tailSeconds = new HashMap<>();
+        tails.forEach((db, t) -> tailSeconds.put(db, t.seconds()));
+        return new History(List.copyOf(windows), fits, tailSeconds, until);
+    }
+
+    /** The history as of the last {@link #advance}. */
+    History history() {
+        return history;
+    }
+
+    /**
+     * Takes a backup that counts for the windows and started by {@code now}: true when it belongs to the
+     * open night (or to a night not yet seen that has not finished), false when it belongs to a finished
+     * night (the caller rebuilds the instance). A backup outside every night, or of a night already out of
+     * the lookback period, changes nothing.
+     */
+    boolean add(DatabaseBackup b, Instant now) {
+        Night night = nights.containing(b.startedAt());
+        if (night == null || !night.businessEnd().isAfter(now.minus(lookback()))) {
+            return true;
+        }
+        if (!night.businessStart().isAfter(now)) {
+            return false;
+        }
+        open.add(b);
+        dirty = true;
+        return true;
+    }
+
+    /**
+     * Brings the history to {@code now}: nights that finished join the finished ones, nights that left the
+     * lookback period go, kinds and fits are worked out again. False when it cannot be done from memory.
+     */
+    boolean advance(Instant now) {
+        if (!dirty && now.isBefore(validUntil)) {
+            return true;
+        }
+        if (!now.isBefore(futureStart)) {
+            return false;
+        }
+        Instant from = now.minus(lookback());
+        List<NightlyWindow> openWindows = NightlyWindows.build(scope, open, nights, config.windows(), secondaries);
+        Set<NightKind> changed = EnumSet.noneOf(NightKind.class);
+        List<DatabaseBackup> stillOpen = new ArrayList<>();
+        for (NightlyWindow w : openWindows) {
+            if (w.businessStart().isAfter(now)) {
+                stillOpen.addAll(w.backups());
+            }
+        }
+        while (!finished.isEmpty() && !finished.get(0).window.businessEnd().isAfter(from)) {
+            Kept gone = finished.remove(0);
+            tails.values().removeIf(t -> t.morning().equals(gone.window.morning()));
+            if (gone.points != null) {
+                changed.add(gone.window.kind());
+            }
+        }
+        Map<String, Long> weight = new HashMap<>();
+        finished.forEach(k -> weigh(weight, k.fullKeys, k.fullSizes));
+        List<Kept> openKept = new ArrayList<>();
+        for (NightlyWindow w : openWindows) {
+            Kept k = fulls(w);
+            weigh(weight, k.fullKeys, k.fullSizes);
+            openKept.add(k);
+        }
+        long total = 0;
+        for (long v : weight.values()) {
+            total += v;
+        }
+        for (Kept k : finished) {
+            NightKind kind = kindOf(k, weight, total);
+            if (kind != k.window.kind()) {
+                changed.add(kind);
+                changed.add(k.window.kind());
+                k.window = withKind(k.window, kind);
+            }
+        }
+        List<NightlyWindow> openSummaries = new ArrayList<>();
+        for (int n = 0; n < openWindows.size(); n++) {
+            NightlyWindow w = withKind(openWindows.get(n), kindOf(openKept.get(n), weight, total));
+            if (w.businessStart().isAfter(now)) {
+                openSummaries.add(w.summary());
+            } else {
+                finish(w);
+                changed.add(w.kind());
+            }
+        }
+        open.clear();
+        open.addAll(stillOpen);
+        if (!changed.isEmpty() && !refit(changed)) {
+            return false;
+        }
+        Instant until = futureStart;
+        for (NightlyWindow w : openSummaries) {
+            if (w.businessStart().isBefore(until)) {
+                until = w.businessStart();
+            }
+        }
+        NightlyWindow oldest = !finished.isEmpty() ? finished.get(0).window : openSummaries.isEmpty() ? null : openSummaries.get(0);
+        if (oldest != null) {
+            Instant leaves = oldest.businessEnd().plus(lookback());
+            until = leaves.isBefore(until) ? leaves : until;
+        }
+        history = current(openSummaries, until);
+        validUntil = until;
+        dirty = false;
+        return true;
+    }
+
+    /**
+     * Fits again the kinds of night whose nights changed, from the kept points; false when a night a fit
+     * reads has none kept (its kind changed after its backups were dropped).
+     */
+    private boolean refit(Set<NightKind> kinds) {
+        CreepSettings settings = config.creep();
+        int[] seen = new int[NightKind.values().length];
+        List<NightlyWindow> withPoints = new ArrayList<>(finished.size());
+        for (int n = finished.size() - 1; n >= 0; n--) {
+            Kept k = finished.get(n);
+            if (!kinds.contains(k.window.kind()) || seen[k.window.kind().ordinal()]++ >= settings.nights()) {
+                continue;
+            }
+            if (k.points == null) {
+                return false;
+            }
+            withPoints.add(materialise(k));
+        }
+        Collections.reverse(withPoints);
+        Map<NightKind, CreepAnalysis.Fit> out = new EnumMap<>(NightKind.class);
+        for (NightKind kind : NightKind.values()) {
+            if (kinds.contains(kind)) {
+                CreepAnalysis.fit(withPoints, kind, nights.calendar(), settings).ifPresent(f -> out.put(kind, f));
+            } else if (fits.containsKey(kind)) {
+                out.put(kind, fits.get(kind));
+            }
+        }
+        fits = out;
+        keepPointsOfFittedNightsOnly();
+        return true;
+    }
+
+    private Duration lookback() {
+        return Duration.ofDays(config.windows().lookbackDays());
+    }
+
+    /** A night just finished (its window has every backup): kept as a summary with its fulls, points and tails. */
+    private void finish(NightlyWindow w) {
+        Kept k = fulls(w);
+        k.window = w.summary();
+        int n = w.backups().size();
+        k.points = new long[n];
+        k.pointSizes = new long[n];
+        for (int p = 0; p < n; p++) {
+            DatabaseBackup b = w.backups().get(p);
+            k.points[p] = (long) seriesOf(b) << 32 | Math.min(b.durationSeconds(), Integer.MAX_VALUE);
+            k.pointSizes[p] = b.sizeBytes();
+        }
+        if (!finished.isEmpty()) {
+            Kept before = finished.get(finished.size() - 1);
+            before.window = before.window.withoutBackups();
+        }
+        finished.add(k);
+        SpillForecast.tails(List.of(w)).forEach((db, t) -> tails.put(db, new Tail(t, w.morning())));
+    }
+
+    /** The number of the series of {@code b}'s database and type; a new one when it has none yet. */
+    private int seriesOf(DatabaseBackup b) {
+        for (int s = 0; s < series.size(); s += 3) {
+            if (Objects.equals(series.get(s), b.database()) && Objects.equals(series.get(s + 1), b.databaseGuid())
+                    && Objects.equals(series.get(s + 2), b.type())) {
+                return s / 3;
+            }
+        }
+        series.add(b.database());
+        series.add(b.databaseGuid());
+        series.add(b.type());
+        return series.size() / 3 - 1;
+    }
+
+    /** The night's fulls: each database fully backed up and its largest full that night. */
+    private static Kept fulls(NightlyWindow w) {
+        Map<String, Long> largest = new HashMap<>();
+        for (DatabaseBackup b : w.backups()) {
+            if (b.isFull()) {
+                largest.merge(b.databaseGuid() == null ? b.database() : b.databaseGuid(), b.sizeBytes(), Math::max);
+            }
+        }
+        if (largest.isEmpty()) {
+            return new Kept(w, NO_KEYS, NO_SIZES);
+        }
+        String[] keys = new String[largest.size()];
+        long[] sizes = new long[largest.size()];
+        int n = 0;
+        for (Map.Entry<String, Long> e : largest.entrySet()) {
+            keys[n] = e.getKey();
+            sizes[n++] = e.getValue();
+        }
+        return new Kept(w, keys, sizes);
+    }
+
+    private static void weigh(Map<String, Long> weight, String[] keys, long[] sizes) {
+        for (int n = 0; n < keys.length; n++) {
+            weight.merge(keys[n], sizes[n], Math::max);
+        }
+    }
+
+    /** As {@code NightlyWindows.classify}: full when the night's fulls hold at least half the full-backup bytes. */
+    private static NightKind kindOf(Kept k, Map<String, Long> weight, long total) {
+        long mine = 0;
+        for (String key : k.fullKeys) {
+            mine += weight.get(key);
+        }
+        double share = total == 0 ? 0 : mine / (double) total;
+        return share >= 0.5 ? NightKind.FULL : NightKind.DIFFERENTIAL;
+    }
+
+    private static NightlyWindow withKind(NightlyWindow w, NightKind kind) {
+        return kind == w.kind() ? w : new NightlyWindow(w.scope(), w.morning(), kind, w.businessEnd(), w.businessStart(),
+                w.firstStart(), w.lastFinish(), w.marginSeconds(), w.backups(), w.backupCount());
+    }
+
+    /** The night with a stand-in backup per point: what the creep drivers read (name, guid, type, duration, size). */
+    private NightlyWindow materialise(Kept k) {
+        List<DatabaseBackup> backups = new ArrayList<>(k.points.length);
+        for (int p = 0; p < k.points.length; p++) {
+            int s = 3 * (int) (k.points[p] >>> 32);
+            backups.add(new DatabaseBackup(scope, series.get(s), series.get(s + 1), series.get(s + 2), false, Instant.EPOCH,
+                    Instant.EPOCH.plusSeconds(k.points[p] & 0xFFFF_FFFFL), k.pointSizes[p], null, null, null));
+        }
+        NightlyWindow w = k.window;
+        return new NightlyWindow(w.scope(), w.morning(), w.kind(), w.businessEnd(), w.businessStart(), w.firstStart(),
+                w.lastFinish(), w.marginSeconds(), backups, w.backupCount());
+    }
+
+    /** Drops the drivers' points of the nights no fit reads: the latest {@code nights} of each kind keep theirs. */
+    private void keepPointsOfFittedNightsOnly() {
+        int[] seen = new int[NightKind.values().length];
+        int limit = config.creep().nights();
+        for (int n = finished.size() - 1; n >= 0; n--) {
+            Kept k = finished.get(n);
+            if (seen[k.window.kind().ordinal()]++ >= limit) {
+                k.points = null;
+                k.pointSizes = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,334 @@
+package io.qatwatch.collector.analysis;
+
+import io.qatwatch.collector.analysis.FleetAnalysis.History;
+import io.qatwatch.collector.analysis.FleetState.HostState;
+import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.store.FleetRow;
+import io.qatwatch.collector.store.ReportStore;
+import io.qatwatch.collector.store.ReportStore.FleetHead;
+import io.qatwatch.collector.store.ReportStore.InstanceHead;
+import io.qatwatch.collector.store.StoredBackup;
+import io.qatwatch.collector.window.BusinessCalendar;
+import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
+import io.qatwatch.collector.window.NightlyWindows;
+import io.qatwatch.protocol.SqlInstanceSnapshot;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * The alert stage's memory of the fleet between evaluations, so that an evaluation reads from the store
+ * only what changed and the stage never holds every backup of the fleet.
+ *
+ * <p>Per instance it keeps its latest sections, a {@link KeptHistory} (the open night's backups, finished
+ * nights reduced to their summaries, creep fits, tails) and a {@link BackupDigest} of its backups. Each
+ * evaluation reads the backups stored since the previous one (by store position) and every host's head
+ * (last report, running backups, a counter of section changes). A new backup joins the digest; one that
+ * counts for the nightly windows joins the open night too. Nights finishing and nights leaving the lookback
+ * period are worked out in memory, and so is the digest when a backup crosses the lookback period's start.
+ * An instance is rebuilt from its stored backups only when it is new, its sections changed, a backup came
+ * late for a finished night or starts in the future, or the kinds of its nights changed so that a creep fit
+ * needs a night whose backups are no longer kept. The rest of the analysis (silent agents, spill forecasts,
+ * creep projected from today, every rule) runs each time. Not thread-safe: the alert stage runs one
+ * evaluation at a time.
+ */
+public final class LiveFleet {
+
+    private final AnalysisConfig config;
+    private final Function<String, Set<String>> tagsOf;
+    private final Map<String, BusinessCalendar> calendars;
+    private final Map<String, HostSlot> hosts = new TreeMap<>();
+    /** Strings the digests share (names, guids, algorithms, targets): a fleet has few distinct ones per instance. */
+    private final Map<String, String> strings = new HashMap<>();
+    /** Each calendar's nights, resolved once for the whole fleet. */
+    private final Map<String, NightlyWindows.Nights> nights = new HashMap<>();
+    private long backupsRead;
+    private boolean loaded;
+
+    /** {@code config} must have passed validation; {@code tagsOf} gives a host's tags for host-group matching. */
+    public LiveFleet(AnalysisConfig config, Function<String, Set<String>> tagsOf) {
+        this.config = config;
+        this.tagsOf = tagsOf;
+        this.calendars = config.businessCalendars();
+    }
+
+    /**
+     * What one refresh did.
+     *
+     * @param rebuilt     instances rebuilt from their stored backups
+     * @param newBackups  backups read because they were stored since the previous refresh
+     */
+    public record Refresh(FleetAnalysis analysis, int rebuilt, int newBackups) {
+    }
+
+    private static final class HostSlot {
+        FleetRow row;
+        long sectionsSeq;
+        Instant lastSeen;
+        final Map<String, InstanceSlot> instances = new TreeMap<>();
+    }
+
+    private static final class InstanceSlot {
+        final String host;
+        SqlInstanceSnapshot sections;
+        long sectionsSeq;
+        Instant lastSeen;
+        List<RunningBackup> running;
+        Set<String> secondaries = Set.of();
+        List<BackupRecord> digest = List.of();
+        int digestSize;
+        /** When a digest backup crosses the lookback period's start or {@code now}: the digest is worked out again. */
+        Instant digestValidUntil = Instant.MIN;
+        KeptHistory history;
+        boolean stale = true;
+        final List<BackupRecord> added = new ArrayList<>();
+
+        InstanceSlot(String host) {
+            this.host = host;
+        }
+
+        void sections(SqlInstanceSnapshot s, long seq) {
+            sections = s;
+            sectionsSeq = seq;
+            lastSeen = s.collectedAt();
+            running = s.runningBackups() == null ? List.of() : s.runningBackups();
+            secondaries = FleetAnalysis.secondaries(state(List.of()));
+            stale = true;
+        }
+
+        InstanceState state(List<BackupRecord> backups) {
+            SqlInstanceSnapshot s = sections;
+            return new InstanceState(s.name(), lastSeen, s.server(), s.configuration(), s.accelerators(), s.databases(),
+                    s.certificates(), running, backups);
+        }
+    }
+
+    /**
+     * Reads what changed since the previous refresh (on the first, everything) and analyses the fleet as of
+     * {@code now}. Blocking: it reads the store.
+     */
+    public Refresh refresh(ReportStore store, Instant now) throws Exception {
+        Instant since = now.minus(Duration.ofDays(config.windows().lookbackDays()));
+        int newBackups = 0;
+        if (!loaded) {
+            backupsRead = store.backupsAfter(Long.MAX_VALUE, since).upTo();
+            Map<String, FleetHead> heads = new HashMap<>();
+            store.fleetHeads().forEach(h -> heads.put(h.host(), h));
+            for (FleetRow row : store.fleet()) {
+                FleetHead head = heads.get(row.host());
+                HostSlot slot = new HostSlot();
+                load(slot, row, head);
+                hosts.put(row.host(), slot);
+            }
+            loaded = true;
+        } else {
+            ReportStore.BackupDelta delta = store.backupsAfter(backupsRead, since);
+            backupsRead = delta.upTo();
+            heads(store, store.fleetHeads());
+            newBackups = delta.backups().size();
+            for (StoredBackup b : delta.backups()) {
+                HostSlot h = hosts.get(b.host());
+                InstanceSlot slot = h == null ? null : h.instances.get(b.instance());
+                if (slot != null && !slot.stale) {
+                    take(slot, b.backup(), now);
+                }
+            }
+        }
+        int rebuilt = 0;
+        Map<InstanceState, InstanceSlot> slotOf = new IdentityHashMap<>();
+        List<HostState> fleet = new ArrayList<>(hosts.size());
+        for (Map.Entry<String, HostSlot> e : hosts.entrySet()) {
+            HostSlot h = e.getValue();
+            List<InstanceState> instances = new ArrayList<>(h.instances.size());
+            for (InstanceSlot slot : h.instances.values()) {
+                if (slot.stale || !slot.history.advance(now)) {
+                    rebuild(store, slot, since, now);
+                    rebuilt++;
+                } else {
+                    boolean grown = false;
+                    if (!slot.added.isEmpty()) {
+                        slot.digest = canonical(BackupDigest.with(slot.digest, slot.added));
+                        grown = slot.digest.size() > 2 * slot.digestSize + 32;
+                    }
+                    if (grown || !now.isBefore(slot.digestValidUntil)) {
+                        digest(slot, BackupDigest.of(slot.digest, config, now), now);
+                    } else if (!slot.added.isEmpty()) {
+                        slot.digestValidUntil = min(slot.digestValidUntil, crossing(slot.added, now));
+                    }
+                }
+                slot.added.clear();
+                InstanceState state = slot.state(slot.digest);
+                slotOf.put(state, slot);
+                instances.add(state);
+            }
+            FleetRow row = h.row;
+            fleet.add(new HostState(e.getKey(), tagsOf.apply(e.getKey()), h.lastSeen, row.facts(), row.qat(), row.licence(),
+                    instances));
+        }
+        FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history.history());
+        return new Refresh(analysis, rebuilt, newBackups);
+    }
+
+    /**
+     * The digest with its strings shared across the fleet: every row read from the store carries its own copy
+     * of a database name, guid, algorithm or target, and the digest is what the stage keeps.
+     */
+    private List<BackupRecord> canonical(List<BackupRecord> digest) {
+        List<BackupRecord> out = new ArrayList<>(digest.size());
+        for (BackupRecord b : digest) {
+            out.add(new BackupRecord(b.backupSetId(), canon(b.databaseName()), canon(b.databaseGuid()), canon(b.type()),
+                    b.copyOnly(), b.startedAt(), b.finishedAt(), b.timeZoneKnown(), b.backupSizeBytes(),
+                    b.compressedSizeBytes(), canon(b.compressionAlgorithm()), b.hasChecksums(), canon(b.keyAlgorithm()),
+                    canon(b.encryptorThumbprint()), canon(b.encryptorType()), canon(b.deviceType()), canon(b.target())));
+        }
+        return List.copyOf(out);
+    }
+
+    private String canon(String s) {
+        return s == null ? null : strings.computeIfAbsent(s, k -> k);
+    }
+
+    /**
+     * A new backup of an instance that is not stale: it joins the digest and, when it counts for the windows,
+     * the open night; one that starts in the future or belongs to a finished night makes the instance stale.
+     */
+    private void take(InstanceSlot slot, BackupRecord b, Instant now) {
+        if (b.startedAt() == null || b.finishedAt() == null) {
+            return;
+        }
+        if (b.startedAt().isAfter(now)) {
+            slot.stale = true;
+            return;
+        }
+        DatabaseBackup backup = FleetAnalysis.toBackup(slot.host + "/" + slot.sections.name(), b);
+        if (NightlyWindows.counts(backup, config.windows(), slot.secondaries) && !slot.history.add(backup, now)) {
+            slot.stale = true;
+            return;
+        }
+        slot.added.add(b);
+    }
+
+    /** Keeps {@code digest} (shared strings) and when it must be worked out again. */
+    private void digest(InstanceSlot slot, List<BackupRecord> digest, Instant now) {
+        slot.digest = canonical(digest);
+        slot.digestSize = slot.digest.size();
+        slot.digestValidUntil = crossing(slot.digest, now);
+    }
+
+    /**
+     * The first instant after {@code now} at which one of {@code backups} leaves the lookback period (by its
+     * finish, as the rules and the digest count it) or stops being in the future.
+     */
+    private Instant crossing(List<BackupRecord> backups, Instant now) {
+        Duration lookback = Duration.ofDays(config.windows().lookbackDays());
+        Instant first = Instant.MAX;
+        for (BackupRecord b : backups) {
+            Instant leaves = b.finishedAt().plus(lookback);
+            if (leaves.isAfter(now)) {
+                first = min(first, leaves);
+            }
+            if (b.startedAt().isAfter(now)) {
+                first = min(first, b.startedAt());
+            }
+        }
+        return first;
+    }
+
+    private static Instant min(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
+    }
+
+    private void rebuild(ReportStore store, InstanceSlot slot, Instant since, Instant now) throws Exception {
+        List<BackupRecord> loaded = store.backups(slot.host, slot.sections.name(), since).stream()
+                .map(StoredBackup::backup).toList();
+        InstanceState state = slot.state(loaded);
+        String calendar = config.calendarNameFor(slot.host, state.name(), tagsOf.apply(slot.host));
+        NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
+        String scope = slot.host + "/" + state.name();
+        History history = FleetAnalysis.history(scope, known, state, loaded, config, now);
+        Instant future = Instant.MAX;
+        for (BackupRecord b : loaded) {
+            if (b.startedAt() != null && b.finishedAt() != null && b.startedAt().isAfter(now)) {
+                future = min(future, b.startedAt());
+            }
+        }
+        slot.history = new KeptHistory(scope, known, slot.secondaries, config, history, future, now);
+        digest(slot, BackupDigest.of(loaded, config, now), now);
+        slot.stale = false;
+    }
+
+    /** Applies the heads: new, changed and gone hosts and instances, last reports and running backups. */
+    private void heads(ReportStore store, List<FleetHead> heads) throws Exception {
+        Map<String, FleetHead> byHost = new HashMap<>();
+        for (FleetHead head : heads) {
+            byHost.put(head.host(), head);
+            HostSlot slot = hosts.get(head.host());
+            if (slot == null || changed(slot, head)) {
+                FleetRow row = store.fleetRow(head.host()).orElse(null);
+                if (row == null) {
+                    continue;
+                }
+                if (slot == null) {
+                    slot = new HostSlot();
+                    hosts.put(head.host(), slot);
+                }
+                load(slot, row, head);
+                continue;
+            }
+            slot.lastSeen = head.lastSeen();
+            for (InstanceHead ih : head.instances()) {
+                InstanceSlot i = slot.instances.get(ih.name());
+                i.lastSeen = ih.lastSeen();
+                i.running = ih.runningBackups();
+            }
+        }
+        hosts.keySet().removeIf(host -> !byHost.containsKey(host));
+    }
+
+    private static boolean changed(HostSlot slot, FleetHead head) {
+        if (head.sectionsSeq() != slot.sectionsSeq || head.instances().size() != slot.instances.size()) {
+            return true;
+        }
+        for (InstanceHead ih : head.instances()) {
+            InstanceSlot i = slot.instances.get(ih.name());
+            if (i == null || i.sectionsSeq != ih.sectionsSeq()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** (Re)loads a host's row: instances whose sections changed, and new ones, are rebuilt. */
+    private static void load(HostSlot slot, FleetRow row, FleetHead head) {
+        Map<String, Long> seqs = new HashMap<>();
+        if (head != null) {
+            head.instances().forEach(ih -> seqs.put(ih.name(), ih.sectionsSeq()));
+        }
+        slot.row = row;
+        slot.lastSeen = row.lastSeen();
+        slot.sectionsSeq = head == null ? -1 : head.sectionsSeq();
+        Map<String, InstanceSlot> before = new TreeMap<>(slot.instances);
+        slot.instances.clear();
+        for (SqlInstanceSnapshot s : row.instances()) {
+            InstanceSlot i = before.get(s.name());
+            long seq = seqs.getOrDefault(s.name(), -1L);
+            if (i == null || i.sectionsSeq != seq) {
+                i = i == null ? new InstanceSlot(row.host()) : i;
+                i.sections(s, seq);
+            } else {
+                i.lastSeen = s.collectedAt();
+                i.running = s.runningBackups() == null ? List.of() : s.runningBackups();
+            }
+            slot.instances.put(s.name(), i);
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package io.qatwatch.collector.dispatch;
+
+import io.qatwatch.collector.alert.Severity;
+import io.vertx.core.Future;
+
+/** One chat channel. Sends never block the event loop; a failure is a {@link Delivery}, not a failed future. */
+public interface Notifier {
+
+    /** The channel's configured name; keys its notification log. */
+    String name();
+
+    /** The least severe alert this channel hears. */
+    Severity minSeverity();
+
+    /** Sends one notification. */
+    Future<Delivery> send(Notification notification);
+}

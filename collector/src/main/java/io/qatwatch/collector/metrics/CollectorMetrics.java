@@ -1,0 +1,79 @@
+package io.qatwatch.collector.metrics;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counters the collector exposes on {@code GET /metrics} in Prometheus text format. */
+public final class CollectorMetrics {
+
+    private final LongAdder accepted = new LongAdder();
+    private final LongAdder duplicates = new LongAdder();
+    private final LongAdder backupsStored = new LongAdder();
+    private final Map<String, LongAdder> rejected = new ConcurrentHashMap<>();
+    private final LongAdder ingestSeconds = new LongAdder();
+    private final LongAdder ingestCount = new LongAdder();
+    private final long[] latencyBucketsMs = {5, 10, 25, 50, 100, 250, 500, 1000, 5000};
+    private final LongAdder[] latencyCounts = new LongAdder[latencyBucketsMs.length];
+
+    public CollectorMetrics() {
+        for (int i = 0; i < latencyCounts.length; i++) {
+            latencyCounts[i] = new LongAdder();
+        }
+    }
+
+    public void accepted(int newBackups, boolean duplicate) {
+        if (duplicate) {
+            duplicates.increment();
+        } else {
+            accepted.increment();
+            backupsStored.add(newBackups);
+        }
+    }
+
+    /** A refused report, by reason: {@code unauthorized}, {@code invalid}, {@code too_large}, {@code rate_limited}, ... */
+    public void rejected(String reason) {
+        rejected.computeIfAbsent(reason, r -> new LongAdder()).increment();
+    }
+
+    public void ingestLatency(long nanos) {
+        ingestCount.increment();
+        ingestSeconds.add(nanos / 1000);
+        long ms = nanos / 1_000_000;
+        for (int i = 0; i < latencyBucketsMs.length; i++) {
+            if (ms <= latencyBucketsMs[i]) {
+                latencyCounts[i].increment();
+            }
+        }
+    }
+
+    /** Prometheus text exposition format 0.0.4. */
+    public String render(Map<String, Long> gauges) {
+        StringBuilder out = new StringBuilder(1024);
+        out.append("# HELP qatwatch_reports_accepted_total Reports stored.\n# TYPE qatwatch_reports_accepted_total counter\n")
+                .append("qatwatch_reports_accepted_total ").append(accepted.sum()).append('\n');
+        out.append("# HELP qatwatch_reports_duplicate_total Reports received again (same reportId), stored once.\n")
+                .append("# TYPE qatwatch_reports_duplicate_total counter\n")
+                .append("qatwatch_reports_duplicate_total ").append(duplicates.sum()).append('\n');
+        out.append("# HELP qatwatch_backups_stored_total Backup rows stored.\n# TYPE qatwatch_backups_stored_total counter\n")
+                .append("qatwatch_backups_stored_total ").append(backupsStored.sum()).append('\n');
+        out.append("# HELP qatwatch_reports_rejected_total Reports refused, by reason.\n")
+                .append("# TYPE qatwatch_reports_rejected_total counter\n");
+        rejected.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
+                out.append("qatwatch_reports_rejected_total{reason=\"").append(e.getKey()).append("\"} ")
+                        .append(e.getValue().sum()).append('\n'));
+        out.append("# HELP qatwatch_ingest_latency_seconds Time from request to answer for accepted reports.\n")
+                .append("# TYPE qatwatch_ingest_latency_seconds histogram\n");
+        for (int i = 0; i < latencyBucketsMs.length; i++) {
+            out.append("qatwatch_ingest_latency_seconds_bucket{le=\"").append(latencyBucketsMs[i] / 1000.0).append("\"} ")
+                    .append(latencyCounts[i].sum()).append('\n');
+        }
+        out.append("qatwatch_ingest_latency_seconds_bucket{le=\"+Inf\"} ").append(ingestCount.sum()).append('\n')
+                .append("qatwatch_ingest_latency_seconds_sum ").append(ingestSeconds.sum() / 1_000_000.0).append('\n')
+                .append("qatwatch_ingest_latency_seconds_count ").append(ingestCount.sum()).append('\n');
+        gauges.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
+                out.append("# TYPE ").append(e.getKey()).append(e.getKey().endsWith("_total") ? " counter\n" : " gauge\n")
+                        .append(e.getKey()).append(' ').append(e.getValue()).append('\n'));
+        return out.toString();
+    }
+}

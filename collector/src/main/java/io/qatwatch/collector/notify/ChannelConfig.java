@@ -1,0 +1,86 @@
+package io.qatwatch.collector.notify;
+
+import io.qatwatch.collector.alert.Severity;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One chat channel. Secrets (webhook URLs carry their token; SMTP passwords) come from a file or an
+ * environment variable: {@code urlFile}/{@code urlEnv}, {@code passwordFile}/{@code passwordEnv}; an inline
+ * {@code url} is accepted for tokens-free endpoints and tests.
+ *
+ * @param type        slack, teams, googlechat, mattermost, webhook or email
+ * @param minSeverity the least severe alert this channel hears
+ * @param tokenFile   webhook only: a bearer token sent as {@code Authorization}, from a file
+ * @param startTls    email only: REQUIRED (default), OPTIONAL or DISABLED
+ */
+public record ChannelConfig(
+        String type,
+        String name,
+        String url,
+        String urlFile,
+        String urlEnv,
+        String tokenFile,
+        String tokenEnv,
+        Integer timeoutSeconds,
+        Severity minSeverity,
+        String smtpHost,
+        Integer smtpPort,
+        String startTls,
+        String username,
+        String passwordFile,
+        String passwordEnv,
+        String from,
+        List<String> to) {
+
+    /** The channel types this build knows. */
+    public static final Set<String> TYPES = Set.of("slack", "teams", "googlechat", "mattermost", "webhook", "email");
+
+    public ChannelConfig {
+        name = name == null ? type : name;
+        timeoutSeconds = timeoutSeconds == null ? 10 : timeoutSeconds;
+        minSeverity = minSeverity == null ? Severity.INFO : minSeverity;
+        smtpPort = smtpPort == null ? 587 : smtpPort;
+        startTls = startTls == null ? "REQUIRED" : startTls;
+        to = to == null ? List.of() : List.copyOf(to);
+    }
+
+    /** A webhook channel whose URL is given inline (tests, token-free endpoints). */
+    public static ChannelConfig webhook(String type, String url) {
+        return new ChannelConfig(type, null, url, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    public void validate(String key, List<String> problems) {
+        if (type == null || !TYPES.contains(type)) {
+            problems.add(key + ".type: '" + type + "' is not a channel type; use one of slack, teams, googlechat, mattermost, webhook, email");
+            return;
+        }
+        if (timeoutSeconds <= 0) {
+            problems.add(key + ".timeoutSeconds: must be more than 0, got " + timeoutSeconds);
+        }
+        if (type.equals("email")) {
+            if (smtpHost == null || smtpHost.isBlank()) {
+                problems.add(key + ".smtpHost: missing; name the SMTP relay");
+            }
+            if (from == null || !from.contains("@")) {
+                problems.add(key + ".from: missing or not an address");
+            }
+            if (to.isEmpty()) {
+                problems.add(key + ".to: empty; list at least one recipient");
+            }
+            if (!Set.of("REQUIRED", "OPTIONAL", "DISABLED").contains(startTls)) {
+                problems.add(key + ".startTls: '" + startTls + "' must be REQUIRED, OPTIONAL or DISABLED");
+            }
+            if (username != null && passwordFile == null && passwordEnv == null) {
+                problems.add(key + ".passwordFile: a username is set but no passwordFile or passwordEnv");
+            }
+            return;
+        }
+        int given = (url == null ? 0 : 1) + (urlFile == null ? 0 : 1) + (urlEnv == null ? 0 : 1);
+        if (given != 1) {
+            problems.add(key + ".url: give exactly one of url, urlFile, urlEnv (the webhook URL holds a secret: prefer urlFile)");
+        } else if (url != null && !url.startsWith("https://") && !url.startsWith("http://")) {
+            problems.add(key + ".url: '" + url + "' is not an http(s) URL");
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.qatwatch.collector.notify.all;
+
+import io.qatwatch.collector.config.Secrets;
+import io.qatwatch.collector.dispatch.Notifier;
+import io.qatwatch.collector.notify.ChannelConfig;
+import io.qatwatch.collector.notify.WebhookClient;
+import io.qatwatch.collector.notify.WebhookNotifier;
+import io.qatwatch.collector.notify.email.EmailNotifier;
+import io.qatwatch.collector.notify.googlechat.GoogleChatMessage;
+import io.qatwatch.collector.notify.mattermost.MattermostMessage;
+import io.qatwatch.collector.notify.slack.SlackMessage;
+import io.qatwatch.collector.notify.teams.TeamsCard;
+import io.qatwatch.collector.notify.webhook.WebhookPayload;
+import io.vertx.core.Vertx;
+import io.vertx.ext.mail.LoginOption;
+import io.vertx.ext.mail.MailClient;
+import io.vertx.ext.mail.MailConfig;
+import io.vertx.ext.mail.StartTLSOptions;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds the configured channels, one line per type. Reads secrets: call it off the event loop. */
+public final class Notifiers {
+
+    private Notifiers() {
+    }
+
+    /** One notifier per channel; {@code channels} must have passed validation. */
+    public static List<Notifier> create(Vertx vertx, List<ChannelConfig> channels, Secrets secrets) {
+        WebClient web = WebClient.create(vertx, new WebClientOptions().setUserAgent("qatwatch-collector")
+                .setFollowRedirects(false));
+        List<Notifier> out = new ArrayList<>();
+        for (int i = 0; i < channels.size(); i++) {
+            ChannelConfig c = channels.get(i);
+            String key = "alerts.channels[" + i + "].";
+            if (c.type().equals("email")) {
+                out.add(email(vertx, c, secrets.resolve(key + "password", null, c.passwordFile(), c.passwordEnv())));
+                continue;
+            }
+            String url = secrets.resolve(key + "url", c.url(), c.urlFile(), c.urlEnv());
+            String token = secrets.resolve(key + "token", null, c.tokenFile(), c.tokenEnv());
+            WebhookClient client = new WebhookClient(web, url, Duration.ofSeconds(c.timeoutSeconds()), token);
+            out.add(switch (c.type()) {
+                case "slack" -> new WebhookNotifier(c.name(), c.minSeverity(), client, SlackMessage::payload);
+                case "teams" -> new WebhookNotifier(c.name(), c.minSeverity(), client, TeamsCard::payload);
+                case "googlechat" -> new WebhookNotifier(c.name(), c.minSeverity(), client, GoogleChatMessage::payload);
+                case "mattermost" -> new WebhookNotifier(c.name(), c.minSeverity(), client, MattermostMessage::payload);
+                case "webhook" -> new WebhookNotifier(c.name(), c.minSeverity(), client, WebhookPayload::payload);
+                default -> throw new IllegalArgumentException(key + "type: unknown channel type " + c.type());
+            });
+        }
+        return out;
+    }
+
+    private static Notifier email(Vertx vertx, ChannelConfig c, String password) {
+        MailConfig mc = new MailConfig().setHostname(c.smtpHost()).setPort(c.smtpPort())
+                .setStarttls(StartTLSOptions.valueOf(c.startTls()))
+                .setConnectTimeout(c.timeoutSeconds() * 1000)
+                .setLogin(c.username() == null ? LoginOption.DISABLED : LoginOption.REQUIRED);
+        if (c.username() != null) {
+            mc.setUsername(c.username()).setPassword(password);
+        }
+        return new EmailNotifier(c.name(), c.minSeverity(), MailClient.create(vertx, mc), c.from(), c.to());
+    }
+}

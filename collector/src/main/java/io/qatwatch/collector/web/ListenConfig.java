@@ -1,0 +1,24 @@
+package io.qatwatch.collector.web;
+
+import java.util.List;
+
+/** Where the HTTP(S) server listens ({@code listen:}). Loopback by default: expose it on purpose. */
+public record ListenConfig(String host, int port) {
+
+    public static final ListenConfig DEFAULTS = new ListenConfig("127.0.0.1", 8470);
+
+    /** This section with what the file left out taken from the defaults. */
+    public ListenConfig withDefaults() {
+        return new ListenConfig(host == null ? DEFAULTS.host : host, port == 0 && host == null ? DEFAULTS.port : port);
+    }
+
+    /** Adds each problem, naming its key. */
+    public void validate(List<String> problems) {
+        if (host == null || host.isBlank()) {
+            problems.add("listen.host: must name an address to listen on, e.g. 127.0.0.1 or 0.0.0.0");
+        }
+        if (port < 0 || port > 65535) {
+            problems.add("listen.port: must be 0..65535 (0 picks a free port), was " + port);
+        }
+    }
+}

@@ -1,0 +1,319 @@
+package io.qatwatch.collector.web.server;
+
+import io.qatwatch.collector.ingest.IngestConfig;
+import io.qatwatch.collector.ingest.IngestHandler;
+import io.qatwatch.collector.metrics.CollectorMetrics;
+import io.qatwatch.collector.store.ReportStore;
+import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.FleetPage;
+import io.qatwatch.collector.web.FleetQuery;
+import io.qatwatch.collector.web.FleetStatus;
+import io.qatwatch.collector.web.FleetView;
+import io.qatwatch.collector.web.HostState;
+import io.qatwatch.collector.web.ListenConfig;
+import io.qatwatch.collector.web.SilencesApi;
+import io.qatwatch.collector.web.TlsConfig;
+import io.qatwatch.collector.web.WindowsView;
+import io.qatwatch.collector.web.status.StatusPage;
+import io.qatwatch.collector.web.status.StatusViews;
+import io.qatwatch.collector.web.status.WindowCharts;
+import io.qatwatch.protocol.ReportJson;
+import io.qatwatch.protocol.ReportValidator;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The collector's HTTP(S) server: ingest, the JSON API, metrics, health and the status page. */
+public final class CollectorServer extends VerticleBase {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CollectorServer.class);
+
+    private final Settings settings;
+    private final TokenStore tokens;
+    private final ReportStore store;
+    private final Clock clock;
+    private final CollectorMetrics metrics;
+    private final Consumer<IngestHandler.AcceptedReport> onAccepted;
+    private final AlertsView alerts;
+    private final WindowsView windows;
+    private final Supplier<Map<String, Long>> gauges;
+    private final WindowCharts charts;
+    private final SilencesApi silences;
+    private final Function<String, String> groupOf;
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+    /** Hosts per {@code /api/v1/fleet} page when the request names no limit, and the most it may name. */
+    static final int FLEET_LIMIT = 1000;
+    static final int FLEET_MAX_LIMIT = 5000;
+    /** Hosts per status page when the request names no limit, and the most it may name. */
+    static final int STATUS_LIMIT = 50;
+    static final int STATUS_MAX_LIMIT = 500;
+    private WorkerExecutor storeWorker;
+    private WorkerExecutor readWorker;
+    private HttpServer server;
+
+    /**
+     * What the server takes from the configuration: where it listens, TLS, ingest limits, and the minutes after
+     * which an agent counts as silent (the fleet's state column).
+     */
+    public record Settings(ListenConfig listen, TlsConfig tls, IngestConfig ingest, int agentSilentMinutes) {
+    }
+
+    /**
+     * @param alerts  the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
+     * @param windows the window analysis's view, or null until it is wired (503)
+     * @param gauges  extra gauges and counters for {@code /metrics} (the InfluxDB sink's), read per scrape
+     */
+    public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
+            CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
+            WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
+            Supplier<Map<String, Long>> gauges) {
+        this.silences = silences;
+        this.charts = charts;
+        this.groupOf = groupOf;
+        this.settings = settings;
+        this.tokens = tokens;
+        this.store = store;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.onAccepted = onAccepted;
+        this.alerts = alerts;
+        this.windows = windows;
+        this.gauges = gauges;
+    }
+
+    @Override
+    public Future<?> start() {
+        // one thread for the store: SQLite has one writer, and ordered access keeps it simple
+        // named per server: a shared executor of the same name would be closed by another collector's stop
+        int instance = INSTANCES.incrementAndGet();
+        storeWorker = vertx.createSharedWorkerExecutor("qatwatch-store-" + instance, 1);
+        // reads (API, status page, read tokens) on threads of their own: the store's reads use a read connection,
+        // so a long one (the whole fleet) does not hold up the writer's thread and with it every report
+        readWorker = vertx.createSharedWorkerExecutor("qatwatch-read-" + instance, 2);
+        Router router = Router.router(vertx);
+        router.get("/healthz").handler(ctx -> ctx.response().putHeader("Content-Type", "application/json")
+                .end("{\"status\":\"ok\"}"));
+        router.get("/metrics").handler(ctx -> ctx.response()
+                .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                .end(metrics.render(gauges.get())));
+        router.post("/api/v1/reports")
+                .handler(BodyHandler.create(false).setBodyLimit(settings.ingest().maxBodyBytes()))
+                .handler(new IngestHandler(vertx, storeWorker, tokens, store, settings.ingest().reportsPerMinute(),
+                        settings.ingest().maxBodyBytes(), clock, metrics, onAccepted));
+        ReadAccess readAccess = new ReadAccess(readWorker, tokens);
+        router.get("/api/v1/fleet").handler(ctx -> readAccess.require(ctx, false, () -> fleet(ctx)));
+        router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
+        router.get("/api/v1/instances/:host/:instance/windows")
+                .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
+        router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
+        router.post("/api/v1/silences").handler(BodyHandler.create(false).setBodyLimit(64 * 1024))
+                .handler(ctx -> readAccess.require(ctx, false, () -> createSilence(ctx)));
+        router.delete("/api/v1/silences/:id").handler(ctx -> readAccess.require(ctx, false, () -> expireSilence(ctx)));
+        router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
+        router.errorHandler(413, ctx -> {
+            metrics.rejected("too_large");
+            json(ctx, 413, new JsonObject().put("error", "body larger than ingest.maxBodyBytes ("
+                    + settings.ingest().maxBodyBytes() + " bytes); send fewer backups per report").put("field", "$"));
+        });
+        router.errorHandler(404, ctx -> json(ctx, 404, new JsonObject().put("error", "no such path: "
+                + ctx.request().path() + " (see docs/collector.md for the API)")));
+        router.errorHandler(405, ctx -> json(ctx, 405, new JsonObject().put("error", ctx.request().method()
+                + " is not allowed on " + ctx.request().path())));
+        router.errorHandler(500, ctx -> {
+            LOG.error("{} {} failed: {}", ctx.request().method(), ctx.request().path(),
+                    ctx.failure() == null ? "unknown" : ctx.failure().toString(), ctx.failure());
+            json(ctx, 500, new JsonObject().put("error", "internal error; see the collector log"));
+        });
+
+        HttpServerOptions options = new HttpServerOptions()
+                .setHost(settings.listen().host())
+                .setPort(settings.listen().port())
+                .setCompressionSupported(true);
+        if (settings.tls().enabled()) {
+            options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
+                    .setCertPath(settings.tls().certFile().toString())
+                    .setKeyPath(settings.tls().keyFile().toString()));
+        }
+        return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> server = s);
+    }
+
+    @Override
+    public Future<?> stop() {
+        Future<Void> closed = server == null ? Future.succeededFuture() : server.close();
+        return closed.eventually(() -> readWorker == null ? Future.succeededFuture() : readWorker.close())
+                .eventually(() -> storeWorker == null ? Future.succeededFuture() : storeWorker.close());
+    }
+
+    /** The port actually bound (useful when the config said 0). */
+    public int port() {
+        return server.actualPort();
+    }
+
+    private void fleet(RoutingContext ctx) {
+        FleetQuery query;
+        try {
+            query = FleetQuery.parse(ctx.queryParams(), FLEET_LIMIT, FLEET_MAX_LIMIT);
+        } catch (FleetQuery.BadQuery e) {
+            json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
+            return;
+        }
+        Instant now = clock.instant();
+        readWorker.executeBlocking(() -> {
+            FleetStatus status = fleetStatus(now);
+            FleetPage page = FleetPage.read(store, status, query);
+            return Map.entry(FleetView.of(page.rows(), now, status), page.next() == null ? ""
+                    : "/api/v1/fleet" + page.next().queryString(FLEET_LIMIT));
+        }, false).onSuccess(page -> {
+            if (!page.getValue().isEmpty()) {
+                ctx.response().putHeader("Link", "<" + page.getValue() + ">; rel=\"next\"");
+            }
+            ctx.response().putHeader("Content-Type", "application/json").end(ReportJson.toPrettyString(page.getKey()));
+        }).onFailure(ctx::fail);
+    }
+
+    /** Each host's state and group now: from the active alerts, the agent-silent threshold and the host groups. */
+    private FleetStatus fleetStatus(Instant now) throws Exception {
+        return FleetStatus.of(alerts == null ? List.of() : alerts.active(), now,
+                settings.agentSilentMinutes(), groupOf);
+    }
+
+    private void alerts(RoutingContext ctx) {
+        if (alerts == null) {
+            notConfigured(ctx);
+            return;
+        }
+        FleetQuery query;
+        String severity = ctx.queryParams().get("severity");
+        try {
+            query = FleetQuery.parse(ctx.queryParams(), Integer.MAX_VALUE, Integer.MAX_VALUE);
+            if (severity != null && HostState.parse(severity) == null) {
+                throw new FleetQuery.BadQuery("severity", "severity must be critical, warning or info (got '" + severity + "')");
+            }
+        } catch (FleetQuery.BadQuery e) {
+            json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
+            return;
+        }
+        readWorker.executeBlocking(alerts::active, false)
+                .onSuccess(list -> {
+                    List<AlertsView.ActiveAlert> matching = FleetStatus.alertsOf(list, query, groupOf).stream()
+                            .filter(a -> severity == null || severity.equalsIgnoreCase(a.severity()))
+                            .toList();
+                    ctx.response().putHeader("Content-Type", "application/json")
+                            .putHeader("X-Total-Count", Integer.toString(matching.size()))
+                            .end(ReportJson.toPrettyString(matching.subList(0, Math.min(query.limit(), matching.size()))));
+                })
+                .onFailure(ctx::fail);
+    }
+
+    private void windows(RoutingContext ctx) {
+        if (windows == null) {
+            notConfigured(ctx);
+            return;
+        }
+        String host = ctx.pathParam("host");
+        String instance = ctx.pathParam("instance");
+        if (!TokenStore.NAME.matcher(host).matches() || !ReportValidator.IDENTIFIER.matcher(instance).matches()) {
+            json(ctx, 400, new JsonObject().put("error", "host or instance name not valid: letters, digits, '.', '_', '-'"));
+            return;
+        }
+        readWorker.executeBlocking(() -> windows.windows(host, instance, clock.instant()), false)
+                .onSuccess(value -> {
+                    if (value == null) {
+                        json(ctx, 404, new JsonObject().put("error", "no instance " + instance + " on host " + host));
+                    } else {
+                        ctx.response().putHeader("Content-Type", "application/json").end(ReportJson.toPrettyString(value));
+                    }
+                })
+                .onFailure(ctx::fail);
+    }
+
+    private void silences(RoutingContext ctx) {
+        if (silences == null) {
+            notConfigured(ctx);
+            return;
+        }
+        ctx.response().putHeader("Content-Type", "application/json")
+                .end(ReportJson.toPrettyString(silences.active(clock.instant())));
+    }
+
+    private void createSilence(RoutingContext ctx) {
+        if (silences == null) {
+            notConfigured(ctx);
+            return;
+        }
+        SilencesApi.Request request;
+        try {
+            request = SilenceRequests.parse(ctx.body().buffer(), clock.instant());
+        } catch (SilenceRequests.BadRequest e) {
+            json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
+            return;
+        }
+        String createdBy = ctx.get(ReadAccess.READER, "loopback");
+        silences.create(request, createdBy, clock.instant())
+                .onSuccess(created -> ctx.response().setStatusCode(201).putHeader("Content-Type", "application/json")
+                        .end(ReportJson.toPrettyString(created)))
+                .onFailure(e -> json(ctx, e instanceof IllegalArgumentException ? 400 : 500,
+                        new JsonObject().put("error", e.getMessage()).put("field", "endsAt")));
+    }
+
+    private void expireSilence(RoutingContext ctx) {
+        if (silences == null) {
+            notConfigured(ctx);
+            return;
+        }
+        silences.expire(ctx.pathParam("id"), clock.instant())
+                .onSuccess(ended -> {
+                    if (ended) {
+                        ctx.response().setStatusCode(204).end();
+                    } else {
+                        json(ctx, 404, new JsonObject().put("error", "no silence " + ctx.pathParam("id") + " in force"));
+                    }
+                })
+                .onFailure(ctx::fail);
+    }
+
+    private static void notConfigured(RoutingContext ctx) {
+        json(ctx, 503, new JsonObject().put("error", "not configured"));
+    }
+
+    private static void json(RoutingContext ctx, int status, JsonObject body) {
+        if (!ctx.response().ended()) {
+            ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
+        }
+    }
+
+    private void statusPage(RoutingContext ctx) {
+        FleetQuery query;
+        try {
+            query = FleetQuery.parse(ctx.queryParams(), STATUS_LIMIT, STATUS_MAX_LIMIT);
+        } catch (FleetQuery.BadQuery e) {
+            ctx.response().setStatusCode(400).putHeader("Content-Type", "text/plain; charset=utf-8")
+                    .end(e.getMessage() + "\n");
+            return;
+        }
+        Instant now = clock.instant();
+        readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf,
+                        settings.agentSilentMinutes(), query, STATUS_LIMIT, now), false)
+                .onSuccess(view -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
+                        .end(StatusPage.render(view)))
+                .onFailure(ctx::fail);
+    }
+}

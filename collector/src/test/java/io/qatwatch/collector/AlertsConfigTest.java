@@ -1,0 +1,76 @@
+package io.qatwatch.collector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.qatwatch.collector.analysis.HostGroupConfig;
+import io.qatwatch.collector.config.ConfigException;
+import io.qatwatch.collector.notify.ChannelConfig;
+import io.qatwatch.collector.window.CalendarConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AlertsConfigTest {
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    @Test
+    void everyProblemNamesItsKey() {
+        AlertsConfig bad = new AlertsConfig(
+                List.of(new CalendarConfig("emea", "Europe/Berln", Map.of("mon-fry", "07:00-19:00"), List.of("2026-13-01"), null)),
+                null,
+                List.of(new HostGroupConfig("fra", "apac", List.of("sql-fra-*"), null, null)),
+                null, null, null,
+                List.of(ChannelConfig.webhook("slack", null), ChannelConfig.webhook("pager", "https://x")));
+        assertThatThrownBy(bad::validate).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).problems()).containsExactly(
+                        "alerts.calendars[0].zone: unknown time zone 'Europe/Berln'; use an IANA name such as Europe/Berlin",
+                        "alerts.calendars[0].hours.mon-fry: 'fry' is not a weekday (mon, tue, wed, thu, fri, sat, sun); write e.g. mon-fri: \"07:00-19:00\"",
+                        "alerts.calendars[0].holidays[0]: '2026-13-01' is neither a date (2026-12-24) nor a yearly day (--12-25)",
+                        "alerts.hostGroups[0].calendar: 'apac' is not a calendar name; known: [emea]",
+                        "alerts.channels[0].url: give exactly one of url, urlFile, urlEnv (the webhook URL holds a secret: prefer urlFile)",
+                        "alerts.channels[1].type: 'pager' is not a channel type; use one of slack, teams, googlechat, mattermost, webhook, email"));
+    }
+
+    @Test
+    void theDefaultsDocumentedInDocsAlertsMdAreTheCodesDefaults() throws Exception {
+        String doc = Files.readString(docs());
+        int at = doc.indexOf("## Defaults");
+        int start = doc.indexOf("```yaml\n", at) + "```yaml\n".length();
+        String yaml = doc.substring(start, doc.indexOf("```", start));
+        JsonNode alerts = YAML.readTree(yaml).get("alerts");
+        AlertsConfig documented = YAML.treeToValue(alerts, AlertsConfig.class).validate();
+        assertThat(documented).isEqualTo(AlertsConfig.DEFAULTS);
+        assertThat(documented.rules().backupWindowCreep().horizonDays()).isEqualTo(21);
+    }
+
+    @Test
+    void groupsMapHostsAndInstancesToCalendarsFirstMatchWins() {
+        AlertsConfig c = new AlertsConfig(
+                List.of(new CalendarConfig("emea", "Europe/Berlin", null, null, null),
+                        new CalendarConfig("us", "America/New_York", null, null, 30)),
+                "emea",
+                List.of(new HostGroupConfig("ny-prod", "us", null, List.of("sql-ny-0?/PROD"), null),
+                        new HostGroupConfig("americas", "us", null, null, List.of("americas"))),
+                null, null, null, null).validate();
+        assertThat(c.analysis().calendarNameFor("SQL-NY-01", "PROD", java.util.Set.of())).isEqualTo("us");
+        assertThat(c.analysis().calendarNameFor("sql-ny-01", "TEST", java.util.Set.of())).isEqualTo("emea");
+        assertThat(c.analysis().calendarNameFor("sql-sp-01", null, java.util.Set.of("americas"))).isEqualTo("us");
+    }
+
+    private static Path docs() {
+        Path p = Path.of("").toAbsolutePath();
+        while (p != null && !Files.exists(p.resolve("docs/alerts.md"))) {
+            p = p.getParent();
+        }
+        return p.resolve("docs/alerts.md");
+    }
+}

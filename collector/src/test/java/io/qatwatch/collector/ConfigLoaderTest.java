@@ -1,0 +1,52 @@
+package io.qatwatch.collector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+    private static final Path EXAMPLE = Path.of("..", "install", "collector.example.yaml");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theDocumentedExampleIsExactlyTheDefaults() {
+        assertThat(ConfigLoader.load(EXAMPLE)).isEqualTo(CollectorConfig.defaults());
+    }
+
+    @Test
+    void aPartialFileKeepsTheOtherDefaults() throws Exception {
+        Path file = Files.writeString(dir.resolve("c.yaml"), """
+                listen:
+                  port: 9000
+                influx:
+                  url: http://127.0.0.1:8086
+                  mode: v1
+                  database: qatwatch
+                """);
+        CollectorConfig c = ConfigLoader.load(file);
+        assertThat(c.listen().host()).isEqualTo("127.0.0.1");
+        assertThat(c.listen().port()).isEqualTo(9000);
+        assertThat(c.influx().v1()).isTrue();
+        assertThat(c.influx().batchPoints()).isEqualTo(5000);
+        assertThat(c.ingest()).isEqualTo(CollectorConfig.defaults().ingest());
+    }
+
+    @Test
+    void unknownKeyAndBadValuesAreNamed() throws Exception {
+        Path typo = Files.writeString(dir.resolve("typo.yaml"), "influx:\n  urll: http://x\n");
+        assertThatThrownBy(() -> ConfigLoader.load(typo)).hasMessageContaining("influx.urll");
+        Path v1 = Files.writeString(dir.resolve("v1.yaml"), "influx:\n  url: http://127.0.0.1:8086\n  mode: v1\n");
+        assertThatThrownBy(() -> ConfigLoader.load(v1)).hasMessageContaining("influx.database: required in v1 mode");
+        Path v3 = Files.writeString(dir.resolve("v3.yaml"), "influx:\n  url: http://127.0.0.1:8086\n  mode: v3\n");
+        assertThatThrownBy(() -> ConfigLoader.load(v3)).hasMessageContaining("influx.mode");
+        Path tls = Files.writeString(dir.resolve("tls.yaml"), "tls:\n  certFile: /etc/cert.pem\n");
+        assertThatThrownBy(() -> ConfigLoader.load(tls)).hasMessageContaining("tls.keyFile");
+    }
+}

@@ -1,0 +1,253 @@
+package io.qatwatch.collector.analysis;
+
+import static io.qatwatch.collector.testing.Histories.agDb;
+import static io.qatwatch.collector.testing.Histories.backup;
+import static io.qatwatch.collector.testing.Histories.copyOnly;
+import static io.qatwatch.collector.testing.Histories.db;
+import static io.qatwatch.collector.testing.Histories.encrypted;
+import static io.qatwatch.collector.testing.Histories.qat;
+import static io.qatwatch.collector.testing.Histories.running;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qatwatch.collector.AlertsConfig;
+import io.qatwatch.collector.alert.Alert;
+import io.qatwatch.collector.alert.rule.AlertEvaluator;
+import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase;
+import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.SqliteReportStore;
+import io.qatwatch.collector.window.NightKind;
+import io.qatwatch.collector.window.NightlyWindow;
+import io.qatwatch.collector.window.WindowSettings;
+import io.qatwatch.protocol.AgentInfo;
+import io.qatwatch.protocol.AgentReport;
+import io.qatwatch.protocol.SqlInstanceSnapshot;
+import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
+import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
+import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The alert stage's incremental analysis against a fresh one from the store: the same SQLite store is fed
+ * reports over several days (nightly fulls and differentials, log backups every cycle, a late report for a
+ * past night, a section change, a new host, history leaving the lookback period, a prune), and after every
+ * cycle the {@link LiveFleet}'s analysis and alerts must equal a full evaluation of the whole store.
+ */
+class LiveFleetTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-02T06:20:00Z");
+    /** A lookback shorter than the history, so nights leave it while the test runs. */
+    private static final AlertsConfig CONFIG = new AlertsConfig(null, null, null, new WindowSettings(false, false, 21),
+            null, null, null).validate();
+    private static final String CERT = "0xA1B2C3";
+
+    private final List<String> rulesSeen = new ArrayList<>();
+    private long reports;
+    private int rebuilt;
+
+    @Test
+    void everyCycleEqualsAFreshEvaluationOfTheStore(@TempDir Path dir) throws Exception {
+        try (Database db = Database.open(dir)) {
+            SqliteReportStore store = new SqliteReportStore(db);
+            // 28 nights of history before T0, for a steady host, a creeping one and an availability group
+            for (int night = -28; night < 0; night++) {
+                store(store, "sql-steady", T0.plus(Duration.ofDays(night)), steady(night), List.of(), steadyAccelerators(false));
+                store(store, "sql-creep", T0.plus(Duration.ofDays(night)), creeping(night), List.of(), List.of());
+                store(store, "sql-ag1", T0.plus(Duration.ofDays(night)), primary(night), List.of(), List.of());
+                store(store, "sql-ag2", T0.plus(Duration.ofDays(night)), secondary(night), List.of(), List.of());
+            }
+            LiveFleet live = new LiveFleet(CONFIG.analysis(), h -> Set.of());
+            AlertEvaluator evaluator = CONFIG.evaluator();
+
+            LiveFleet.Refresh first = compare(live, store, evaluator, T0);
+            assertThat(first.rebuilt()).as("the first refresh builds every instance").isEqualTo(4);
+
+            Instant now = T0;
+            int mornings = 0;
+            int nightBackups = 0;
+            for (int cycle = 1; cycle <= 40; cycle++) {
+                now = now.plus(Duration.ofMinutes(73));
+                rebuilt = 0;
+                // the night that started (or starts) at the latest 22:00 UTC before now + 1 h
+                int night = (int) Duration.between(evening(0).minus(Duration.ofHours(1)), now).toDays();
+                if (cycle == 1) {
+                    LiveFleet.Refresh morning = compare(live, store, evaluator, now);
+                    assertThat(morning.rebuilt()).as("last night's windows finished at 07:00, in memory").isZero();
+                    assertThat(compare(live, store, evaluator, now).rebuilt()).as("nothing changed").isZero();
+                }
+                // log backups on every cycle: they must not rebuild anything
+                store(store, "sql-steady", now, List.of(backup("Sales", "L", now.minusSeconds(300), 20, 1L << 20,
+                        "QAT_DEFLATE", "UNC")), List.of(), steadyAccelerators(cycle >= 25));
+                LiveFleet.Refresh quiet = compare(live, store, evaluator, now);
+                if (cycle == 1) {
+                    assertThat(quiet.rebuilt()).as("a log backup is no reason to rebuild").isZero();
+                    assertThat(quiet.newBackups()).isEqualTo(1);
+                }
+                if (isNight(now)) {
+                    // tonight's backups arrive while the night runs, once they finished
+                    store(store, "sql-steady", now, finishedBy(now, steady(night)), List.of(
+                            running("Billing", now.minusSeconds(1800), 40, 1800)), steadyAccelerators(cycle >= 25));
+                    store(store, "sql-creep", now, finishedBy(now, creeping(night)), List.of(), List.of());
+                    store(store, "sql-ag1", now, finishedBy(now, primary(night)), List.of(), List.of());
+                }
+                if (cycle == 33) {
+                    // a full of a database far larger than the rest: tonight becomes the only full night and every
+                    // earlier night of the host turns differential, so both creep fits change in memory
+                    store(store, "sql-steady", now, List.of(backup("Archive", "D", now.minusSeconds(1200), 600, 4L << 40,
+                            "QAT_DEFLATE", "UNC")), List.of(), steadyAccelerators(true));
+                }
+                if (cycle == 21) {
+                    // a clock running two hours fast: a backup that starts in the future
+                    store(store, "sql-ag2", now, List.of(backup("master", "D", now.plus(Duration.ofHours(2)), 60, 1L << 30,
+                            "MS_XPRESS", "UNC")), List.of(), List.of());
+                }
+                if (cycle == 10) {
+                    // a backlogged agent reports a differential for a night five days ago
+                    store(store, "sql-ag1", now, List.of(backup("AgSales", "I", T0.minus(Duration.ofDays(5)).minusSeconds(7 * 3600),
+                            4000, 30L << 30, "MS_XPRESS", "UNC")), List.of(), List.of());
+                }
+                if (cycle == 15) {
+                    store(store, "sql-new", now, steady(night - 1), List.of(), List.of());
+                }
+                if (cycle == 30) {
+                    store.prune(now.minus(Duration.ofDays(22)), now.minus(Duration.ofDays(1)));
+                }
+                LiveFleet.Refresh last = compare(live, store, evaluator, now);
+                if (cycle == 32 || cycle == 33) {
+                    List<NightKind> kinds = last.analysis().instance("sql-steady", "MSSQLSERVER").orElseThrow().windows().stream()
+                            .filter(w -> !w.businessStart().isAfter(last.analysis().now())).map(NightlyWindow::kind).distinct().toList();
+                    assertThat(kinds).as("kinds of sql-steady's finished nights in cycle %d", cycle)
+                            .containsExactly(cycle == 32 ? NightKind.FULL : NightKind.DIFFERENTIAL);
+                }
+                // rebuilt: a late backup (10), a new host (15), a backup from the future when it comes and when it
+                // starts (21, 23), changed sections (25)
+                int expected = Set.of(10, 15, 21, 23, 25).contains(cycle) ? 1 : 0;
+                assertThat(rebuilt).as("instances rebuilt from the store in cycle %d at %s: mornings, nights leaving the "
+                        + "lookback period and tonight's backups are worked out in memory", cycle, now).isEqualTo(expected);
+                mornings += now.atZone(java.time.ZoneOffset.UTC).getHour() == 7 ? 1 : 0;
+                nightBackups += isNight(now) ? 1 : 0;
+            }
+            assertThat(mornings).as("cycles just after a night finished").isGreaterThanOrEqualTo(2);
+            assertThat(nightBackups).as("cycles with backups for the open night").isGreaterThanOrEqualTo(10);
+            assertThat(new TreeSet<>(rulesSeen)).as("the fleet fires what the comparison should cover")
+                    .contains("backup-missing", "backup-window-creep", "qat-config-mismatch", "cert-key-not-backed-up",
+                            "backup-throughput-drop");
+        }
+    }
+
+    private static List<BackupRecord> finishedBy(Instant now, List<BackupRecord> backups) {
+        return backups.stream().filter(b -> !b.finishedAt().isAfter(now)).toList();
+    }
+
+    private static boolean isNight(Instant now) {
+        int hour = now.atZone(java.time.ZoneOffset.UTC).getHour();
+        return hour >= 21 || hour < 5;
+    }
+
+    private LiveFleet.Refresh compare(LiveFleet live, SqliteReportStore store, AlertEvaluator evaluator, Instant now)
+            throws Exception {
+        LiveFleet.Refresh refresh = live.refresh(store, now);
+        rebuilt += refresh.rebuilt();
+        FleetAnalysis incremental = refresh.analysis();
+        FleetAnalysis fresh = new FleetAnalysis(FleetStates.load(store, now, CONFIG.windows().lookbackDays(), h -> Set.of()),
+                CONFIG.analysis(), now);
+        List<Alert> alerts = evaluator.evaluate(fresh).alerts();
+        assertThat(evaluator.evaluate(incremental).alerts()).as("alerts at %s", now).isEqualTo(alerts);
+        alerts.forEach(a -> rulesSeen.add(a.rule()));
+        assertThat(incremental.instances()).hasSameSizeAs(fresh.instances());
+        for (int i = 0; i < fresh.instances().size(); i++) {
+            InstanceAnalysis a = incremental.instances().get(i);
+            InstanceAnalysis b = fresh.instances().get(i);
+            assertThat(a.scope()).isEqualTo(b.scope());
+            assertThat(a.windows().stream().map(NightlyWindow::withoutBackups).toList()).as("windows of %s at %s", b.scope(), now)
+                    .isEqualTo(b.windows().stream().map(NightlyWindow::withoutBackups).toList());
+            List<NightlyWindow> finished = b.windows().stream().filter(w -> !w.businessStart().isAfter(now)).toList();
+            if (!finished.isEmpty()) {
+                int last = b.windows().indexOf(finished.get(finished.size() - 1));
+                assertThat(a.windows().get(last)).as("the latest finished night keeps its last backup")
+                        .isEqualTo(b.windows().get(last).summary());
+            }
+            assertThat(a.creep()).as("creep of %s at %s", b.scope(), now).isEqualTo(b.creep());
+            assertThat(a.spills()).isEqualTo(b.spills());
+            assertThat(a.silent()).isEqualTo(b.silent());
+            assertThat(a.instance().databases()).isEqualTo(b.instance().databases());
+            assertThat(a.instance().accelerators()).isEqualTo(b.instance().accelerators());
+            assertThat(a.instance().runningBackups()).isEqualTo(b.instance().runningBackups());
+        }
+        assertThat(incremental.databases().keySet()).containsExactlyElementsOf(fresh.databases().keySet());
+        for (MergedDatabase m : fresh.databases().values()) {
+            MergedDatabase n = incremental.databases().get(m.guid());
+            assertThat(List.of(n.name(), n.host(), n.instance(), n.replicas(), n.silent()))
+                    .isEqualTo(List.of(m.name(), m.host(), m.instance(), m.replicas(), m.silent()));
+        }
+        return refresh;
+    }
+
+    private void store(SqliteReportStore store, String host, Instant at, List<BackupRecord> backups,
+                       List<RunningBackup> runningBackups, List<AcceleratorStatus> accelerators) throws Exception {
+        List<DatabaseInfo> dbs = switch (host) {
+            case "sql-ag1" -> List.of(agDb("AgSales", "agSales", "PRIMARY"), db("master", "SIMPLE"));
+            case "sql-ag2" -> List.of(agDb("AgSales", "agSales", "SECONDARY"), db("master", "SIMPLE"));
+            case "sql-creep" -> List.of(db("Big", "SIMPLE"), db("Bigger", "SIMPLE"));
+            default -> List.of(db("Sales", "FULL"), db("Billing", "SIMPLE"), db("HR", "SIMPLE"));
+        };
+        List<CertificateInfo> certs = host.equals("sql-steady")
+                ? List.of(new CertificateInfo("BackupCert", CERT, null, null, true)) : List.of();
+        SqlInstanceSnapshot instance = new SqlInstanceSnapshot("MSSQLSERVER", at, null, List.of(), accelerators, dbs,
+                backups, runningBackups, certs, null);
+        store.store(host, new AgentReport(AgentReport.SCHEMA_VERSION, UUID.randomUUID().toString(), at,
+                new AgentInfo(host, "0.1.0", 100, 0, 0, 0), null, null, null, List.of(instance), List.of()),
+                at.plusSeconds(1 + reports++ % 3));
+    }
+
+    private static List<AcceleratorStatus> steadyAccelerators(boolean broken) {
+        return List.of(broken ? qat("NONE", "NONE_ACCELERATOR_LIBRARY_NOT_FOUND") : qat("HARDWARE", "HARDWARE_MODE_ENTERPRISE_SKU"));
+    }
+
+    /** Night {@code n} (0 = the night ending on the morning of T0's day + 0 days), starting 22:00 UTC the evening before. */
+    private static Instant evening(int night) {
+        return T0.plus(Duration.ofDays(night)).truncatedTo(java.time.temporal.ChronoUnit.DAYS).minus(Duration.ofHours(2));
+    }
+
+    private static List<BackupRecord> steady(int night) {
+        Instant e = evening(night);
+        boolean full = Math.floorMod(night, 7) == 0;
+        // Sales takes an encrypted full every night, three times slower from T0 on: a throughput drop
+        return List.of(
+                encrypted("Sales", e, night >= 0 ? 3600 : 1200, 100L << 30, "AES_256", CERT),
+                backup("Billing", full ? "D" : "I", e.plusSeconds(1800), full ? 900 : 300, full ? 50L << 30 : 5L << 30,
+                        "MS_XPRESS", "UNC"),
+                backup("HR", full ? "D" : "I", e.plusSeconds(3600), 200, 2L << 30, "QAT_DEFLATE", "UNC"),
+                backup("Sales", "L", e.plusSeconds(5400), 30, 1L << 28, "QAT_DEFLATE", "UNC"));
+    }
+
+    /** A window starting later and lasting longer every night: creep. */
+    private static List<BackupRecord> creeping(int night) {
+        Instant e = evening(night).plus(Duration.ofMinutes(240 + 6L * (night + 28)));
+        long seconds = 3 * 3600 + 240L * (night + 28);
+        return List.of(backup("Big", Math.floorMod(night, 7) == 0 ? "D" : "I", e, seconds, 300L << 30, "QAT_DEFLATE", "UNC"),
+                backup("Bigger", "I", e.plusSeconds(seconds), 600, 30L << 30, "QAT_DEFLATE", "UNC"));
+    }
+
+    private static List<BackupRecord> primary(int night) {
+        Instant e = evening(night).plus(Duration.ofMinutes(30));
+        return List.of(backup("AgSales", Math.floorMod(night, 7) == 0 ? "D" : "I", e, 2400, 80L << 30, "MS_XPRESS", "UNC"),
+                backup("AgSales", "L", e.plusSeconds(7200), 60, 1L << 28, "MS_XPRESS", "UNC"));
+    }
+
+    private static List<BackupRecord> secondary(int night) {
+        Instant e = evening(night).plus(Duration.ofMinutes(90));
+        return Math.floorMod(night, 7) == 3 ? List.of(copyOnly("AgSales", "D", e, 3000, 80L << 30)) : List.of();
+    }
+}

@@ -1,0 +1,93 @@
+package io.qatwatch.collector.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qatwatch.collector.alert.Alert;
+import io.qatwatch.collector.alert.Alert.Fact;
+import io.qatwatch.collector.alert.AlertRecord;
+import io.qatwatch.collector.alert.Severity;
+import io.qatwatch.collector.store.Database;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AlertStoreTest {
+
+    private static final Instant SINCE = Instant.parse("2026-11-30T06:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    private static AlertRecord missing(String database, String summary) {
+        return new AlertRecord(new Alert("backup-missing", Severity.CRITICAL, "sql-a", "MSSQLSERVER", database, "log",
+                summary, "The newest backup is older than its objective.",
+                List.of(new Fact("Objective", "a log backup at least every 60 min")), List.of()), SINCE, null, false);
+    }
+
+    @Test
+    void aMinuteWithNothingNewWritesNothingAndAChangeWritesOnlyItsRows() throws Exception {
+        try (Database db = Database.open(dir)) {
+            AlertStore store = new AlertStore(db);
+            store.migrate();
+            AlertRecord sales = missing("Sales", "Newest log backup of Sales is 3 h old");
+            AlertRecord hr = missing("HR", "Newest log backup of HR is 2 h old");
+            AlertRecord crm = missing("CRM", "Newest log backup of CRM is 4 h old");
+
+            assertThat(store.saveAlerts(List.of(sales, hr, crm))).isEqualTo(3);
+            plant(db, "marker", crm.id());
+            assertThat(store.saveAlerts(List.of(sales, hr, crm))).isZero();
+
+            AlertRecord salesLater = missing("Sales", "Newest log backup of Sales is 4 h old");
+            assertThat(store.saveAlerts(List.of(salesLater, crm))).isEqualTo(2);
+
+            assertThat(store.loadAlerts()).extracting(r -> r.alert().summary())
+                    .containsExactlyInAnyOrder("Newest log backup of Sales is 4 h old", "marker");
+        }
+    }
+
+    @Test
+    void aRestartedStoreRewritesTheTableWhole() throws Exception {
+        try (Database db = Database.open(dir)) {
+            AlertStore store = new AlertStore(db);
+            store.migrate();
+            store.saveAlerts(List.of(missing("Sales", "old"), missing("HR", "old")));
+        }
+        try (Database db = Database.open(dir)) {
+            AlertStore store = new AlertStore(db);
+            store.migrate();
+            assertThat(store.saveAlerts(List.of(missing("CRM", "new")))).isEqualTo(1);
+            assertThat(store.loadAlerts()).extracting(r -> r.alert().database()).containsExactly("CRM");
+        }
+    }
+
+    @Test
+    void aSaveLargerThanOneChunkStoresEveryRowAndRemovesTheGoneOnes() throws Exception {
+        try (Database db = Database.open(dir)) {
+            AlertStore store = new AlertStore(db);
+            store.migrate();
+            List<AlertRecord> many = java.util.stream.IntStream.range(0, AlertStore.SAVE_CHUNK * 2 + 200)
+                    .mapToObj(i -> missing("db" + i, "Newest log backup of db" + i + " is 3 h old")).toList();
+            assertThat(store.saveAlerts(many)).isEqualTo(many.size());
+            assertThat(store.loadAlerts()).hasSize(many.size());
+
+            List<AlertRecord> fewer = many.subList(0, AlertStore.SAVE_CHUNK);
+            assertThat(store.saveAlerts(fewer)).isEqualTo(many.size() - fewer.size());
+            assertThat(store.loadAlerts()).extracting(r -> r.alert().database())
+                    .containsExactlyInAnyOrderElementsOf(fewer.stream().map(r -> r.alert().database()).toList());
+        }
+    }
+
+    /** Changes a stored row behind the store's back: a row the store rewrites loses the marker. */
+    private static void plant(Database db, String summary, String id) throws Exception {
+        try (Statement s = db.connection().createStatement()) {
+            s.executeUpdate("UPDATE alert_state SET summary = '" + summary + "' WHERE id = '" + id + "'");
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM alert_state WHERE summary = '" + summary + "'")) {
+                assertThat(rs.next() && rs.getInt(1) == 1).isTrue();
+            }
+        }
+    }
+}
