@@ -152,6 +152,7 @@ public final class CollectorServer extends VerticleBase {
                     .setCertPath(settings.tls().certFile().toString())
                     .setKeyPath(settings.tls().keyFile().toString()));
         }
+        settings.listen().plainTextWarning(settings.tls()).ifPresent(LOG::warn);
         return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> server = s);
     }
 
