@@ -98,7 +98,7 @@ public final class Collector {
             }
         };
         this.server = new CollectorServer(new CollectorServer.Settings(config.listen(), config.tls(), config.ingest(),
-                config.alerts().rules().agentSilent().silentMinutes()), tokens, store, clock, new CollectorMetrics(), afterStore,
+                config.alerts().rules().agentSilent().silentMinutes(), config.statusPage()), tokens, store, clock, new CollectorMetrics(), afterStore,
                 stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(), () -> sink == null ? Map.of() : sink.metrics());
     }
 
