@@ -100,8 +100,9 @@ public final class Collector {
             }
         };
         this.server = new CollectorServer(new CollectorServer.Settings(config.listen(), config.tls(), config.ingest(),
-                config.alerts().rules().agentSilent().silentMinutes()), tokens, store, clock, metrics, afterStore,
-                stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(), sink == null ? MetricsSource.NONE : sink::writeMetrics);
+                config.alerts().rules().agentSilent().silentMinutes(), config.statusPage()), tokens, store, clock, metrics,
+                afterStore, stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(),
+                sink == null ? MetricsSource.NONE : sink::writeMetrics);
     }
 
     private static InfluxWriter writer(InfluxConfig influx) {

@@ -16,6 +16,7 @@ import io.qatwatch.collector.web.FleetView;
 import io.qatwatch.collector.web.HostState;
 import io.qatwatch.collector.web.ListenConfig;
 import io.qatwatch.collector.web.SilencesApi;
+import io.qatwatch.collector.web.StatusPageConfig;
 import io.qatwatch.collector.web.TlsConfig;
 import io.qatwatch.collector.web.WindowsView;
 import io.qatwatch.collector.web.status.StatusPage;
@@ -34,6 +35,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -78,7 +80,8 @@ public final class CollectorServer extends VerticleBase {
      * What the server takes from the configuration: where it listens, TLS, ingest limits, and the minutes after
      * which an agent counts as silent (the fleet's state column).
      */
-    public record Settings(ListenConfig listen, TlsConfig tls, IngestConfig ingest, int agentSilentMinutes) {
+    public record Settings(ListenConfig listen, TlsConfig tls, IngestConfig ingest, int agentSilentMinutes,
+            StatusPageConfig statusPage) {
     }
 
     /**
@@ -121,15 +124,20 @@ public final class CollectorServer extends VerticleBase {
                 .handler(BodyHandler.create(false).setBodyLimit(settings.ingest().maxBodyBytes()))
                 .handler(new IngestHandler(vertx, storeWorker, tokens, store, settings.ingest().reportsPerMinute(),
                         settings.ingest().maxBodyBytes(), clock, metrics, onAccepted));
-        ReadAccess readAccess = new ReadAccess(readWorker, tokens);
+        Sessions sessions = new Sessions(Duration.ofMinutes(settings.statusPage().sessionMinutes()));
+        ReadAccess readAccess = new ReadAccess(readWorker, tokens, sessions, clock, settings.statusPage().openOnLoopback());
+        SignIn signIn = new SignIn(readWorker, tokens, sessions, clock, settings.tls().enabled(), settings.statusPage().notice());
+        router.get("/login").handler(signIn::page);
+        router.post("/login").handler(BodyHandler.create(false).setBodyLimit(8 * 1024)).handler(signIn::signIn);
+        router.post("/logout").handler(BodyHandler.create(false).setBodyLimit(8 * 1024)).handler(signIn::signOut);
         router.get("/api/v1/fleet").handler(ctx -> readAccess.require(ctx, false, () -> fleet(ctx)));
         router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
         router.get("/api/v1/instances/:host/:instance/windows")
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
         router.post("/api/v1/silences").handler(BodyHandler.create(false).setBodyLimit(64 * 1024))
-                .handler(ctx -> readAccess.require(ctx, false, () -> createSilence(ctx)));
-        router.delete("/api/v1/silences/:id").handler(ctx -> readAccess.require(ctx, false, () -> expireSilence(ctx)));
+                .handler(ctx -> readAccess.requireToChange(ctx, () -> createSilence(ctx)));
+        router.delete("/api/v1/silences/:id").handler(ctx -> readAccess.requireToChange(ctx, () -> expireSilence(ctx)));
         router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
         router.errorHandler(413, ctx -> {
             metrics.rejected("too_large");
@@ -155,6 +163,7 @@ public final class CollectorServer extends VerticleBase {
                     .setCertPath(settings.tls().certFile().toString())
                     .setKeyPath(settings.tls().keyFile().toString()));
         }
+        settings.listen().plainTextWarning(settings.tls()).ifPresent(LOG::warn);
         return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> server = s);
     }
 
@@ -354,8 +363,12 @@ public final class CollectorServer extends VerticleBase {
         Instant now = clock.instant();
         readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf,
                         settings.agentSilentMinutes(), query, STATUS_LIMIT, now), false)
-                .onSuccess(view -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
-                        .end(StatusPage.render(view)))
+                .onSuccess(view -> {
+                    Sessions.Session session = ctx.get(ReadAccess.SESSION);
+                    StatusPage.Chrome chrome = new StatusPage.Chrome(settings.statusPage().notice(),
+                            session == null ? null : session.reader(), session == null ? null : session.csrf());
+                    SignIn.html(ctx.response(), 200).end(StatusPage.render(view, chrome));
+                })
                 .onFailure(ctx::fail);
     }
 }
