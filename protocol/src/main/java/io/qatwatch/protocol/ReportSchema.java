@@ -163,7 +163,8 @@ public final class ReportSchema {
                                     "the device family, from the PCI id"),
                             opt("name", name(), "from pci.ids when present"),
                             opt("driver", name(), "bound driver, null when none"),
-                            opt("state", oneOf("up", "down"), "Gen4+ sysfs `qat/state`; null where the kernel does not say"),
+                            opt("state", oneOf("up", "down"), "Gen4+ sysfs `qat/state`; on Windows `down` for a device disabled in "
+                                    + "Device Manager, else null"),
                             opt("services", listOf(text(64).notBlank(), 64), "`dc`, `sym`, `asym`, ... from `qat/cfg_services`")),
                             MAX_LIST_ITEMS), "one per QAT PCI function"),
                     opt("software", object(
@@ -204,7 +205,10 @@ public final class ReportSchema {
                             req("name", name().notBlank(), ""),
                             req("value", integer(Long.MIN_VALUE, Long.MAX_VALUE), ""),
                             req("valueInUse", integer(Long.MIN_VALUE, Long.MAX_VALUE), "")), MAX_LIST_ITEMS),
-                            "`sys.configurations` rows; value ≠ valueInUse means a restart is pending; null when not read"),
+                            "`sys.configurations` rows as raw numbers; value ≠ valueInUse means a RECONFIGURE or restart is "
+                            + "pending. `backup compression algorithm`: 0 = \"backup compression is off, as specified by backup "
+                            + "compression default\" (no algorithm named; not MS_XPRESS), 1 MS_XPRESS, 2 QAT_DEFLATE, 3 ZSTD; "
+                            + "`hardware offload config` / `mode` have no documented meaning and are passed on raw; null when not read"),
                     opt("accelerators", listOf(object(
                             req("accelerator", text(64).notBlank(), "`QAT`"),
                             opt("modeDesc", text(64), "`HARDWARE`, `SOFTWARE`, `NONE`"),
@@ -215,14 +219,22 @@ public final class ReportSchema {
                             "`sys.dm_server_accelerator_status` (SQL Server 2022+); null when not read"),
                     opt("databases", listOf(object(
                             req("name", databaseName().notBlank(), ""),
-                            opt("databaseGuid", text(64), ""),
+                            opt("databaseGuid", text(64), "null for AUTO_CLOSE or offline databases: reading it would start them"),
                             opt("recoveryModel", text(60), "`FULL`, `SIMPLE`, `BULK_LOGGED`"),
                             opt("encryptionState", oneOf("NONE", "UNENCRYPTED", "ENCRYPTION_IN_PROGRESS", "ENCRYPTED",
                                     "KEY_CHANGE_IN_PROGRESS", "DECRYPTION_IN_PROGRESS", "PROTECTION_CHANGE_IN_PROGRESS", "UNKNOWN"),
                                     "TDE state from `sys.dm_database_encryption_keys`; `NONE` without a database encryption key"),
                             opt("availabilityGroup", databaseName(), "null outside an availability group"),
                             opt("replicaRole", text(60), "`PRIMARY` or `SECONDARY` in an availability group, else null"),
-                            opt("preferredBackupReplica", bool(), "")), MAX_DATABASES),
+                            opt("preferredBackupReplica", bool(), ""),
+                            opt("familyGuid", text(64), "`sys.database_recovery_status.family_guid`: kept through restores"),
+                            opt("groupDatabaseId", text(64), "the database's identity in its availability group, the same on "
+                                    + "every replica; null outside one"),
+                            opt("availabilityGroupId", text(64), "the group's `group_id`"),
+                            opt("autoClose", bool(), ""),
+                            opt("tdeEncryptorThumbprint", text(128), "what protects the TDE key; null without TDE"),
+                            opt("tdeEncryptorType", text(32), "`CERTIFICATE` or `ASYMMETRIC KEY`, as the server says; null without TDE")),
+                            MAX_DATABASES),
                             "the facts that decide how a database's backups are judged; null when not read"),
                     opt("backups", listOf(object(
                             req("backupSetId", new Int(1, Long.MAX_VALUE, "must be a positive backup_set_id (was %d)"),
@@ -239,15 +251,20 @@ public final class ReportSchema {
                             opt("compressedSizeBytes", size(), ""),
                             opt("compressionAlgorithm", text(32), "`MS_XPRESS`, `QAT_DEFLATE`, `ZSTD`; null when not compressed"),
                             req("hasChecksums", bool(), ""),
-                            opt("keyAlgorithm", text(32), "backup encryption algorithm"),
+                            opt("keyAlgorithm", text(32), "backup encryption algorithm; `NO_Encryption` when not encrypted"),
                             opt("encryptorThumbprint", text(128), ""),
-                            opt("encryptorType", text(32), ""),
+                            opt("encryptorType", text(32), "`CERTIFICATE` or `ASYMMETRIC KEY`, as the server says"),
                             opt("deviceType", oneOf("DISK", "TAPE", "VIRTUAL_DEVICE", "URL", "PERMANENT_DEVICE", "UNKNOWN"),
-                                    "`backupmediafamily.device_type`"),
+                                    "`backupmediafamily.device_type`: `DISK` for 2 and 102, `TAPE` for 5 and 105, `VIRTUAL_DEVICE` 7, "
+                                    + "`URL` 9, else `UNKNOWN`; agents before issue 14 sent `PERMANENT_DEVICE` for 105, a permanent tape"),
                             opt("target", oneOf("LOCAL", "UNC", "URL", "VIRTUAL_DEVICE", "TAPE", "NUL", "UNKNOWN"),
-                                    "where the bytes went"))
+                                    "where the bytes went; UNC only from a disk path that names a share"),
+                            opt("familyGuid", text(64), "`backupset.family_guid`: the original database's identity, kept through restores"),
+                            opt("snapshot", bool(), "`backupset.is_snapshot`: a snapshot (VSS) backup, whose size is an estimate; "
+                                    + "null from agents before issue 14"))
                             .notBefore("finishedAt", "startedAt", "finishes before it starts"), MAX_BACKUPS_PER_INSTANCE),
-                            "`msdb.dbo.backupset` rows above the previous high-water mark; null when not read"),
+                            "backups this instance took (`msdb.dbo.backupset` rows whose `server_name` is the instance's), "
+                            + "above the previous high-water mark; null when not read"),
                     opt("runningBackups", listOf(object(
                             req("sessionId", integer(0, Integer.MAX_VALUE), ""),
                             req("command", text(64).notBlank(), "`BACKUP DATABASE`, `BACKUP LOG`"),
@@ -255,8 +272,12 @@ public final class ReportSchema {
                             req("startedAt", observed(), ""),
                             req("percentComplete", new Decimal(0, 100), ""),
                             req("elapsedSeconds", count(), ""),
-                            opt("estimatedRemainingSeconds", count(), "")), MAX_LIST_ITEMS),
-                            "backups running now, from `sys.dm_exec_requests`; null when not read"),
+                            opt("estimatedRemainingSeconds", count(), "`estimated_completion_time` / 1000, assuming milliseconds: "
+                                    + "the column is documented as \"Internal only\""),
+                            opt("estimatedCompletionTimeRaw", integer(Long.MIN_VALUE, Long.MAX_VALUE), "the server's value as given")),
+                            MAX_LIST_ITEMS),
+                            "backups running now, from `sys.dm_exec_requests`; null when not read or when the login cannot "
+                            + "see other sessions"),
                     opt("certificates", listOf(object(
                             req("name", databaseName().notBlank(), ""),
                             opt("thumbprint", text(128), ""),
@@ -264,7 +285,19 @@ public final class ReportSchema {
                             opt("privateKeyLastBackupAt", observed(), "null when its private key was never backed up"),
                             req("usedForBackupEncryption", bool(), "")), MAX_LIST_ITEMS),
                             "certificates in master; null when not read"),
-                    opt("backupHighWaterMark", size(), "highest `backup_set_id` read so far; null before the first sync")),
+                    opt("backupHighWaterMark", size(), "highest `backup_set_id` read so far; null before the first sync"),
+                    opt("asymmetricKeys", listOf(object(
+                            req("name", databaseName().notBlank(), ""),
+                            opt("thumbprint", text(128), ""),
+                            opt("providerType", text(120), "`CRYPTOGRAPHIC PROVIDER` for an EKM key"),
+                            opt("privateKeyEncryption", text(60), "`pvt_key_encryption_type_desc`: `NO_PRIVATE_KEY`, "
+                                    + "`ENCRYPTED_BY_MASTER_KEY`, ..."),
+                            req("usedForBackupEncryption", bool(), "")), MAX_LIST_ITEMS),
+                            "asymmetric keys in master; null when not read"),
+                    opt("runningBackupsHiddenFor", listOf(databaseName().notBlank(), MAX_DATABASES),
+                            "databases whose running backups this login may not see although it sees the others: "
+                            + "availability-group secondaries read without `applicationIntent=ReadOnly`. For these, absence from "
+                            + "`runningBackups` means unknown. null when running backups were not read")),
                     MAX_INSTANCES), "one snapshot per SQL Server instance probed in this cycle"),
             opt("probes", listOf(object(
                     req("name", name().notBlank(), "`host`, `qat`, `sqlserver:PROD/backup-history`, ..."),
