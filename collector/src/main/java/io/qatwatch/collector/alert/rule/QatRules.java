@@ -93,7 +93,7 @@ final class QatRules {
             Set<String> xpress = new TreeSet<>();
             Set<String> qatDeflate = new TreeSet<>();
             for (BackupRecord b : ia.instance().backups()) {
-                if (b.finishedAt().isBefore(since) || "L".equals(b.type())) {
+                if (b.finishedAt().isBefore(since) || "L".equals(b.type()) || b.sizeIsEstimate()) {
                     continue;
                 }
                 if ("MS_XPRESS".equalsIgnoreCase(b.compressionAlgorithm())) {
