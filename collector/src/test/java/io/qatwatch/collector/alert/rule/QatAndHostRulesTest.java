@@ -115,6 +115,20 @@ class QatAndHostRulesTest {
     }
 
     @Test
+    void algorithmOptionZeroIsNotMsXpress() {
+        // "0 = Backup compression is off, as specified by backup compression default"
+        Instant night = Instant.parse("2026-11-30T01:00:00Z");
+        InstanceState zero = instance("PROD", List.of(Histories.qat("HARDWARE", "HARDWARE_MODE_ENTERPRISE_SKU")), 0,
+                List.of(backup("Payroll", "D", night, 120, 5_000_000_000L, "MS_XPRESS", "LOCAL")), List.of());
+        FleetState fleet = new FleetState(List.of(host("qat-03", NOW, QAT_4XXX,
+                new LicenceFacts(LicenceVerdict.INTEL_QAT_HARDWARE, List.of(), true, List.of()), zero)));
+        Alert mismatch = new AlertsConfig(null, null, null, null, null, null, null).validate().evaluator().evaluate(fleet, NOW)
+                .alerts().stream().filter(a -> a.rule().equals("qat-config-mismatch")).findFirst().orElseThrow();
+        assertThat(mismatch.details()).contains("'backup compression algorithm': 0 (none set: compression as 'backup compression default' says)")
+                .doesNotContain("0 (MS_XPRESS)");
+    }
+
+    @Test
     void certKeyCoversTdeCertificatesAsymmetricKeysAndEncryptorsTheLoginCannotSee() {
         Instant night = Instant.parse("2026-11-30T01:00:00Z");
         // Payments uses TDE under TDE_Payments (sys.dm_database_encryption_keys.encryptor_thumbprint), never exported;
