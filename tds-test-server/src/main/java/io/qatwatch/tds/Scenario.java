@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -170,11 +172,24 @@ public final class Scenario {
         return acceptedUser == null || (acceptedUser.equals(user) && acceptedPassword.equals(password));
     }
 
+    /** The marker that answers this batch: the longest one found in its text; empty when none is. */
+    Optional<String> markerOf(String sql) {
+        return responders.keySet().stream().filter(sql::contains).max(Comparator.comparingInt(String::length));
+    }
+
+    /** The markers this scenario answers, in the order they were added. */
+    public Set<String> markers() {
+        return Collections.unmodifiableSet(responders.keySet());
+    }
+
+    /** The login this scenario accepts, or null when it accepts any. */
+    public String acceptedUser() {
+        return acceptedUser;
+    }
+
     /** The answer to one batch: the responder of the longest marker found in the text, {@code SELECT 1}, or Msg 208. */
     TdsResponse respond(String sql) {
-        Optional<String> marker = responders.keySet().stream()
-                .filter(sql::contains)
-                .max(Comparator.comparingInt(String::length));
+        Optional<String> marker = markerOf(sql);
         if (marker.isPresent()) {
             return responders.get(marker.get()).respond(sql);
         }

@@ -61,16 +61,28 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     private final DatabaseGuids guids = new DatabaseGuids();
     /** Availability databases this replica held as SECONDARY when databases were last read; null before, or when unknown. */
     private final AtomicReference<List<String>> secondaryDatabases = new AtomicReference<>();
+    private final SqlRecorder recorder;
 
     /** @param clock the agent's clock; its zone stands in for backups whose time zone SQL Server did not record */
     public JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock) {
-        this(settings, clock, System::getenv);
+        this(settings, clock, System::getenv, SqlRecorder.NONE);
+    }
+
+    /** As above, every answer also shown to {@code recorder} ({@code probe --capture}). */
+    public JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock, SqlRecorder recorder) {
+        this(settings, clock, System::getenv, recorder);
     }
 
     JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock, Function<String, String> environment) {
+        this(settings, clock, environment, SqlRecorder.NONE);
+    }
+
+    private JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock, Function<String, String> environment,
+            SqlRecorder recorder) {
         this.settings = settings;
         this.clock = clock;
         this.environment = environment;
+        this.recorder = recorder;
     }
 
     @Override
@@ -108,15 +120,14 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
      * Null when msdb cannot be read (the probe itself then reports why).
      */
     public Long startForRecentBackups(int recent) {
-        try (Connection c = connect(); Statement s = c.createStatement()) {
-            s.setQueryTimeout(queryTimeoutSeconds());
-            try (ResultSet rs = s.executeQuery(SqlQuery.LATEST_BACKUP_SET_ID.text(SqlQuery.none()))) {
+        try (Connection c = connect()) {
+            return execute(c, SqlQuery.LATEST_BACKUP_SET_ID, SqlQuery.none(), rs -> {
                 if (!rs.next()) {
                     return null;
                 }
                 long latest = rs.getLong(1);
                 return rs.wasNull() ? null : Math.max(0, latest - recent);
-            }
+            });
         } catch (SQLException | PasswordUnavailable e) {
             return null;
         }
@@ -594,6 +605,23 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         return (System.nanoTime() - startNanos) / 1_000_000;
     }
 
+    private <T> T execute(Connection connection, SqlQuery query, Map<String, Long> numbers, RowsReader<T> reader)
+            throws SQLException {
+        String sql = query.text(numbers);
+        try (Statement s = connection.createStatement()) {
+            s.setQueryTimeout(queryTimeoutSeconds());
+            try (ResultSet rs = s.executeQuery(sql)) {
+                ResultSet seen = recorder.reading(query.name(), sql, rs);
+                T value = reader.read(seen);
+                recorder.done(seen);
+                return value;
+            }
+        } catch (SQLException e) {
+            recorder.failed(query.name(), sql, e, queryTimeoutSeconds());
+            throw e;
+        }
+    }
+
     @FunctionalInterface
     private interface RowsReader<T> {
         T read(ResultSet rs) throws SQLException;
@@ -605,12 +633,7 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         final List<ProbeStatus> probes = new ArrayList<>();
 
         <T> T execute(SqlQuery query, Map<String, Long> numbers, RowsReader<T> reader) throws SQLException {
-            try (Statement s = connection.createStatement()) {
-                s.setQueryTimeout(queryTimeoutSeconds());
-                try (ResultSet rs = s.executeQuery(query.text(numbers))) {
-                    return reader.read(rs);
-                }
-            }
+            return JdbcSqlInstanceProbe.this.execute(connection, query, numbers, reader);
         }
 
         /** Runs a query; on failure records why and returns null, so the rest of the probe goes on. */
