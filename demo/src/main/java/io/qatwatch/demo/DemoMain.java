@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -40,25 +39,22 @@ public final class DemoMain implements Callable<Integer> {
         if (code != 0 || command.demo == null) {
             System.exit(code);
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                command.demo.close();
-            } catch (Exception e) {
-                System.err.println("demo: stopping: " + e.getMessage());
-            }
-            stopped.countDown();
-        }, "qatwatch-demo-stop"));
+        // Vert.x's threads keep the JVM up; Ctrl-C runs the hook
+        Runtime.getRuntime().addShutdownHook(new Thread(command::stop, "qatwatch-demo-stop"));
+    }
+
+    private void stop() {
         try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            demo.close();
+        } catch (Exception e) {
+            System.err.println("demo: stopping: " + e.getMessage());
         }
     }
 
     /** {@code qatwatch demo ...}, as the launcher passes it; a bad flag prints the usage and exits 2. */
     static CommandLine commandLine(DemoMain command) {
-        CommandLine cli = new CommandLine(new Launcher()).addSubcommand("demo", command);
+        CommandLine cli = new CommandLine(CommandSpec.create().name("qatwatch").mixinStandardHelpOptions(true)
+                .versionProvider(new Version())).addSubcommand("demo", command);
         cli.setParameterExceptionHandler((e, args) -> {
             PrintWriter err = e.getCommandLine().getErr();
             err.println(e.getMessage());
@@ -67,20 +63,6 @@ public final class DemoMain implements Callable<Integer> {
             return e.getCommandLine().getCommandSpec().exitCodeOnInvalidInput();
         });
         return cli;
-    }
-
-    /** The jar's top command: only {@code demo} lives here. */
-    @Command(name = "qatwatch", mixinStandardHelpOptions = true, versionProvider = DemoMain.Version.class,
-            description = "The qatwatch demo: run 'qatwatch demo --help'.")
-    static final class Launcher implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Override
-        public Integer call() {
-            spec.commandLine().usage(spec.commandLine().getErr());
-            return 2;
-        }
     }
 
     @Override
