@@ -17,6 +17,8 @@ set "DEMO_JAR=%QATWATCH_HOME%\demo\target\qatwatch-demo.jar"
 if "%QATWATCH_AGENT_JAVA_OPTS%"=="" set "QATWATCH_AGENT_JAVA_OPTS=-XX:+UseSerialGC -Xms8m -Xmx48m -XX:MaxMetaspaceSize=48m -Xss256k -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=16m -XX:-UsePerfData -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:+UnlockDiagnosticVMOptions -XX:AsyncDeflationInterval=10000 -XX:GuaranteedSafepointInterval=0 -Dio.netty.allocator.type=unpooled -Dio.netty.noPreferDirect=true"
 if "%QATWATCH_PROBE_JAVA_OPTS%"=="" set "QATWATCH_PROBE_JAVA_OPTS=-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto"
 if "%QATWATCH_JAVA_OPTS%"=="" set "QATWATCH_JAVA_OPTS=-Xms64m -XX:MaxRAMPercentage=25 -XX:+ExitOnOutOfMemoryError"
+rem QATWATCH_AGENT_JAVA_OPTS / QATWATCH_JAVA_OPTS replace these defaults; QATWATCH_AGENT_EXTRA_JAVA_OPTS /
+rem QATWATCH_EXTRA_JAVA_OPTS are added after them (a trust store, a larger heap) and keep the rest.
 
 set "CMD=%~1"
 if "%CMD%"=="probe" goto agentjar_probe
@@ -40,12 +42,12 @@ exit /b %ERRORLEVEL%
 
 :agentjar
 if not exist "%AGENT_JAR%" goto missing
-"%JAVA%" %QATWATCH_AGENT_JAVA_OPTS% -jar "%AGENT_JAR%" %*
+"%JAVA%" %QATWATCH_AGENT_JAVA_OPTS% %QATWATCH_AGENT_EXTRA_JAVA_OPTS% -jar "%AGENT_JAR%" %*
 exit /b %ERRORLEVEL%
 
 :collectorjar
 if not exist "%COLLECTOR_JAR%" goto missing
-"%JAVA%" %QATWATCH_JAVA_OPTS% "-Dqatwatch.agentJar=%AGENT_JAR%" "-Dqatwatch.agentJavaOpts=%QATWATCH_AGENT_JAVA_OPTS%" -jar "%COLLECTOR_JAR%" %*
+"%JAVA%" %QATWATCH_JAVA_OPTS% %QATWATCH_EXTRA_JAVA_OPTS% "-Dqatwatch.agentJar=%AGENT_JAR%" "-Dqatwatch.agentJavaOpts=%QATWATCH_AGENT_JAVA_OPTS% %QATWATCH_AGENT_EXTRA_JAVA_OPTS%" -jar "%COLLECTOR_JAR%" %*
 exit /b %ERRORLEVEL%
 
 :tdsjar

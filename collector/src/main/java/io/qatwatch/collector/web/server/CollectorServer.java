@@ -3,6 +3,9 @@ package io.qatwatch.collector.web.server;
 import io.qatwatch.collector.ingest.IngestConfig;
 import io.qatwatch.collector.ingest.IngestHandler;
 import io.qatwatch.collector.metrics.CollectorMetrics;
+import io.qatwatch.collector.metrics.JvmMetrics;
+import io.qatwatch.collector.metrics.MetricsSource;
+import io.qatwatch.collector.metrics.PrometheusText;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.web.AlertsView;
@@ -34,12 +37,14 @@ import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +61,7 @@ public final class CollectorServer extends VerticleBase {
     private final Consumer<IngestHandler.AcceptedReport> onAccepted;
     private final AlertsView alerts;
     private final WindowsView windows;
-    private final Supplier<Map<String, Long>> gauges;
+    private final MetricsSource influxMetrics;
     private final WindowCharts charts;
     private final SilencesApi silences;
     private final Function<String, String> groupOf;
@@ -82,12 +87,12 @@ public final class CollectorServer extends VerticleBase {
     /**
      * @param alerts  the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
      * @param windows the window analysis's view, or null until it is wired (503)
-     * @param gauges  extra gauges and counters for {@code /metrics} (the InfluxDB sink's), read per scrape
+     * @param influxMetrics the InfluxDB sink's families for {@code /metrics}, read per scrape ({@link MetricsSource#NONE} without one)
      */
     public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
             WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
-            Supplier<Map<String, Long>> gauges) {
+            MetricsSource influxMetrics) {
         this.silences = silences;
         this.charts = charts;
         this.groupOf = groupOf;
@@ -99,7 +104,7 @@ public final class CollectorServer extends VerticleBase {
         this.onAccepted = onAccepted;
         this.alerts = alerts;
         this.windows = windows;
-        this.gauges = gauges;
+        this.influxMetrics = influxMetrics;
     }
 
     @Override
@@ -114,9 +119,7 @@ public final class CollectorServer extends VerticleBase {
         Router router = Router.router(vertx);
         router.get("/healthz").handler(ctx -> ctx.response().putHeader("Content-Type", "application/json")
                 .end("{\"status\":\"ok\"}"));
-        router.get("/metrics").handler(ctx -> ctx.response()
-                .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-                .end(metrics.render(gauges.get())));
+        router.get("/metrics").handler(this::metrics);
         router.post("/api/v1/reports")
                 .handler(BodyHandler.create(false).setBodyLimit(settings.ingest().maxBodyBytes()))
                 .handler(new IngestHandler(vertx, storeWorker, tokens, store, settings.ingest().reportsPerMinute(),
@@ -174,6 +177,45 @@ public final class CollectorServer extends VerticleBase {
     /** The port actually bound (useful when the config said 0). */
     public int port() {
         return server.actualPort();
+    }
+
+    /** Prometheus text: ingest, the InfluxDB sink, the fleet (read from the store off the event loop), the JVM. */
+    private void metrics(RoutingContext ctx) {
+        Instant now = clock.instant();
+        readWorker.executeBlocking(() -> {
+            PrometheusText out = new PrometheusText();
+            metrics.writeTo(out);
+            influxMetrics.writeTo(out);
+            fleetMetrics(out, now);
+            JvmMetrics.writeTo(out);
+            return out.toString();
+        }, false).onSuccess(text -> ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                .end(text)).onFailure(ctx::fail);
+    }
+
+    /** Hosts by state as the status page counts them, agents silent, and the active alerts by rule and severity. */
+    private void fleetMetrics(PrometheusText out, Instant now) throws Exception {
+        List<AlertsView.ActiveAlert> active = alerts == null ? List.of() : alerts.active();
+        FleetStatus.Summary summary = fleetStatus(now).summarise(store.hostsSeen());
+        out.family("qatwatch_hosts", PrometheusText.Type.GAUGE,
+                "Hosts by state, as the status page counts them: silent, or the most severe active alert, or ok.");
+        for (HostState state : HostState.values()) {
+            out.sample(Map.of("state", state.label()), summary.count(state));
+        }
+        out.family("qatwatch_agents_silent", PrometheusText.Type.GAUGE,
+                "Agents not heard from for longer than alerts.rules.agentSilent.silentMinutes.")
+                .sample(summary.count(HostState.SILENT));
+        Map<List<String>, Integer> byRule = new TreeMap<>(Comparator.comparing((List<String> k) -> k.get(0))
+                .thenComparing(k -> k.get(1)));
+        active.forEach(a -> byRule.merge(List.of(a.rule(), a.severity()), 1, Integer::sum));
+        out.family("qatwatch_alerts_active", PrometheusText.Type.GAUGE,
+                "Active alerts by rule and severity; a rule with none active has no sample.");
+        byRule.forEach((key, count) -> {
+            Map<String, String> labels = new LinkedHashMap<>();
+            labels.put("rule", key.get(0));
+            labels.put("severity", key.get(1));
+            out.sample(labels, count);
+        });
     }
 
     private void fleet(RoutingContext ctx) {
