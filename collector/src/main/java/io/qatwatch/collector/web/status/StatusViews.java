@@ -118,7 +118,8 @@ public final class StatusViews {
             long compressed = 0;
             BackupRecord latest = records.get(0);
             for (BackupRecord r : records) {
-                long s = Math.max(0, Duration.between(r.startedAt(), r.finishedAt()).getSeconds());
+                // to the millisecond: msdb keeps datetime (1/300 s), and the page compares algorithms to a tenth of a second
+                double s = Math.max(0, Duration.between(r.startedAt(), r.finishedAt()).toMillis() / 1000.0);
                 seconds += s;
                 throughput += s == 0 ? 0 : r.backupSizeBytes() / 1_048_576.0 / s;
                 size += r.backupSizeBytes();
@@ -162,6 +163,7 @@ public final class StatusViews {
         return new StatusView.SqlInstanceRow(s.name(),
                 s.server() == null ? null : s.server().productVersion(),
                 qat == null ? null : qat.modeDesc(),
-                qat == null ? null : qat.modeReasonDesc());
+                qat == null ? null : qat.modeReasonDesc(),
+                io.qatwatch.collector.web.FleetView.availabilityGroups(s));
     }
 }
