@@ -90,8 +90,18 @@ public final class StatusViews {
                         r.licence() == null ? null : r.licence().verdict().name(),
                         r.instances().stream().sorted(Comparator.comparing(SqlInstanceSnapshot::name))
                                 .map(StatusViews::instance).toList(),
-                        r.lastSeen()))
+                        r.lastSeen(),
+                        losses(r)))
                 .toList();
+    }
+
+    private static StatusView.AgentLosses losses(FleetRow r) {
+        if (r.agent() == null) {
+            return null;
+        }
+        StatusView.AgentLosses losses = new StatusView.AgentLosses(r.agent().lostTotal(), r.agent().outboxDroppedTotal(),
+                r.agent().outboxCorruptTotal());
+        return losses.any() ? losses : null;
     }
 
     /**
