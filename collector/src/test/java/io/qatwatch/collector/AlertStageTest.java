@@ -98,28 +98,36 @@ class AlertStageTest {
     }
 
     @Test
-    void silencesAreCreatedListedAndEndedThroughTheApi() throws Exception {
+    void silencesAreCreatedListedAndEndedThroughTheApiByOperatorsOnly() throws Exception {
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0);
         running = RunningCollector.withAlertStage(config, data, CLOCK);
         collector = running.collector();
-        String reader = collector.tokens().add("oncall", TokenStore.Kind.READ, CLOCK.instant());
+        String reader = collector.tokens().add("grafana", TokenStore.Kind.READ, CLOCK.instant());
+        String operator = collector.tokens().add("oncall", TokenStore.Kind.OPERATOR, CLOCK.instant());
+        String agent = collector.tokens().add("sql01", TokenStore.Kind.AGENT, CLOCK.instant());
         WebClient http = running.http();
+        JsonObject good = new JsonObject().put("rule", "backup-missing").put("host", "sql01")
+                .put("comment", "decommissioning sql01").put("minutes", 120);
 
         var refused = http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
-                .putHeader("Authorization", "Bearer " + reader)
+                .putHeader("Authorization", "Bearer " + operator)
                 .sendJsonObject(new JsonObject().put("host", "sql01").put("comment", "patching").put("endsAt", "2026-11-29T00:00:00Z"))
                 .await(10, TimeUnit.SECONDS);
         assertThat(refused.statusCode()).isEqualTo(400);
         assertThat(refused.bodyAsJsonObject().getString("field")).isEqualTo("endsAt");
         assertThat(http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
-                .sendJsonObject(new JsonObject().put("host", "sql01").put("comment", "x").put("minutes", 60))
-                .await(10, TimeUnit.SECONDS).statusCode()).as("no token").isEqualTo(401);
+                .sendJsonObject(good).await(10, TimeUnit.SECONDS).statusCode()).as("no token").isEqualTo(401);
+        var byReader = http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
+                .putHeader("Authorization", "Bearer " + reader).sendJsonObject(good).await(10, TimeUnit.SECONDS);
+        assertThat(byReader.statusCode()).as("a read token may not silence").isEqualTo(403);
+        assertThat(byReader.bodyAsJsonObject().getString("error")).contains("an operator or admin token")
+                .contains("grafana holds a read token");
+        assertThat(http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
+                .putHeader("Authorization", "Bearer " + agent).sendJsonObject(good).await(10, TimeUnit.SECONDS)
+                .statusCode()).as("nor an agent token").isEqualTo(403);
 
         var created = http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
-                .putHeader("Authorization", "Bearer " + reader)
-                .sendJsonObject(new JsonObject().put("rule", "backup-missing").put("host", "sql01")
-                        .put("comment", "decommissioning sql01").put("minutes", 120))
-                .await(10, TimeUnit.SECONDS);
+                .putHeader("Authorization", "Bearer " + operator).sendJsonObject(good).await(10, TimeUnit.SECONDS);
         assertThat(created.statusCode()).isEqualTo(201);
         JsonObject silence = created.bodyAsJsonObject();
         assertThat(silence.getString("createdBy")).isEqualTo("oncall");
@@ -127,12 +135,14 @@ class AlertStageTest {
 
         JsonArray listed = http.get(collector.port(), "127.0.0.1", "/api/v1/silences")
                 .putHeader("Authorization", "Bearer " + reader).send().await(10, TimeUnit.SECONDS).bodyAsJsonArray();
-        assertThat(listed).hasSize(1);
+        assertThat(listed).as("read tokens still read").hasSize(1);
 
         String path = "/api/v1/silences/" + silence.getString("id");
         assertThat(http.delete(collector.port(), "127.0.0.1", path).putHeader("Authorization", "Bearer " + reader)
+                .send().await(10, TimeUnit.SECONDS).statusCode()).isEqualTo(403);
+        assertThat(http.delete(collector.port(), "127.0.0.1", path).putHeader("Authorization", "Bearer " + operator)
                 .send().await(10, TimeUnit.SECONDS).statusCode()).isEqualTo(204);
-        assertThat(http.delete(collector.port(), "127.0.0.1", path).putHeader("Authorization", "Bearer " + reader)
+        assertThat(http.delete(collector.port(), "127.0.0.1", path).putHeader("Authorization", "Bearer " + operator)
                 .send().await(10, TimeUnit.SECONDS).statusCode()).isEqualTo(404);
     }
 }

@@ -5,13 +5,14 @@ import io.qatwatch.collector.store.TokenStore;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code qatwatch collector token add|list|revoke}: agent and read tokens. */
+/** {@code qatwatch collector token add|list|revoke}: agent tokens and the people's tokens (read, operator, admin). */
 @Command(name = "token", mixinStandardHelpOptions = true,
-        description = "Manage tokens: one agent token per host, read tokens for the API and status page.",
+        description = "Manage tokens: one agent token per host; read, operator and admin tokens for people and tools.",
         subcommands = {TokenCommand.Add.class, TokenCommand.ListTokens.class, TokenCommand.Revoke.class})
 public final class TokenCommand implements Callable<Integer> {
 
@@ -32,22 +33,43 @@ public final class TokenCommand implements Callable<Integer> {
         }
     }
 
+    /** At most one role flag; none issues an agent token. */
+    static final class Role {
+        @Option(names = "--read", required = true, description = "A read token: the API and the status page.")
+        boolean read;
+
+        @Option(names = "--operator", required = true,
+                description = "An operator token: what a read token may, and silences, acknowledgements and notes.")
+        boolean operator;
+
+        @Option(names = "--admin", required = true,
+                description = "An admin token: what an operator token may, and token management over the API.")
+        boolean admin;
+
+        TokenStore.Kind kind() {
+            return admin ? TokenStore.Kind.ADMIN : operator ? TokenStore.Kind.OPERATOR : TokenStore.Kind.READ;
+        }
+    }
+
     @Command(name = "add", mixinStandardHelpOptions = true,
-            description = "Issue a token for NAME (the agent's host name) and print it once. Only its hash is stored.")
+            description = "Issue a token for NAME (the agent's host name, or a person's or tool's name with a role) "
+                    + "and print it once. Only its hash is stored.")
     static final class Add extends Common implements Callable<Integer> {
-        @Parameters(paramLabel = "NAME", description = "Host name of the agent, or a reader's name with --read.")
+        @Parameters(paramLabel = "NAME", description = "Host name of the agent, or a person's or tool's name with a role.")
         String name;
 
-        @Option(names = "--read", description = "Issue a read token (API and status page) instead of an agent token.")
-        boolean read;
+        @ArgGroup(exclusive = true, multiplicity = "0..1")
+        Role role;
 
         @Override
         public Integer call() throws Exception {
-            TokenStore.Kind kind = read ? TokenStore.Kind.READ : TokenStore.Kind.AGENT;
+            TokenStore.Kind kind = role == null ? TokenStore.Kind.AGENT : role.kind();
             try {
                 String token = open().add(name, kind, Instant.now());
-                System.out.println((read ? "Read" : "Agent") + " token for " + name
-                        + " (shown once; only its hash is stored). Put it in the agent's token file:");
+                System.out.println(Character.toUpperCase(kind.label().charAt(0)) + kind.label().substring(1)
+                        + " token for " + name + " (shown once; only its hash is stored). "
+                        + (kind == TokenStore.Kind.AGENT ? "Put it in the agent's token file:"
+                                : "Send it as 'Authorization: Bearer <token>':"));
                 System.out.println(token);
                 return 0;
             } catch (IllegalArgumentException e) {
@@ -61,9 +83,9 @@ public final class TokenCommand implements Callable<Integer> {
     static final class ListTokens extends Common implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
-            System.out.printf("%-24s %-6s %-14s %-25s %s%n", "NAME", "KIND", "ID", "CREATED", "STATE");
+            System.out.printf("%-24s %-8s %-14s %-25s %s%n", "NAME", "KIND", "ID", "CREATED", "STATE");
             for (TokenStore.TokenInfo t : open().list()) {
-                System.out.printf("%-24s %-6s %-14s %-25s %s%n", t.name(), t.kind().name().toLowerCase(), t.id(),
+                System.out.printf("%-24s %-8s %-14s %-25s %s%n", t.name(), t.kind().label(), t.id(),
                         t.createdAt(), t.revokedAt() == null ? "active" : "revoked " + t.revokedAt());
             }
             return 0;

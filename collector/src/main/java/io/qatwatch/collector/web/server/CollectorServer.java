@@ -5,6 +5,7 @@ import io.qatwatch.collector.ingest.IngestHandler;
 import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.store.TokenStore.Kind;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.FleetPage;
 import io.qatwatch.collector.web.FleetQuery;
@@ -125,8 +126,15 @@ public final class CollectorServer extends VerticleBase {
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
         router.post("/api/v1/silences").handler(BodyHandler.create(false).setBodyLimit(64 * 1024))
-                .handler(ctx -> readAccess.require(ctx, false, () -> createSilence(ctx)));
-        router.delete("/api/v1/silences/:id").handler(ctx -> readAccess.require(ctx, false, () -> expireSilence(ctx)));
+                .handler(ctx -> readAccess.require(ctx, Kind.OPERATOR, false, () -> createSilence(ctx)));
+        router.delete("/api/v1/silences/:id")
+                .handler(ctx -> readAccess.require(ctx, Kind.OPERATOR, false, () -> expireSilence(ctx)));
+        TokenApi tokenApi = new TokenApi(storeWorker, tokens, clock);
+        router.get("/api/v1/tokens").handler(ctx -> readAccess.require(ctx, Kind.ADMIN, false, () -> tokenApi.list(ctx)));
+        router.post("/api/v1/tokens").handler(BodyHandler.create(false).setBodyLimit(4 * 1024))
+                .handler(ctx -> readAccess.require(ctx, Kind.ADMIN, false, () -> tokenApi.add(ctx)));
+        router.delete("/api/v1/tokens/:name")
+                .handler(ctx -> readAccess.require(ctx, Kind.ADMIN, false, () -> tokenApi.revoke(ctx)));
         router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
         router.errorHandler(413, ctx -> {
             metrics.rejected("too_large");
