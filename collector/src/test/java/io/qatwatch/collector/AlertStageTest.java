@@ -8,6 +8,7 @@ import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.protocol.GoldenReports;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -144,5 +145,51 @@ class AlertStageTest {
                 .send().await(10, TimeUnit.SECONDS).statusCode()).isEqualTo(204);
         assertThat(http.delete(collector.port(), "127.0.0.1", path).putHeader("Authorization", "Bearer " + operator)
                 .send().await(10, TimeUnit.SECONDS).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void anOperatorAcknowledgesAndAnnotatesAnAlertThroughTheApiAndEveryReaderSeesIt() throws Exception {
+        CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0);
+        running = RunningCollector.withAlertStage(config, data, CLOCK);
+        String agent = running.token("sql01", TokenStore.Kind.AGENT);
+        String reader = running.token("grafana", TokenStore.Kind.READ);
+        String operator = running.token("oncall", TokenStore.Kind.OPERATOR);
+        assertThat(running.postReport(agent, GoldenReports.bytes(GoldenReports.COMPLETE), false).statusCode()).isEqualTo(202);
+        running.evaluate();
+        JsonObject alert = running.get("/api/v1/alerts", reader).bodyAsJsonArray().getJsonObject(0);
+        assertThat(alert.getValue("acknowledged")).isNull();
+        String path = "/api/v1/alerts/" + alert.getString("id");
+
+        JsonObject ack = new JsonObject().put("note", "restoring Sales' backup job").put("minutes", 90);
+        assertThat(running.request(HttpMethod.POST, path + "/acknowledge", reader).sendJsonObject(ack)
+                .await(10, TimeUnit.SECONDS).statusCode()).as("reading is not acknowledging").isEqualTo(403);
+        var bad = running.request(HttpMethod.POST, path + "/acknowledge", operator)
+                .sendJsonObject(new JsonObject().put("minutes", 60 * 24 * 31)).await(10, TimeUnit.SECONDS);
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.bodyAsJsonObject().getString("field")).isEqualTo("minutes");
+        assertThat(running.request(HttpMethod.POST, "/api/v1/alerts/0000000000000000/acknowledge", operator)
+                .sendJsonObject(ack).await(10, TimeUnit.SECONDS).statusCode()).isEqualTo(404);
+
+        var taken = running.request(HttpMethod.POST, path + "/acknowledge", operator).sendJsonObject(ack)
+                .await(10, TimeUnit.SECONDS);
+        assertThat(taken.statusCode()).isEqualTo(200);
+        assertThat(taken.bodyAsJsonObject().getString("expiresAt")).isEqualTo("2026-11-30T07:50:00Z");
+        assertThat(running.request(HttpMethod.POST, path + "/notes", operator)
+                .sendJsonObject(new JsonObject().put("text", "job owner paged")).await(10, TimeUnit.SECONDS)
+                .statusCode()).isEqualTo(201);
+
+        JsonObject listed = running.get("/api/v1/alerts", reader).bodyAsJsonArray().getJsonObject(0);
+        assertThat(listed.getJsonObject("acknowledged").getString("by")).isEqualTo("oncall");
+        assertThat(listed.getJsonObject("acknowledged").getString("note")).isEqualTo("restoring Sales' backup job");
+        JsonObject one = running.get(path, reader).bodyAsJsonObject();
+        assertThat(one.getString("rule")).isEqualTo("backup-missing");
+        assertThat(one.getJsonArray("history").stream().map(e -> ((JsonObject) e).getString("kind") + " "
+                + ((JsonObject) e).getString("by"))).containsExactly("fired null", "acknowledged oncall", "note oncall");
+
+        assertThat(running.request(HttpMethod.DELETE, path + "/acknowledge", operator).send().await(10, TimeUnit.SECONDS)
+                .statusCode()).isEqualTo(204);
+        assertThat(running.get("/api/v1/alerts", reader).bodyAsJsonArray().getJsonObject(0).getValue("acknowledged")).isNull();
+        assertThat(running.request(HttpMethod.DELETE, path + "/acknowledge", operator).send().await(10, TimeUnit.SECONDS)
+                .statusCode()).isEqualTo(404);
     }
 }

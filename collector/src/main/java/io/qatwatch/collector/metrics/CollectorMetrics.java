@@ -13,6 +13,8 @@ public final class CollectorMetrics {
     private final Map<String, LongAdder> rejected = new ConcurrentHashMap<>();
     private final LongAdder ingestSeconds = new LongAdder();
     private final LongAdder ingestCount = new LongAdder();
+    private final Map<String, LongAdder> notificationsSent = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> notificationsFailed = new ConcurrentHashMap<>();
     private final long[] latencyBucketsMs = {5, 10, 25, 50, 100, 250, 500, 1000, 5000};
     private final LongAdder[] latencyCounts = new LongAdder[latencyBucketsMs.length];
 
@@ -34,6 +36,16 @@ public final class CollectorMetrics {
     /** A refused report, by reason: {@code unauthorized}, {@code invalid}, {@code too_large}, {@code rate_limited}, ... */
     public void rejected(String reason) {
         rejected.computeIfAbsent(reason, r -> new LongAdder()).increment();
+    }
+
+    /** A notification a chat channel accepted. */
+    public void notificationSent(String channel) {
+        notificationsSent.computeIfAbsent(channel, c -> new LongAdder()).increment();
+    }
+
+    /** A delivery attempt a chat channel failed or refused (each retry counts). */
+    public void notificationFailed(String channel) {
+        notificationsFailed.computeIfAbsent(channel, c -> new LongAdder()).increment();
     }
 
     public void ingestLatency(long nanos) {
@@ -71,9 +83,20 @@ public final class CollectorMetrics {
         out.append("qatwatch_ingest_latency_seconds_bucket{le=\"+Inf\"} ").append(ingestCount.sum()).append('\n')
                 .append("qatwatch_ingest_latency_seconds_sum ").append(ingestSeconds.sum() / 1_000_000.0).append('\n')
                 .append("qatwatch_ingest_latency_seconds_count ").append(ingestCount.sum()).append('\n');
+        perChannel(out, "qatwatch_notifications_sent_total", "Notifications a chat channel accepted, by channel.",
+                notificationsSent);
+        perChannel(out, "qatwatch_notifications_failed_total",
+                "Delivery attempts a chat channel failed or refused (retries count), by channel.", notificationsFailed);
         gauges.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
                 out.append("# TYPE ").append(e.getKey()).append(e.getKey().endsWith("_total") ? " counter\n" : " gauge\n")
                         .append(e.getKey()).append(' ').append(e.getValue()).append('\n'));
         return out.toString();
+    }
+
+    private static void perChannel(StringBuilder out, String name, String help, Map<String, LongAdder> counts) {
+        out.append("# HELP ").append(name).append(' ').append(help).append("\n# TYPE ").append(name).append(" counter\n");
+        counts.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> out.append(name).append("{channel=\"")
+                .append(e.getKey().replace("\\", "\\\\").replace("\"", "\\\"")).append("\"} ").append(e.getValue().sum())
+                .append('\n'));
     }
 }

@@ -6,6 +6,7 @@ import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.store.TokenStore.Kind;
+import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.FleetPage;
 import io.qatwatch.collector.web.FleetQuery;
@@ -58,6 +59,7 @@ public final class CollectorServer extends VerticleBase {
     private final Supplier<Map<String, Long>> gauges;
     private final WindowCharts charts;
     private final SilencesApi silences;
+    private final AlertActions actions;
     private final Function<String, String> groupOf;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     /** Hosts per {@code /api/v1/fleet} page when the request names no limit, and the most it may name. */
@@ -80,13 +82,15 @@ public final class CollectorServer extends VerticleBase {
     /**
      * @param alerts  the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
      * @param windows the window analysis's view, or null until it is wired (503)
+     * @param actions one alert with its history, acknowledgements and notes, or null until it is wired (503)
      * @param gauges  extra gauges and counters for {@code /metrics} (the InfluxDB sink's), read per scrape
      */
     public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
             WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
-            Supplier<Map<String, Long>> gauges) {
+            AlertActions actions, Supplier<Map<String, Long>> gauges) {
         this.silences = silences;
+        this.actions = actions;
         this.charts = charts;
         this.groupOf = groupOf;
         this.settings = settings;
@@ -122,6 +126,14 @@ public final class CollectorServer extends VerticleBase {
         ReadAccess readAccess = new ReadAccess(readWorker, tokens);
         router.get("/api/v1/fleet").handler(ctx -> readAccess.require(ctx, false, () -> fleet(ctx)));
         router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
+        AlertRequests alertRequests = new AlertRequests(() -> actions, clock);
+        router.get("/api/v1/alerts/:id").handler(ctx -> readAccess.require(ctx, false, () -> alertRequests.show(ctx)));
+        router.post("/api/v1/alerts/:id/acknowledge").handler(BodyHandler.create(false).setBodyLimit(16 * 1024))
+                .handler(ctx -> readAccess.require(ctx, Kind.OPERATOR, false, () -> alertRequests.acknowledge(ctx)));
+        router.delete("/api/v1/alerts/:id/acknowledge")
+                .handler(ctx -> readAccess.require(ctx, Kind.OPERATOR, false, () -> alertRequests.unacknowledge(ctx)));
+        router.post("/api/v1/alerts/:id/notes").handler(BodyHandler.create(false).setBodyLimit(16 * 1024))
+                .handler(ctx -> readAccess.require(ctx, Kind.OPERATOR, false, () -> alertRequests.note(ctx)));
         router.get("/api/v1/instances/:host/:instance/windows")
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
