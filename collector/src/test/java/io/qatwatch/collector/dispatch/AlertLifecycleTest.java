@@ -10,6 +10,7 @@ import io.qatwatch.collector.alert.rule.AlertEvaluator;
 import io.qatwatch.collector.analysis.FleetState;
 import io.qatwatch.collector.config.Secrets;
 import io.qatwatch.collector.metrics.CollectorMetrics;
+import io.qatwatch.collector.metrics.PrometheusText;
 import io.qatwatch.collector.notify.ChannelConfig;
 import io.qatwatch.collector.notify.Loopback;
 import io.qatwatch.collector.notify.all.Notifiers;
@@ -215,7 +216,9 @@ class AlertLifecycleTest {
         assertThat(at(s, quiet.plus(Duration.ofHours(7)))).isEmpty();
         assertThat(await(s.history(on.get(0).id())).stream().map(e -> e.kind().label()))
                 .contains("flapping", "steady");
-        assertThat(metrics.render(Map.of())).contains("qatwatch_notifications_sent_total{channel=\"webhook\"} 8");
+        PrometheusText scraped = new PrometheusText();
+        metrics.writeTo(scraped);
+        assertThat(scraped.toString()).contains("qatwatch_notifications_sent_total{channel=\"webhook\"} 8");
     }
 
     private static <T> T await(Future<T> f) throws Exception {
