@@ -149,7 +149,8 @@ public final class IngestHandler implements Handler<RoutingContext> {
             return;
         }
         if (token.get().kind() != TokenStore.Kind.AGENT) {
-            refuse(ctx, 403, "forbidden", "$", "this is a read token; reports need an agent token");
+            refuse(ctx, 403, "forbidden", "$", "this is " + (token.get().kind() == TokenStore.Kind.ADMIN ? "an " : "a ")
+                    + token.get().kind().label() + " token; reports need an agent token");
             return;
         }
         String host = token.get().name();

@@ -8,6 +8,8 @@ import io.qatwatch.collector.metrics.MetricsSource;
 import io.qatwatch.collector.metrics.PrometheusText;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.store.TokenStore.Kind;
+import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.FleetPage;
 import io.qatwatch.collector.web.FleetQuery;
@@ -65,6 +67,7 @@ public final class CollectorServer extends VerticleBase {
     private final MetricsSource influxMetrics;
     private final WindowCharts charts;
     private final SilencesApi silences;
+    private final AlertActions actions;
     private final Function<String, String> groupOf;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     /** Hosts per {@code /api/v1/fleet} page when the request names no limit, and the most it may name. */
@@ -88,13 +91,15 @@ public final class CollectorServer extends VerticleBase {
     /**
      * @param alerts  the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
      * @param windows the window analysis's view, or null until it is wired (503)
+     * @param actions one alert with its history, acknowledgements and notes, or null until it is wired (503)
      * @param influxMetrics the InfluxDB sink's families for {@code /metrics}, read per scrape ({@link MetricsSource#NONE} without one)
      */
     public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
             WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
-            MetricsSource influxMetrics) {
+            AlertActions actions, MetricsSource influxMetrics) {
         this.silences = silences;
+        this.actions = actions;
         this.charts = charts;
         this.groupOf = groupOf;
         this.settings = settings;
@@ -140,6 +145,14 @@ public final class CollectorServer extends VerticleBase {
         router.post("/logout").handler(BodyHandler.create(false).setBodyLimit(8 * 1024)).handler(signIn::signOut);
         router.get("/api/v1/fleet").handler(ctx -> readAccess.require(ctx, false, () -> fleet(ctx)));
         router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
+        AlertRequests alertRequests = new AlertRequests(() -> actions, clock);
+        router.get("/api/v1/alerts/:id").handler(ctx -> readAccess.require(ctx, false, () -> alertRequests.show(ctx)));
+        router.post("/api/v1/alerts/:id/acknowledge").handler(BodyHandler.create(false).setBodyLimit(16 * 1024))
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.acknowledge(ctx)));
+        router.delete("/api/v1/alerts/:id/acknowledge")
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.unacknowledge(ctx)));
+        router.post("/api/v1/alerts/:id/notes").handler(BodyHandler.create(false).setBodyLimit(16 * 1024))
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.note(ctx)));
         router.get("/api/v1/instances/:host/:instance/windows")
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
@@ -150,8 +163,15 @@ public final class CollectorServer extends VerticleBase {
             readAccess.require(ctx, false, ctx::next);
         });
         router.post("/api/v1/silences").handler(BodyHandler.create(false).setBodyLimit(64 * 1024))
-                .handler(ctx -> readAccess.requireToChange(ctx, () -> createSilence(ctx)));
-        router.delete("/api/v1/silences/:id").handler(ctx -> readAccess.requireToChange(ctx, () -> expireSilence(ctx)));
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> createSilence(ctx)));
+        router.delete("/api/v1/silences/:id")
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> expireSilence(ctx)));
+        TokenApi tokenApi = new TokenApi(storeWorker, tokens, clock);
+        router.get("/api/v1/tokens").handler(ctx -> readAccess.require(ctx, Kind.ADMIN, false, () -> tokenApi.list(ctx)));
+        router.post("/api/v1/tokens").handler(BodyHandler.create(false).setBodyLimit(4 * 1024))
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.ADMIN, () -> tokenApi.add(ctx)));
+        router.delete("/api/v1/tokens/:name")
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.ADMIN, () -> tokenApi.revoke(ctx)));
         router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
         router.errorHandler(413, ctx -> {
             metrics.rejected("too_large");

@@ -396,6 +396,10 @@ public final class StatusPage {
                         html.append(" <span class=\"muted\">").append(esc(i.acceleratorReason())).append("</span>");
                     }
                 }
+                for (String ag : i.availabilityGroups()) {
+                    html.append(" <span class=\"tag ag\" title=\"availability group and this replica's role\">AG ")
+                            .append(esc(ag)).append("</span>");
+                }
                 html.append("</span>");
             }
             html.append("</span></td><td data-label=\"QAT\">").append(qat(row)).append("</td><td data-label=\"Licence\">")

@@ -99,9 +99,20 @@ public record StatusView(
      * A SQL Server instance of a host.
      *
      * @param acceleratorMode   {@code sys.dm_server_accelerator_status} mode: HARDWARE, SOFTWARE, NONE; null before SQL Server 2022
-     * @param acceleratorReason its {@code mode_reason_desc}
+     * @param acceleratorReason  its {@code mode_reason_desc}
+     * @param availabilityGroups the availability groups its databases are in, with this replica's role ({@code ag-orders SECONDARY})
      */
-    public record SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason) {
+    public record SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason,
+            List<String> availabilityGroups) {
+
+        public SqlInstanceRow {
+            availabilityGroups = availabilityGroups == null ? List.of() : List.copyOf(availabilityGroups);
+        }
+
+        /** An instance in no availability group. */
+        public SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason) {
+            this(name, productVersion, acceleratorMode, acceleratorReason, List.of());
+        }
     }
 
     /**
