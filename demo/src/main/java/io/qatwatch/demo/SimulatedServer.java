@@ -79,8 +79,10 @@ final class SimulatedServer {
         fixed(s, "accelerator-status.sql", accelerators);
         fixed(s, "databases.sql", databases);
         fixed(s, "database-encryption.sql", encryption);
-        fixed(s, "availability-replicas.sql", replicas);
+        fixed(s, "availability-databases.sql", replicas);
+        fixed(s, "database-guids.sql", guids());
         fixed(s, "certificates.sql", List.of());
+        fixed(s, "asymmetric-keys.sql", List.of());
         List<Column> history = QueryColumns.of("backup-history-2022.sql");
         s.answer("backup-history-2022.sql", sql -> TdsResponse.rows(history, historyPage(sql, history)));
         List<Column> running = QueryColumns.of("running-backups.sql");
@@ -89,6 +91,20 @@ final class SimulatedServer {
         s.answer("latest-backup-set-id.sql", sql -> TdsResponse.rows(latest, rows(latest,
                 List.of(Map.of(latest.get(0).name(), finishedBy(clock.instant()))))));
         return s;
+    }
+
+    /** database-guids.sql: each database's GUID; the family GUID is the same, as for a database never restored. */
+    private List<Map<String, Object>> guids() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (Map<String, Object> d : databases) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("database_id", d.get("database_id"));
+            r.put("database_name", d.get("name"));
+            r.put("database_guid", d.get("database_guid"));
+            r.put("family_guid", d.get("database_guid"));
+            rows.add(r);
+        }
+        return rows;
     }
 
     private void fixed(Scenario s, String query, List<Map<String, Object>> rows) {
@@ -138,6 +154,11 @@ final class SimulatedServer {
         r.put("backup_set_id", id);
         r.put("database_name", b.database());
         r.put("database_guid", b.databaseGuid());
+        r.put("family_guid", b.databaseGuid());
+        // msdb names the server that took the backup; the agent counts only this instance's (restores write others')
+        r.put("server_name", serverProperties.get("server_name"));
+        r.put("is_snapshot", false);
+        r.put("key_algorithm", "NO_Encryption");
         r.put("type", b.type());
         r.put("is_copy_only", b.copyOnly());
         r.put("backup_start_date", b.start().toString());
