@@ -3,6 +3,7 @@ package io.qatwatch.collector.web.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.testing.RawHttp;
 import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.protocol.GoldenReports;
 import io.vertx.core.buffer.Buffer;
@@ -11,6 +12,7 @@ import io.vertx.ext.web.client.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
@@ -74,5 +76,17 @@ class ResponseHeadersTest {
                     .putHeader("Content-Type", type).sendBuffer(Buffer.buffer(body)).await(10, TimeUnit.SECONDS);
             assertThat(answer.statusCode()).as(type + ": " + answer.bodyAsString()).isEqualTo(202);
         }
+    }
+
+    @Test
+    void anAgentThatAsksToContinueIsToldToOnceItsTokenIsGoodAndItsReportIsAccepted() throws Exception {
+        String token = running.token("sql02", TokenStore.Kind.AGENT);
+        byte[] body = GoldenReports.bytes(GoldenReports.COMPLETE);
+        RawHttp.Answer answer = RawHttp.exchange(running.port(), RawHttp.steps(
+                RawHttp.send(RawHttp.head("Content-Type: application/json", "Authorization: Bearer " + token,
+                        "Expect: 100-continue", "Connection: close", "Content-Length: " + body.length)),
+                RawHttp.pause(Duration.ofMillis(500)), RawHttp.send(body)), Duration.ofSeconds(20));
+        assertThat(answer.status()).as(answer.head()).isEqualTo(100);
+        assertThat(answer.body()).startsWith("HTTP/1.1 202");
     }
 }
