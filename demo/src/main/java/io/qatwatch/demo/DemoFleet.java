@@ -167,23 +167,28 @@ final class DemoFleet {
                 // the secondary takes the backups (a copy-only full is the only full it can take); last night's was slow
                 long minutes = k == 0 ? 395 : 280 + 3L * Math.floorMod(k, 4);
                 LocalDateTime start = evening.plusDays(1).atTime(1, 0);
-                backups.add(new Backup("Orders", ORDERS, "D", true, start, start.plusMinutes(minutes), 900L * 1024 * MB,
-                        300L * 1024 * MB, "MS_XPRESS", 2, disk("Orders", evening)));
+                backups.add(new Backup("Orders", ORDERS_SECONDARY, "D", true, start, start.plusMinutes(minutes), 900L * 1024 * MB,
+                        300L * 1024 * MB, "MS_XPRESS", 2, disk("Orders", evening), ORDERS));
             }
             LocalDateTime log = today.minusDays(NIGHTS).atStartOfDay();
             LocalDateTime last = today.plusDays(2).atStartOfDay();
             for (; log.isBefore(last); log = log.plusMinutes(30)) {
-                backups.add(new Backup("Orders", ORDERS, "L", false, log, log.plusSeconds(20), 2L * 1024 * MB, 512 * MB,
-                        "MS_XPRESS", 2, "D:\\Backup\\Orders\\Orders_LOG.trn"));
+                backups.add(new Backup("Orders", ORDERS_SECONDARY, "L", false, log, log.plusSeconds(20), 2L * 1024 * MB, 512 * MB,
+                        "MS_XPRESS", 2, "D:\\Backup\\Orders\\Orders_LOG.trn", ORDERS));
             }
         }
-        List<Map<String, Object>> databases = databases(List.of("Orders", ORDERS), "FULL");
+        // the secondary was seeded by restore: a database_guid of its own, the primary's family and group identity
+        Map<String, Object> orders = new LinkedHashMap<>(database("Orders", primary ? ORDERS : ORDERS_SECONDARY, "FULL", 5));
+        orders.put("family_guid", ORDERS);
+        orders.put("group_database_id", ORDERS_GROUP_DATABASE);
+        List<Map<String, Object>> databases = List.of(orders);
         return new SimulatedServer(host, "PROD", zone, clock, "16.0.4135.4",
                 server("16.0.4135.4", "Enterprise Edition: Core-based Licensing (64-bit)", 3, host.toUpperCase(), true),
                 configuration(false, 1),
                 List.of(accelerator("NONE", "NONE_HARDWARE_OFFLOAD_NOT_ENABLED", 0)),
                 databases, List.of(),
-                List.of(Map.of("database_name", "Orders", "availability_group", "ag-orders",
+                List.of(Map.of("database_name", "Orders", "availability_group_id", ORDERS_GROUP,
+                        "availability_group", "ag-orders",
                         "role_desc", primary ? "PRIMARY" : "SECONDARY", "is_preferred_backup_replica", !primary)),
                 backups);
     }
@@ -194,6 +199,9 @@ final class DemoFleet {
     private static final String REPORTS = "9a3b5c1d-2e4f-4a6b-8c7d-0e1f2a3b4c5d";
     private static final String WAREHOUSE = "b6a1e2f3-4c5d-4e6f-8a7b-9c0d1e2f3a4b";
     private static final String ORDERS = "c2d3e4f5-a6b7-4c8d-9e0f-1a2b3c4d5e6f";
+    private static final String ORDERS_SECONDARY = "e7f8a9b0-c1d2-4e3f-8a4b-5c6d7e8f9a0b";
+    private static final String ORDERS_GROUP_DATABASE = "3a4b5c6d-7e8f-4a9b-8c0d-1e2f3a4b5c6d";
+    private static final String ORDERS_GROUP = "8b9c0d1e-2f3a-4b5c-9d6e-7f8a9b0c1d2e";
 
     private static Backup full(String database, String guid, LocalDateTime start, LocalDateTime finish, long size,
             double ratio, String algorithm, String path) {
@@ -248,12 +256,14 @@ final class DemoFleet {
     private static List<Map<String, Object>> databases(List<String> namesAndGuids, String recovery) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (int i = 0; i < namesAndGuids.size(); i += 2) {
-            rows.add(database(namesAndGuids.get(i), namesAndGuids.get(i + 1), recovery));
+            rows.add(database(namesAndGuids.get(i), namesAndGuids.get(i + 1), recovery, 5 + i / 2));
         }
         return rows;
     }
 
-    private static Map<String, Object> database(String name, String guid, String recovery) {
-        return Map.of("name", name, "database_guid", guid, "recovery_model_desc", recovery, "state_desc", "ONLINE");
+    /** A sys.databases row, with the GUID sys.database_recovery_status gives for it. */
+    private static Map<String, Object> database(String name, String guid, String recovery, int id) {
+        return Map.of("name", name, "database_id", id, "create_date", "2025-06-02T10:15:00.000", "database_guid", guid,
+                "recovery_model_desc", recovery, "state_desc", "ONLINE", "is_auto_close_on", false);
     }
 }

@@ -27,7 +27,14 @@ final class SimulatedServer {
 
     /** One backup set: its database, type, when (server local time), how big, compressed how and written where. */
     record Backup(String database, String databaseGuid, String type, boolean copyOnly, LocalDateTime start,
-            LocalDateTime finish, long sizeBytes, long compressedBytes, String algorithm, int deviceType, String path) {
+            LocalDateTime finish, long sizeBytes, long compressedBytes, String algorithm, int deviceType, String path,
+            String familyGuid) {
+
+        Backup(String database, String databaseGuid, String type, boolean copyOnly, LocalDateTime start,
+                LocalDateTime finish, long sizeBytes, long compressedBytes, String algorithm, int deviceType, String path) {
+            this(database, databaseGuid, type, copyOnly, start, finish, sizeBytes, compressedBytes, algorithm, deviceType, path,
+                    databaseGuid);
+        }
     }
 
     private static final Pattern PAGE_SIZE = Pattern.compile("TOP \\((\\d+)\\)");
@@ -78,9 +85,15 @@ final class SimulatedServer {
         fixed(s, "configuration.sql", configuration);
         fixed(s, "accelerator-status.sql", accelerators);
         fixed(s, "databases.sql", databases);
+        // sys.database_recovery_status, as its WHERE clause asks: online databases without AUTO_CLOSE
+        fixed(s, "database-guids.sql", databases.stream().filter(d -> "ONLINE".equals(d.get("state_desc"))
+                && !Boolean.TRUE.equals(d.get("is_auto_close_on"))).map(d -> Map.<String, Object>of("database_id",
+                d.get("database_id"), "database_name", d.get("name"), "database_guid", d.get("database_guid"),
+                "family_guid", d.getOrDefault("family_guid", d.get("database_guid")))).toList());
         fixed(s, "database-encryption.sql", encryption);
-        fixed(s, "availability-replicas.sql", replicas);
+        fixed(s, "availability-databases.sql", replicas);
         fixed(s, "certificates.sql", List.of());
+        fixed(s, "asymmetric-keys.sql", List.of());
         List<Column> history = QueryColumns.of("backup-history-2022.sql");
         s.answer("backup-history-2022.sql", sql -> TdsResponse.rows(history, historyPage(sql, history)));
         List<Column> running = QueryColumns.of("running-backups.sql");
@@ -148,8 +161,13 @@ final class SimulatedServer {
         r.put("compressed_backup_size", BigDecimal.valueOf(b.compressedBytes()));
         r.put("compression_algorithm", b.algorithm());
         r.put("has_backup_checksums", true);
+        r.put("key_algorithm", "NO_Encryption");
         r.put("device_type", b.deviceType());
         r.put("physical_device_name", b.path());
+        // the backups this instance took: a restore would write other servers' names here
+        r.put("server_name", serverProperties.get("server_name"));
+        r.put("family_guid", b.familyGuid());
+        r.put("is_snapshot", false);
         return r;
     }
 
