@@ -12,6 +12,7 @@ import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.SqliteReportStore;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.metrics.MetricsSource;
@@ -48,13 +49,14 @@ public final class Collector {
      * @param afterStore called on the event loop for each report stored (not for duplicates); must not block
      * @param charts     the status page's per-instance window charts; null shows none
      * @param silences   {@code /api/v1/silences}; null answers 503
+     * @param actions    {@code /api/v1/alerts/{id}} with acknowledgements and notes; null answers 503
      */
     public record Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
-            Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences) {
+            Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences, AlertActions actions) {
 
         public Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
                 Consumer<AcceptedReport> afterStore) {
-            this(groupOf, alerts, windows, afterStore, null, null);
+            this(groupOf, alerts, windows, afterStore, null, null, null);
         }
 
         public static Stages none() {
@@ -102,7 +104,7 @@ public final class Collector {
         this.server = new CollectorServer(new CollectorServer.Settings(config.listen(), config.tls(), config.ingest(),
                 config.alerts().rules().agentSilent().silentMinutes(), config.statusPage()), tokens, store, clock, metrics,
                 afterStore, stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(),
-                sink == null ? MetricsSource.NONE : sink::writeMetrics);
+                stages.actions(), sink == null ? MetricsSource.NONE : sink::writeMetrics);
     }
 
     private static InfluxWriter writer(InfluxConfig influx) {
@@ -159,6 +161,11 @@ public final class Collector {
 
     public Database database() {
         return db;
+    }
+
+    /** The counters {@code /metrics} serves; the alert stage adds its deliveries per channel. */
+    public CollectorMetrics metrics() {
+        return metrics;
     }
 
     /** The InfluxDB sink, when {@code influx.url} is set: the alert stages submit window, trend and alert points to it. */

@@ -50,7 +50,7 @@ class AlertServiceTest {
         ChannelConfig hook = new ChannelConfig("webhook", "ops", "http://127.0.0.1:" + port + "/hook", null, null, null, null,
                 2, null, null, null, null, null, null, null, null, null);
         config = new AlertsConfig(null, null, null, null, null,
-                new PipelineConfig(List.of("rule"), 240, 1, 4, "https://qatwatch.example.test/"), List.of(hook)).validate();
+                new PipelineConfig(List.of("rule"), 240, 1, 4, "https://qatwatch.example.test/", null, null, null), List.of(hook)).validate();
         notifiers = Notifiers.create(vertx, config.channels(), new Secrets(Map.of()));
     }
 

@@ -158,7 +158,7 @@ final class WindowRules {
                 out.add(new Alert("backup-window-creep", cfg.severity(), ia.host().host(), ia.instance().name(), null, kind,
                         "Backup window margin shrinks " + Fmt.two(-t.slopeMinutesPerDay()) + " min/day; under "
                                 + Fmt.minutes(t.safetyMarginMinutes()) + " by " + t.forecastDate(),
-                        CREEP_WHY, facts, series));
+                        CREEP_WHY, facts, series, t.forecastDate()));
             }
         }
         return out;

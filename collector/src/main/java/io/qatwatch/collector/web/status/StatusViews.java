@@ -90,8 +90,18 @@ public final class StatusViews {
                         r.licence() == null ? null : r.licence().verdict().name(),
                         r.instances().stream().sorted(Comparator.comparing(SqlInstanceSnapshot::name))
                                 .map(StatusViews::instance).toList(),
-                        r.lastSeen()))
+                        r.lastSeen(),
+                        losses(r)))
                 .toList();
+    }
+
+    private static StatusView.AgentLosses losses(FleetRow r) {
+        if (r.agent() == null) {
+            return null;
+        }
+        StatusView.AgentLosses losses = new StatusView.AgentLosses(r.agent().lostTotal(), r.agent().outboxDroppedTotal(),
+                r.agent().outboxCorruptTotal());
+        return losses.any() ? losses : null;
     }
 
     /**
@@ -118,7 +128,8 @@ public final class StatusViews {
             long compressed = 0;
             BackupRecord latest = records.get(0);
             for (BackupRecord r : records) {
-                long s = Math.max(0, Duration.between(r.startedAt(), r.finishedAt()).getSeconds());
+                // to the millisecond: msdb keeps datetime (1/300 s), and the page compares algorithms to a tenth of a second
+                double s = Math.max(0, Duration.between(r.startedAt(), r.finishedAt()).toMillis() / 1000.0);
                 seconds += s;
                 throughput += s == 0 ? 0 : r.backupSizeBytes() / 1_048_576.0 / s;
                 size += r.backupSizeBytes();
@@ -162,6 +173,7 @@ public final class StatusViews {
         return new StatusView.SqlInstanceRow(s.name(),
                 s.server() == null ? null : s.server().productVersion(),
                 qat == null ? null : qat.modeDesc(),
-                qat == null ? null : qat.modeReasonDesc());
+                qat == null ? null : qat.modeReasonDesc(),
+                io.qatwatch.collector.web.FleetView.availabilityGroups(s));
     }
 }
