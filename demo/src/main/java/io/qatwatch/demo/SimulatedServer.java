@@ -27,7 +27,14 @@ final class SimulatedServer {
 
     /** One backup set: its database, type, when (server local time), how big, compressed how and written where. */
     record Backup(String database, String databaseGuid, String type, boolean copyOnly, LocalDateTime start,
-            LocalDateTime finish, long sizeBytes, long compressedBytes, String algorithm, int deviceType, String path) {
+            LocalDateTime finish, long sizeBytes, long compressedBytes, String algorithm, int deviceType, String path,
+            String familyGuid) {
+
+        Backup(String database, String databaseGuid, String type, boolean copyOnly, LocalDateTime start,
+                LocalDateTime finish, long sizeBytes, long compressedBytes, String algorithm, int deviceType, String path) {
+            this(database, databaseGuid, type, copyOnly, start, finish, sizeBytes, compressedBytes, algorithm, deviceType, path,
+                    databaseGuid);
+        }
     }
 
     private static final Pattern PAGE_SIZE = Pattern.compile("TOP \\((\\d+)\\)");
@@ -169,6 +176,7 @@ final class SimulatedServer {
         r.put("compressed_backup_size", BigDecimal.valueOf(b.compressedBytes()));
         r.put("compression_algorithm", b.algorithm());
         r.put("has_backup_checksums", true);
+        r.put("key_algorithm", "NO_Encryption");
         r.put("device_type", b.deviceType());
         r.put("physical_device_name", b.path());
         // this instance wrote it (a restore would bring in sets of another server's name, which the agent skips)
