@@ -16,12 +16,14 @@ public final class AlertViews {
 
     /** The active alerts, in Contract 2's shape (silenced ones included). */
     public static AlertsView alerts(AlertService service) {
-        return () -> {
-            List<AlertRecord> active = service.activeAlerts();
-            return active.stream().map(r -> new AlertsView.ActiveAlert(r.id(), r.alert().rule(), r.alert().severity().label(),
-                    r.alert().host(), r.alert().instance(), r.alert().database(), r.alert().summary(), r.alert().details(),
-                    r.since())).toList();
-        };
+        return () -> records(service.activeAlerts());
+    }
+
+    /** Active alerts in Contract 2's shape. */
+    static List<AlertsView.ActiveAlert> records(List<AlertRecord> active) {
+        return active.stream().map(r -> new AlertsView.ActiveAlert(r.id(), r.alert().rule(), r.alert().severity().label(),
+                r.alert().host(), r.alert().instance(), r.alert().database(), r.alert().summary(), r.alert().details(),
+                r.since())).toList();
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.Collector;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.testing.StoreKinds;
 import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.protocol.GoldenReports;
 import io.vertx.core.buffer.Buffer;
@@ -291,13 +292,7 @@ class BadInputCorpusTest {
     }
 
     private long count(String table) throws Exception {
-        synchronized (collector.database()) {
-            try (Statement s = collector.database().connection().createStatement();
-                 ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return StoreKinds.scalar(collector.database(), "SELECT COUNT(*) FROM " + table);
     }
 
     private String token(Auth auth) {
