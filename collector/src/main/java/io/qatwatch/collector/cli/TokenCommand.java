@@ -1,6 +1,9 @@
 package io.qatwatch.collector.cli;
 
+import io.qatwatch.collector.ConfigLoader;
+import io.qatwatch.collector.config.Secrets;
 import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.StoreConfig;
 import io.qatwatch.collector.store.TokenStore;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -27,8 +30,13 @@ public final class TokenCommand implements Callable<Integer> {
                 description = "Collector data directory (default: $QATWATCH_DATA or ./.qatwatch).")
         Path data;
 
+        @Option(names = "--config", paramLabel = "FILE",
+                description = "Collector config: with store.kind postgresql the tokens are in that database.")
+        Path config;
+
         TokenStore open() throws Exception {
-            return new TokenStore(Database.open(DataDir.resolve(data)));
+            StoreConfig store = config == null ? StoreConfig.DEFAULTS : ConfigLoader.load(config).store();
+            return new TokenStore(Database.open(store, DataDir.resolve(data), Secrets.fromEnvironment()));
         }
     }
 
