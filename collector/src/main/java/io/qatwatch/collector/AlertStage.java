@@ -204,7 +204,11 @@ public final class AlertStage {
                             + leases.owner());
             timer = vertx.setPeriodic(1_000, evaluation.everySeconds() * 1000L, t -> evaluate());
             if (leases != null) {
-                renewTimer = vertx.setPeriodic(evaluation.renewMillis(), t -> vertx.executeBlocking(leases::renew, false)
+                // renew, and take what a dead collector left: ownership moves within a lease and a third even while
+                // an evaluation waits for a slow channel; giving slices up waits for an evaluation's start
+                renewTimer = vertx.setPeriodic(evaluation.renewMillis(), t -> vertx.executeBlocking(
+                                () -> leases.balance(slice -> false), false)
+                        .onSuccess(this::noticeLostLeases)
                         .onFailure(e -> LOG.warn("alerts: renewing the slice leases failed: {}", e.toString())));
             }
             return null;
@@ -225,6 +229,24 @@ public final class AlertStage {
                     running = false;
                     return Future.succeededFuture();
                 });
+    }
+
+    /**
+     * Warns when slices this collector evaluates were not renewed in time (a pause longer than a lease, or the
+     * database away): another collector may take them over while their announcements are in flight, and announce
+     * them again.
+     */
+    private void noticeLostLeases(Set<Integer> held) {
+        AlertScope scope = service == null ? null : service.scope();
+        if (scope == null || scope.all()) {
+            return;
+        }
+        Set<Integer> lost = new java.util.TreeSet<>(scope.slices());
+        lost.removeAll(held);
+        if (!lost.isEmpty()) {
+            LOG.warn("alerts: the leases on slices {} lapsed before their renewal (a pause longer than "
+                    + "evaluation.leaseSeconds?); their hosts go to the collector that takes them", lost);
+        }
     }
 
     /**

@@ -71,15 +71,23 @@ public final class PostgresDatabase implements Database {
 
     @Override
     public <T> T write(Work<T> work) throws SQLException, IOException {
-        try (Connection c = pool.getConnection()) {
-            return work.run(c);
-        }
+        return lend(work);
     }
 
     @Override
     public <T> T read(Work<T> work) throws SQLException, IOException {
+        return lend(work);
+    }
+
+    private <T> T lend(Work<T> work) throws SQLException, IOException {
         try (Connection c = pool.getConnection()) {
             return work.run(c);
+        } catch (SQLException e) {
+            if (e.getSQLState() == null && "Connection is closed".equals(e.getMessage())) {
+                // the pool closed a connection it found broken (the server went away) under the work: say so
+                throw new SQLException("connection to " + url + " lost", "08003", e);
+            }
+            throw e;
         }
     }
 

@@ -336,6 +336,10 @@ public final class SqlReportStore implements ReportStore {
                 } catch (SQLException | IOException | RuntimeException e) {
                     forgetWritten();
                     touched.clear();
+                    if (e instanceof SQLException sql && Database.unavailable(sql)) {
+                        // the database went away: no report of the batch can be stored, and the agents retry
+                        throw sql;
+                    }
                     if (!savepoints) {
                         c.rollback();
                         return null;
