@@ -16,6 +16,7 @@ import io.qatwatch.collector.dispatch.AlertStore;
 import io.qatwatch.collector.dispatch.PipelineConfig;
 import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
+import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.notify.all.Notifiers;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.HostSlices;
@@ -99,24 +100,34 @@ public final class AlertStage {
             return a;
         }
         return new AlertsConfig(a.calendars(), a.defaultCalendar(), a.hostGroups(), a.windows(), a.rules(),
-                new PipelineConfig(p.groupBy(), p.repeatIntervalMinutes(), p.retryInitialSeconds(), p.retryMaxSeconds(),
-                        c.statusPage().publicUrl()), a.channels());
+                p.withStatusPageUrl(c.statusPage().publicUrl()), a.channels());
     }
 
     /** What the collector plugs in: host groups for the {@code group} tag, and the alerts and windows APIs. */
     public Collector.Stages stages() {
-        AlertsView alerts = () -> {
-            AlertService s = service;
-            if (s == null) {
-                return List.of();
+        AlertsView alerts = new AlertsView() {
+            @Override
+            public List<ActiveAlert> active() throws Exception {
+                AlertService s = service;
+                if (s == null) {
+                    return List.of();
+                }
+                if (sharedAlerts != null) {
+                    // every collector's alerts, as each last saved its slices
+                    Instant now = clock.instant();
+                    return sharedAlerts.readAlerts().stream()
+                            .sorted(java.util.Comparator.comparing((AlertRecord r) -> r.alert().severity()).reversed()
+                                    .thenComparing(AlertRecord::since))
+                            .map(r -> AlertViews.active(s, r, now)).toList();
+                }
+                return AlertViews.alerts(s, clock).active();
             }
-            if (sharedAlerts != null) {
-                // every collector's alerts, as each last saved its slices
-                return AlertViews.records(sharedAlerts.readAlerts().stream()
-                        .sorted(java.util.Comparator.comparing((AlertRecord r) -> r.alert().severity()).reversed()
-                                .thenComparing(AlertRecord::since)).toList());
+
+            @Override
+            public List<ChannelHealth> channels() {
+                AlertService s = service;
+                return s == null ? List.of() : AlertViews.alerts(s, clock).channels();
             }
-            return AlertViews.alerts(s).active();
         };
         WindowsView windows = this::windows;
         WindowCharts charts = (now, hosts) -> {
@@ -144,7 +155,8 @@ public final class AlertStage {
                 return s == null ? Future.succeededFuture(false) : s.expireSilence(id, now);
             }
         };
-        return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { }, charts, silences);
+        return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { }, charts, silences,
+                AlertViews.actions(() -> service));
     }
 
     /** The name of the first host group matching {@code host}, or null. */
@@ -189,13 +201,13 @@ public final class AlertStage {
             created = vertx.executeBlocking(() -> {
                 leases.migrate();
                 return null;
-            }).compose(v -> createService(vertx, sharedAlerts, scopes, config, System.getenv()));
+            }).compose(v -> createService(vertx, sharedAlerts, scopes, config, System.getenv(), running.metrics()));
             running.beforeClose(() -> {
                 leases.releaseAll();
                 return null;
             });
         } else {
-            created = createService(vertx, db, config, System.getenv());
+            created = createService(vertx, db, config, System.getenv(), running.metrics());
         }
         return created.map(s -> {
             service = s;
@@ -332,7 +344,7 @@ public final class AlertStage {
                 Instant forecast = trend.forecastDate() == null ? null
                         : trend.forecastDate().atStartOfDay(ZoneOffset.UTC).toInstant();
                 Double days = trend.daysUntilForecast() == null ? null : trend.daysUntilForecast().doubleValue();
-                lines.add(InfluxPoints.windowTrend(host, group, instance, now, trend.slopeMinutesPerDay(),
+                lines.add(InfluxPoints.windowTrend(host, group, instance, trend.kind(), now, trend.slopeMinutesPerDay(),
                         trend.nights().size(), days, forecast));
             }
         }
@@ -357,9 +369,7 @@ public final class AlertStage {
     }
 
     private String alertLine(AlertRecord r, boolean firing, Instant now) {
-        var a = r.alert();
-        return InfluxPoints.alert(a.host(), groupOf(a.host()), a.instance(), a.database(), a.rule(),
-                a.severity().label(), firing, a.summary(), now);
+        return InfluxPoints.alert(r.alert(), groupOf(r.alert().host()), firing, now);
     }
 
     public void stop() {
@@ -377,21 +387,27 @@ public final class AlertStage {
      */
     public static Future<AlertService> createService(Vertx vertx, Database db, AlertsConfig config,
             Map<String, String> environment) {
+        return createService(vertx, db, config, environment, new CollectorMetrics());
+    }
+
+    /** As above, counting each channel's deliveries into {@code metrics}. */
+    public static Future<AlertService> createService(Vertx vertx, Database db, AlertsConfig config,
+            Map<String, String> environment, CollectorMetrics metrics) {
         return vertx.executeBlocking(() -> Notifiers.create(vertx, config.validate().channels(), new Secrets(environment)))
                 .compose(notifiers -> {
                     AlertService s = new AlertService(vertx, db, config.evaluator(), config.pipeline(), notifiers,
-                            new Random());
+                            new Random(), metrics);
                     return s.start().map(s);
                 });
     }
 
     /** As {@link #createService(Vertx, Database, AlertsConfig, Map)} on a fenced store, scoped by leases. */
     static Future<AlertService> createService(Vertx vertx, AlertStore store, AlertService.ScopeSource scopes,
-            AlertsConfig config, Map<String, String> environment) {
+            AlertsConfig config, Map<String, String> environment, io.qatwatch.collector.metrics.CollectorMetrics metrics) {
         return vertx.executeBlocking(() -> Notifiers.create(vertx, config.validate().channels(), new Secrets(environment)))
                 .compose(notifiers -> {
                     AlertService s = new AlertService(vertx, store, scopes, config.evaluator(), config.pipeline(),
-                            notifiers, new Random());
+                            notifiers, new Random(), metrics);
                     return s.start().map(s);
                 });
     }

@@ -12,8 +12,10 @@ import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.metrics.CollectorMetrics;
+import io.qatwatch.collector.metrics.MetricsSource;
 import io.qatwatch.collector.web.server.CollectorServer;
 import io.qatwatch.collector.web.WindowsView;
 import io.vertx.core.Future;
@@ -26,7 +28,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -51,13 +52,14 @@ public final class Collector {
      * @param afterStore called on the event loop for each report stored (not for duplicates); must not block
      * @param charts     the status page's per-instance window charts; null shows none
      * @param silences   {@code /api/v1/silences}; null answers 503
+     * @param actions    {@code /api/v1/alerts/{id}} with acknowledgements and notes; null answers 503
      */
     public record Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
-            Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences) {
+            Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences, AlertActions actions) {
 
         public Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
                 Consumer<AcceptedReport> afterStore) {
-            this(groupOf, alerts, windows, afterStore, null, null);
+            this(groupOf, alerts, windows, afterStore, null, null, null);
         }
 
         public static Stages none() {
@@ -72,6 +74,7 @@ public final class Collector {
     private final ReportStore store;
     private final Clock clock;
     private final InfluxSink sink;
+    private final CollectorMetrics metrics = new CollectorMetrics();
     private final CollectorServer server;
     private String deploymentId;
     private long pruneTimer = -1;
@@ -100,12 +103,14 @@ public final class Collector {
                 sink.submit(() -> InfluxPoints.lines(accepted.host(), group, accepted.report(), receivedAt));
             }
             if (!accepted.stored().duplicate()) {
+                metrics.agentOutbox(accepted.host(), accepted.report().agent().outboxDepth());
                 stages.afterStore().accept(accepted);
             }
         };
         this.server = new CollectorServer(new CollectorServer.Settings(config.listen(), config.tls(), config.ingest(),
-                config.alerts().rules().agentSilent().silentMinutes()), tokens, store, clock, new CollectorMetrics(), afterStore,
-                stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(), () -> sink == null ? Map.of() : sink.metrics());
+                config.alerts().rules().agentSilent().silentMinutes(), config.statusPage()), tokens, store, clock, metrics,
+                afterStore, stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(),
+                stages.actions(), sink == null ? MetricsSource.NONE : sink::writeMetrics);
     }
 
     private static InfluxWriter writer(InfluxConfig influx) {
@@ -179,6 +184,11 @@ public final class Collector {
 
     public Database database() {
         return db;
+    }
+
+    /** The counters {@code /metrics} serves; the alert stage adds its deliveries per channel. */
+    public CollectorMetrics metrics() {
+        return metrics;
     }
 
     /** The InfluxDB sink, when {@code influx.url} is set: the alert stages submit window, trend and alert points to it. */

@@ -46,7 +46,7 @@ public final class FleetStates {
                 List<io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord> backups = store.backups(row.host(), s.name(), since)
                         .stream().map(StoredBackup::backup).toList();
                 instances.add(new InstanceState(s.name(), s.collectedAt(), s.server(), s.configuration(), s.accelerators(),
-                        s.databases(), s.certificates(), s.runningBackups(), backups));
+                        s.databases(), s.certificates(), s.asymmetricKeys(), s.runningBackups(), backups));
             }
             hosts.add(new HostState(row.host(), tagsOf.apply(row.host()), row.lastSeen(), row.facts(), row.qat(),
                     row.licence(), instances));

@@ -84,7 +84,7 @@ public final class LiveFleet {
         long sectionsSeq;
         Instant lastSeen;
         List<RunningBackup> running;
-        Set<String> secondaries = Set.of();
+        DatabaseIdentities identities;
         List<BackupRecord> digest = List.of();
         int digestSize;
         /** When a digest backup crosses the lookback period's start or {@code now}: the digest is worked out again. */
@@ -102,14 +102,14 @@ public final class LiveFleet {
             sectionsSeq = seq;
             lastSeen = s.collectedAt();
             running = s.runningBackups() == null ? List.of() : s.runningBackups();
-            secondaries = FleetAnalysis.secondaries(state(List.of()));
+            identities = DatabaseIdentities.of(host + "/" + s.name(), state(List.of()));
             stale = true;
         }
 
         InstanceState state(List<BackupRecord> backups) {
             SqlInstanceSnapshot s = sections;
             return new InstanceState(s.name(), lastSeen, s.server(), s.configuration(), s.accelerators(), s.databases(),
-                    s.certificates(), running, backups);
+                    s.certificates(), s.asymmetricKeys(), running, backups);
         }
     }
 
@@ -227,7 +227,8 @@ public final class LiveFleet {
             out.add(new BackupRecord(b.backupSetId(), canon(b.databaseName()), canon(b.databaseGuid()), canon(b.type()),
                     b.copyOnly(), b.startedAt(), b.finishedAt(), b.timeZoneKnown(), b.backupSizeBytes(),
                     b.compressedSizeBytes(), canon(b.compressionAlgorithm()), b.hasChecksums(), canon(b.keyAlgorithm()),
-                    canon(b.encryptorThumbprint()), canon(b.encryptorType()), canon(b.deviceType()), canon(b.target())));
+                    canon(b.encryptorThumbprint()), canon(b.encryptorType()), canon(b.deviceType()), canon(b.target()),
+                    canon(b.familyGuid()), b.snapshot()));
         }
         return List.copyOf(out);
     }
@@ -248,8 +249,8 @@ public final class LiveFleet {
             slot.stale = true;
             return;
         }
-        DatabaseBackup backup = FleetAnalysis.toBackup(slot.host + "/" + slot.sections.name(), b);
-        if (NightlyWindows.counts(backup, config.windows(), slot.secondaries) && !slot.history.add(backup, now)) {
+        DatabaseBackup backup = FleetAnalysis.toBackup(slot.host + "/" + slot.sections.name(), b, slot.identities);
+        if (NightlyWindows.counts(backup, config.windows()) && !slot.history.add(backup, now)) {
             slot.stale = true;
             return;
         }
@@ -300,7 +301,7 @@ public final class LiveFleet {
                 future = min(future, b.startedAt());
             }
         }
-        slot.history = new KeptHistory(scope, known, slot.secondaries, config, history, future, now);
+        slot.history = new KeptHistory(scope, known, config, history, future, now);
         digest(slot, BackupDigest.of(loaded, config, now), now);
         slot.stale = false;
     }

@@ -14,6 +14,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -34,9 +35,9 @@ import java.util.stream.Collectors;
 public final class AlertStore {
 
     private static final String ALERT_COLUMNS = "id, rule, severity, host, instance, database_name, subject, summary, "
-            + "why, facts, series, since, resolved_at, slice";
+            + "why, facts, series, since, resolved_at, forecast, refires, slice";
     /** The index of {@code slice} in an alert row (see {@link #row}). */
-    private static final int SLICE = 13;
+    private static final int SLICE = 15;
 
     private final Database db;
     /** The lease holder writes are fenced by; null: no fencing (one collector on its store). */
@@ -60,20 +61,29 @@ public final class AlertStore {
         this.fenceOwner = fenceOwner;
     }
 
-    /** Brings the alert tables to the current schema (component {@code alerts}). */
+    /**
+     * Brings the alert tables to the current schema (component {@code alerts}): on SQLite version 1 the state, log
+     * and silences; version 2 forecasts, refires, acknowledgements, history and chat threads; version 3 the slices.
+     */
     public void migrate() throws SQLException {
         if (db.kind() == Database.Kind.POSTGRESQL) {
             db.migrate("alerts", List.of("""
                     CREATE TABLE alert_state (id TEXT PRIMARY KEY, rule TEXT NOT NULL, severity TEXT NOT NULL,
                       host TEXT, instance TEXT, database_name TEXT, subject TEXT, summary TEXT NOT NULL, why TEXT NOT NULL,
-                      facts TEXT NOT NULL, series TEXT NOT NULL, since TEXT NOT NULL, resolved_at TEXT,
-                      slice INTEGER NOT NULL DEFAULT 0);
+                      facts TEXT NOT NULL, series TEXT NOT NULL, since TEXT NOT NULL, resolved_at TEXT, forecast TEXT,
+                      refires TEXT, slice INTEGER NOT NULL DEFAULT 0);
                     CREATE INDEX alert_state_slice ON alert_state(slice);
                     CREATE TABLE alert_notification_log (channel TEXT NOT NULL, group_key TEXT NOT NULL,
-                      firing TEXT NOT NULL, sent_at TEXT NOT NULL, slice INTEGER NOT NULL DEFAULT 0,
-                      PRIMARY KEY (channel, group_key));
+                      firing TEXT NOT NULL, sent_at TEXT NOT NULL, forecasts TEXT, thread_id TEXT,
+                      slice INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (channel, group_key));
                     CREATE TABLE alert_silence (id TEXT PRIMARY KEY, rule TEXT, host TEXT, instance TEXT,
-                      database_name TEXT, comment TEXT, created_by TEXT, starts_at TEXT NOT NULL, ends_at TEXT NOT NULL)"""));
+                      database_name TEXT, comment TEXT, created_by TEXT, starts_at TEXT NOT NULL, ends_at TEXT NOT NULL);
+                    CREATE TABLE alert_ack (alert_id TEXT PRIMARY KEY, by_name TEXT NOT NULL, at TEXT NOT NULL, note TEXT,
+                      expires_at TEXT, severity TEXT NOT NULL, forecast TEXT);
+                    CREATE TABLE alert_event (seq BIGSERIAL PRIMARY KEY, alert_id TEXT NOT NULL, at BIGINT NOT NULL,
+                      kind TEXT NOT NULL, by_name TEXT, text TEXT);
+                    CREATE INDEX alert_event_by_alert ON alert_event(alert_id, at);
+                    CREATE INDEX alert_event_at ON alert_event(at)"""));
             return;
         }
         db.migrate("alerts", List.of(String.join(";\n",
@@ -84,6 +94,17 @@ public final class AlertStore {
                         + "firing TEXT NOT NULL, sent_at TEXT NOT NULL, PRIMARY KEY (channel, group_key))",
                 "CREATE TABLE alert_silence (id TEXT PRIMARY KEY, rule TEXT, host TEXT, instance TEXT, "
                         + "database_name TEXT, comment TEXT, created_by TEXT, starts_at TEXT NOT NULL, ends_at TEXT NOT NULL)"),
+                String.join(";\n",
+                        "ALTER TABLE alert_state ADD COLUMN forecast TEXT",
+                        "ALTER TABLE alert_state ADD COLUMN refires TEXT",
+                        "ALTER TABLE alert_notification_log ADD COLUMN forecasts TEXT",
+                        "ALTER TABLE alert_notification_log ADD COLUMN thread_id TEXT",
+                        "CREATE TABLE alert_ack (alert_id TEXT PRIMARY KEY, by_name TEXT NOT NULL, at TEXT NOT NULL, note TEXT, "
+                                + "expires_at TEXT, severity TEXT NOT NULL, forecast TEXT)",
+                        "CREATE TABLE alert_event (alert_id TEXT NOT NULL, at INTEGER NOT NULL, kind TEXT NOT NULL, by_name TEXT, "
+                                + "text TEXT)",
+                        "CREATE INDEX alert_event_by_alert ON alert_event(alert_id, at)",
+                        "CREATE INDEX alert_event_at ON alert_event(at)"),
                 // the slice of each row, so a store copied to PostgreSQL can be split between collectors
                 String.join(";\n",
                         "ALTER TABLE alert_state ADD COLUMN slice INTEGER NOT NULL DEFAULT 0",
@@ -100,13 +121,7 @@ public final class AlertStore {
      * {@link #saveAlerts} writes only what changed from them.
      */
     public List<AlertRecord> loadAlerts(AlertScope scope) throws SQLException {
-        List<AlertRecord> out = read("SELECT " + ALERT_COLUMNS + " FROM alert_state" + where(scope), rs -> {
-            Alert a = new Alert(rs.getString(2), Severity.valueOf(rs.getString(3)), rs.getString(4), rs.getString(5),
-                    rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), facts(rs.getString(10)),
-                    facts(rs.getString(11)));
-            String resolved = rs.getString(13);
-            return new AlertRecord(a, Instant.parse(rs.getString(12)), resolved == null ? null : Instant.parse(resolved), false);
-        });
+        List<AlertRecord> out = read("SELECT " + ALERT_COLUMNS + " FROM alert_state" + where(scope), AlertStore::record);
         if (!started) {
             saved = new HashMap<>();
             started = true;
@@ -126,10 +141,27 @@ public final class AlertStore {
 
     /** Every stored alert as {@link #saveAlerts} left it, without counting as loaded (the API of several collectors). */
     public List<AlertRecord> readAlerts() throws SQLException {
-        return read("SELECT " + ALERT_COLUMNS + " FROM alert_state WHERE resolved_at IS NULL", rs -> new AlertRecord(
-                new Alert(rs.getString(2), Severity.valueOf(rs.getString(3)), rs.getString(4), rs.getString(5),
-                        rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), facts(rs.getString(10)),
-                        facts(rs.getString(11))), Instant.parse(rs.getString(12)), null, false));
+        return read("SELECT " + ALERT_COLUMNS + " FROM alert_state WHERE resolved_at IS NULL", AlertStore::record);
+    }
+
+    /** An {@code alert_state} row as its record (not silenced: silences are applied by the service). */
+    private static AlertRecord record(ResultSet rs) throws SQLException {
+        String forecast = rs.getString(14);
+        Alert a = new Alert(rs.getString(2), Severity.valueOf(rs.getString(3)), rs.getString(4), rs.getString(5),
+                rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), facts(rs.getString(10)),
+                facts(rs.getString(11)), forecast == null ? null : LocalDate.parse(forecast));
+        String resolved = rs.getString(13);
+        return new AlertRecord(a, Instant.parse(rs.getString(12)), resolved == null ? null : Instant.parse(resolved), false,
+                instants(rs.getString(15)));
+    }
+
+    private static List<Instant> instants(String json) {
+        if (json == null) {
+            return List.of();
+        }
+        List<Instant> out = new ArrayList<>();
+        new JsonArray(json).forEach(o -> out.add(Instant.parse((String) o)));
+        return out;
     }
 
     /** As {@link #saveAlerts(List, AlertScope)} for every host. */
@@ -169,7 +201,7 @@ public final class AlertStore {
         for (int from = 0; from < ids.size(); from += SAVE_CHUNK) {
             write("DELETE FROM alert_state WHERE id = ?", ids.subList(from, Math.min(ids.size(), from + SAVE_CHUNK)), 1);
         }
-        String upsert = "INSERT INTO alert_state(" + ALERT_COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+        String upsert = "INSERT INTO alert_state(" + ALERT_COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
                 + "ON CONFLICT(id) DO UPDATE SET " + java.util.Arrays.stream(ALERT_COLUMNS.split(", ")).skip(1)
                         .map(c -> c + " = excluded." + c).collect(Collectors.joining(", "));
         for (int from = 0; from < changed.size(); from += SAVE_CHUNK) {
@@ -199,10 +231,14 @@ public final class AlertStore {
      * slice (at index {@code sliceAt}) the owner leases; a statement without rows only touches leased slices.
      */
     private void write(String sql, List<Object[]> rows, int sliceAt) throws SQLException {
+        write(sql, rows, sliceAt, true);
+    }
+
+    private void write(String sql, List<Object[]> rows, int sliceAt, boolean fenced) throws SQLException {
         try {
             int params = (int) sql.chars().filter(ch -> ch == '?').count();
             db.transaction(c -> {
-                Set<Integer> held = fenceOwner == null ? null : SliceLeases.lockHeld(c, fenceOwner);
+                Set<Integer> held = fenceOwner == null || !fenced ? null : SliceLeases.lockHeld(c, fenceOwner);
                 try (PreparedStatement s = c.prepareStatement(
                         held != null && rows.isEmpty() ? sql + (sql.contains(" WHERE ") ? " AND " : " WHERE ")
                                 + (held.isEmpty() ? "1 = 0" : "slice IN (" + held.stream().map(String::valueOf)
@@ -228,12 +264,15 @@ public final class AlertStore {
         }
     }
 
-    /** The 14 columns of an {@code alert_state} row. */
+    /** The 16 columns of an {@code alert_state} row. */
     private static Object[] row(AlertRecord r) {
         Alert a = r.alert();
+        JsonArray refires = new JsonArray();
+        r.refires().forEach(t -> refires.add(t.toString()));
         return new Object[] {a.id(), a.rule(), a.severity().name(), a.host(), a.instance(), a.database(), a.subject(),
             a.summary(), a.why(), json(a.facts()), json(a.series()), r.since().toString(),
-            r.resolvedAt() == null ? null : r.resolvedAt().toString(), HostSlices.of(a.host())};
+            r.resolvedAt() == null ? null : r.resolvedAt().toString(), a.forecast() == null ? null : a.forecast().toString(),
+            refires.isEmpty() ? null : refires.encode(), HostSlices.of(a.host())};
     }
 
     /** The notification log, keyed by channel then group. */
@@ -244,11 +283,15 @@ public final class AlertStore {
     /** The notification log of {@code scope}'s hosts, keyed by channel then group. */
     public Map<String, Map<String, LogEntry>> loadLog(AlertScope scope) throws SQLException {
         Map<String, Map<String, LogEntry>> out = new HashMap<>();
-        read("SELECT channel, group_key, firing, sent_at FROM alert_notification_log" + where(scope), rs -> {
+        read("SELECT channel, group_key, firing, sent_at, forecasts, thread_id FROM alert_notification_log" + where(scope), rs -> {
             Map<String, Severity> firing = new LinkedHashMap<>();
             new JsonObject(rs.getString(3)).forEach(e -> firing.put(e.getKey(), Severity.valueOf((String) e.getValue())));
-            out.computeIfAbsent(rs.getString(1), k -> new HashMap<>())
-                    .put(rs.getString(2), new LogEntry(firing, Instant.parse(rs.getString(4))));
+            Map<String, LocalDate> forecasts = new LinkedHashMap<>();
+            if (rs.getString(5) != null) {
+                new JsonObject(rs.getString(5)).forEach(e -> forecasts.put(e.getKey(), LocalDate.parse((String) e.getValue())));
+            }
+            out.computeIfAbsent(rs.getString(1), k -> new HashMap<>()).put(rs.getString(2),
+                    new LogEntry(firing, forecasts, Instant.parse(rs.getString(4)), rs.getString(6)));
             return null;
         });
         return out;
@@ -258,16 +301,103 @@ public final class AlertStore {
     public void saveLogEntry(String channel, String group, LogEntry entry, String host) throws SQLException {
         JsonObject firing = new JsonObject();
         entry.firing().forEach((id, sev) -> firing.put(id, sev.name()));
-        write("INSERT INTO alert_notification_log(channel, group_key, firing, sent_at, slice) VALUES (?,?,?,?,?) "
-                        + "ON CONFLICT(channel, group_key) DO UPDATE SET firing = excluded.firing, sent_at = excluded.sent_at, "
+        JsonObject forecasts = new JsonObject();
+        entry.forecasts().forEach((id, d) -> forecasts.put(id, d.toString()));
+        write("INSERT INTO alert_notification_log(channel, group_key, firing, sent_at, forecasts, thread_id, slice) "
+                        + "VALUES (?,?,?,?,?,?,?) ON CONFLICT(channel, group_key) DO UPDATE SET firing = excluded.firing, "
+                        + "sent_at = excluded.sent_at, forecasts = excluded.forecasts, thread_id = excluded.thread_id, "
                         + "slice = excluded.slice",
                 List.<Object[]>of(new Object[] {channel, group, firing.encode(), entry.sentAt().toString(),
-                    host == null ? 0 : HostSlices.of(host)}), 4);
+                    forecasts.isEmpty() ? null : forecasts.encode(), entry.threadId(), host == null ? 0 : HostSlices.of(host)}), 6);
     }
 
     /** As {@link #saveLogEntry(String, String, LogEntry, String)} for a group of no particular host. */
     public void saveLogEntry(String channel, String group, LogEntry entry) throws SQLException {
         saveLogEntry(channel, group, entry, null);
+    }
+
+    /** Every acknowledgement that holds (ended ones are deleted). */
+    public List<Acknowledgement> loadAcks() throws SQLException {
+        return read("SELECT alert_id, by_name, at, note, expires_at, severity, forecast FROM alert_ack", rs -> {
+            String expires = rs.getString(5);
+            String forecast = rs.getString(7);
+            return new Acknowledgement(rs.getString(1), rs.getString(2), Instant.parse(rs.getString(3)), rs.getString(4),
+                    expires == null ? null : Instant.parse(expires), Severity.valueOf(rs.getString(6)),
+                    forecast == null ? null : LocalDate.parse(forecast));
+        });
+    }
+
+    /** Stores an acknowledgement, replacing the alert's previous one. Acknowledgements are the fleet's, unfenced. */
+    public void saveAck(Acknowledgement a) throws SQLException {
+        unfenced("INSERT INTO alert_ack(alert_id, by_name, at, note, expires_at, severity, forecast) VALUES (?,?,?,?,?,?,?) "
+                + "ON CONFLICT(alert_id) DO UPDATE SET by_name = excluded.by_name, at = excluded.at, note = excluded.note, "
+                + "expires_at = excluded.expires_at, severity = excluded.severity, forecast = excluded.forecast",
+                List.<Object[]>of(new Object[] {a.alertId(), a.by(), a.at().toString(), a.note(),
+                    a.expiresAt() == null ? null : a.expiresAt().toString(), a.severity().name(),
+                    a.forecast() == null ? null : a.forecast().toString()}));
+    }
+
+    /** Deletes the acknowledgements of these alerts. */
+    public void deleteAcks(List<String> alertIds) throws SQLException {
+        if (!alertIds.isEmpty()) {
+            unfenced("DELETE FROM alert_ack WHERE alert_id = ?", alertIds.stream().map(id -> new Object[] {id}).toList());
+        }
+    }
+
+    /** Appends history events, {@link #SAVE_CHUNK} a transaction. */
+    public void saveEvents(List<AlertEvent> events) throws SQLException {
+        List<Object[]> rows = events.stream().map(e -> new Object[] {e.alertId(), e.at().toEpochMilli(), e.kind().name(),
+            e.by(), e.text()}).toList();
+        for (int from = 0; from < rows.size(); from += SAVE_CHUNK) {
+            unfenced("INSERT INTO alert_event(alert_id, at, kind, by_name, text) VALUES (?,?,?,?,?)",
+                    rows.subList(from, Math.min(rows.size(), from + SAVE_CHUNK)));
+        }
+    }
+
+    /** One alert's history, oldest first, at most {@code limit} of its newest events. */
+    public List<AlertEvent> events(String alertId, int limit) throws SQLException {
+        // the order of insertion breaks ties of time: SQLite's rowid, PostgreSQL's seq
+        String order = db.kind() == Database.Kind.POSTGRESQL ? "seq" : "rowid";
+        List<AlertEvent> newestFirst = new ArrayList<>();
+        try {
+            db.read(c -> {
+                try (PreparedStatement p = c.prepareStatement("SELECT alert_id, at, kind, by_name, text FROM alert_event "
+                        + "WHERE alert_id = ? ORDER BY at DESC, " + order + " DESC LIMIT ?")) {
+                    p.setString(1, alertId);
+                    p.setInt(2, limit);
+                    try (ResultSet rs = p.executeQuery()) {
+                        while (rs.next()) {
+                            newestFirst.add(new AlertEvent(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)),
+                                    AlertEvent.Kind.valueOf(rs.getString(3)), rs.getString(4), rs.getString(5)));
+                        }
+                    }
+                }
+                return null;
+            });
+        } catch (IOException e) {
+            throw new SQLException(e);
+        }
+        java.util.Collections.reverse(newestFirst);
+        return newestFirst;
+    }
+
+    /** Forgets history older than {@code before}; returns how many events went. */
+    public int pruneEvents(Instant before) throws SQLException {
+        try {
+            return db.write(c -> {
+                try (PreparedStatement p = c.prepareStatement("DELETE FROM alert_event WHERE at < ?")) {
+                    p.setLong(1, before.toEpochMilli());
+                    return p.executeUpdate();
+                }
+            });
+        } catch (IOException e) {
+            throw new SQLException(e);
+        }
+    }
+
+    /** {@link #write} without fencing: rows that belong to no slice. */
+    private void unfenced(String sql, List<Object[]> rows) throws SQLException {
+        write(sql, rows, -1, false);
     }
 
     /** All stored silences. */

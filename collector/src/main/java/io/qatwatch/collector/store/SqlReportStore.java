@@ -12,6 +12,7 @@ import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.AsymmetricKeyInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.ConfigOption;
 import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
@@ -50,7 +51,7 @@ public final class SqlReportStore implements ReportStore {
     private static final int IN_CHUNK = 500;
 
     /**
-     * The PostgreSQL schema: SQLite's tables as its three components built them, with 64-bit integers for times,
+     * The PostgreSQL schema: SQLite's tables as its four components built them, with 64-bit integers for times,
      * {@code jsonb} sections, byte-order ({@code "C"}) collation for names so pages sort as on SQLite, the section
      * counters kept by a trigger, and {@code backups.tx}, the inserting transaction's id, as the store position.
      */
@@ -86,6 +87,7 @@ public final class SqlReportStore implements ReportStore {
               running_json JSONB,
               certificates_json JSONB,
               high_water_mark BIGINT,
+              asymmetric_keys_json JSONB,
               sections_seq BIGINT NOT NULL DEFAULT 0,
               PRIMARY KEY (host, name));
             CREATE TABLE instance_changes (
@@ -117,6 +119,8 @@ public final class SqlReportStore implements ReportStore {
               encryptor_type TEXT,
               device_type TEXT,
               target TEXT,
+              family_guid TEXT,
+              snapshot SMALLINT,
               tx BIGINT NOT NULL DEFAULT (pg_current_xact_id()::text::bigint),
               PRIMARY KEY (host, instance, backup_set_id));
             CREATE INDEX backups_by_start ON backups(host, instance, started_at);
@@ -137,7 +141,8 @@ public final class SqlReportStore implements ReportStore {
                  OR OLD.configuration_json IS DISTINCT FROM NEW.configuration_json
                  OR OLD.accelerators_json IS DISTINCT FROM NEW.accelerators_json
                  OR OLD.databases_json IS DISTINCT FROM NEW.databases_json
-                 OR OLD.certificates_json IS DISTINCT FROM NEW.certificates_json THEN
+                 OR OLD.certificates_json IS DISTINCT FROM NEW.certificates_json
+                 OR OLD.asymmetric_keys_json IS DISTINCT FROM NEW.asymmetric_keys_json THEN
                 NEW.sections_seq := OLD.sections_seq + 1;
               END IF;
               RETURN NEW;
@@ -254,6 +259,21 @@ public final class SqlReportStore implements ReportStore {
                         + "WHEN OLD.server_json IS NOT NEW.server_json OR OLD.configuration_json IS NOT NEW.configuration_json "
                         + "OR OLD.accelerators_json IS NOT NEW.accelerators_json OR OLD.databases_json IS NOT NEW.databases_json "
                         + "OR OLD.certificates_json IS NOT NEW.certificates_json "
+                        + "BEGIN UPDATE instances SET sections_seq = sections_seq + 1 WHERE rowid = NEW.rowid; END")));
+        // What a real SQL Server also says (issue 14): a backup's family GUID and whether it was a snapshot (NULL in
+        // rows stored before: not known), and an instance's asymmetric keys, which the rules read, so a change of
+        // them moves the instance's section counter. A component of its own, so the steps above stay as they are.
+        db.migrate("reports-fidelity", List.of(String.join(";\n",
+                "ALTER TABLE backups ADD COLUMN family_guid TEXT",
+                "ALTER TABLE backups ADD COLUMN snapshot INTEGER",
+                "ALTER TABLE instances ADD COLUMN asymmetric_keys_json TEXT",
+                "DROP TRIGGER instances_sections",
+                "CREATE TRIGGER instances_sections AFTER UPDATE OF server_json, configuration_json, accelerators_json, "
+                        + "databases_json, certificates_json, asymmetric_keys_json ON instances "
+                        + "WHEN OLD.server_json IS NOT NEW.server_json OR OLD.configuration_json IS NOT NEW.configuration_json "
+                        + "OR OLD.accelerators_json IS NOT NEW.accelerators_json OR OLD.databases_json IS NOT NEW.databases_json "
+                        + "OR OLD.certificates_json IS NOT NEW.certificates_json "
+                        + "OR OLD.asymmetric_keys_json IS NOT NEW.asymmetric_keys_json "
                         + "BEGIN UPDATE instances SET sections_seq = sections_seq + 1 WHERE rowid = NEW.rowid; END")));
         // Pages and counts of the fleet walk host names with their last report from this index alone: the host
         // rows hold kilobytes of facts each, 0.4 s to walk at 100,000 hosts against 0.02 s for the index.
@@ -497,7 +517,8 @@ public final class SqlReportStore implements ReportStore {
             String[] previous = previousHistorySections(c, host, snap.name());
             PreparedStatement s = statement(c, """
                     INSERT INTO instances(host, name, last_seen, server_json, configuration_json, accelerators_json,
-                      databases_json, running_json, certificates_json, high_water_mark) VALUES (?,?,?,?,?,?,?,?,?,?)
+                      databases_json, running_json, certificates_json, high_water_mark, asymmetric_keys_json)
+                      VALUES (?,?,?,?,?,?,?,?,?,?,?)
                     ON CONFLICT(host, name) DO UPDATE SET last_seen = excluded.last_seen,
                       server_json = COALESCE(excluded.server_json, instances.server_json),
                       configuration_json = COALESCE(excluded.configuration_json, instances.configuration_json),
@@ -505,6 +526,7 @@ public final class SqlReportStore implements ReportStore {
                       databases_json = COALESCE(excluded.databases_json, instances.databases_json),
                       running_json = COALESCE(excluded.running_json, instances.running_json),
                       certificates_json = COALESCE(excluded.certificates_json, instances.certificates_json),
+                      asymmetric_keys_json = COALESCE(excluded.asymmetric_keys_json, instances.asymmetric_keys_json),
                       high_water_mark = """ + kind.greatest("COALESCE(excluded.high_water_mark, 0)",
                 "COALESCE(instances.high_water_mark, 0)"));
             s.setString(1, host);
@@ -521,13 +543,15 @@ public final class SqlReportStore implements ReportStore {
             } else {
                 s.setLong(10, snap.backupHighWaterMark());
             }
+            s.setString(11, ReportSections.json(sections.asymmetricKeys()));
             s.executeUpdate();
             recordChange(c, host, snap, "configuration", previous[0], ReportSections.json(sections.configuration()));
             recordChange(c, host, snap, "accelerators", previous[1], ReportSections.json(sections.accelerators()));
             if (onlyWriter) {
                 instancesWritten.put(key, new InstanceWritten(new Digest[] {digest(sections.server()),
                     digest(sections.configuration()), digest(sections.accelerators()), digest(sections.databases()),
-                    digest(sections.running()), digest(sections.certificates())}, snap.backupHighWaterMark()));
+                    digest(sections.running()), digest(sections.certificates()), digest(sections.asymmetricKeys())},
+                    snap.backupHighWaterMark()));
             }
             return;
         }
@@ -543,6 +567,7 @@ public final class SqlReportStore implements ReportStore {
         coalesce(update, "databases_json", sections.databases(), known.digests(), 3);
         coalesce(update, "running_json", sections.running(), known.digests(), 4);
         coalesce(update, "certificates_json", sections.certificates(), known.digests(), 5);
+        coalesce(update, "asymmetric_keys_json", sections.asymmetricKeys(), known.digests(), 6);
         Long mark = snap.backupHighWaterMark();
         if (mark != null && (known.highWaterMark() == null || mark > known.highWaterMark())) {
             update.setExpression("high_water_mark", kind.greatest("?", "COALESCE(high_water_mark, 0)"), mark);
@@ -675,8 +700,8 @@ public final class SqlReportStore implements ReportStore {
         PreparedStatement s = statement(c, """
                 INSERT INTO backups(host, instance, backup_set_id, database_name, database_guid, type,
                   copy_only, started_at, finished_at, tz_known, size_bytes, compressed_bytes, algorithm, checksums,
-                  key_algorithm, encryptor_thumbprint, encryptor_type, device_type, target)
-                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                  key_algorithm, encryptor_thumbprint, encryptor_type, device_type, target, family_guid, snapshot)
+                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                 ON CONFLICT(host, instance, backup_set_id) DO NOTHING""");
         for (BackupRecord b : snap.backups()) {
             s.setString(1, host);
@@ -702,6 +727,12 @@ public final class SqlReportStore implements ReportStore {
             s.setString(17, b.encryptorType());
             s.setString(18, b.deviceType());
             s.setString(19, b.target());
+            s.setString(20, b.familyGuid());
+            if (b.snapshot() == null) {
+                s.setNull(21, Types.INTEGER);
+            } else {
+                s.setInt(21, b.snapshot() ? 1 : 0);
+            }
             inserted += s.executeUpdate();
         }
         return inserted;
@@ -789,7 +820,7 @@ public final class SqlReportStore implements ReportStore {
         Map<String, List<SqlInstanceSnapshot>> instances = new LinkedHashMap<>();
         try (PreparedStatement s = c.prepareStatement("""
                 SELECT host, name, last_seen, server_json, configuration_json, accelerators_json, databases_json,
-                  running_json, certificates_json, high_water_mark FROM instances""" + instancesWhere + " ORDER BY host, name")) {
+                  running_json, certificates_json, high_water_mark, asymmetric_keys_json FROM instances""" + instancesWhere + " ORDER BY host, name")) {
             bind(s, names);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
@@ -805,7 +836,9 @@ public final class SqlReportStore implements ReportStore {
                             null,
                             readList(rs.getString("running_json"), new TypeReference<List<RunningBackup>>() { }),
                             readList(rs.getString("certificates_json"), new TypeReference<List<CertificateInfo>>() { }),
-                            highWaterMark));
+                            highWaterMark,
+                            readList(rs.getString("asymmetric_keys_json"), new TypeReference<List<AsymmetricKeyInfo>>() { }),
+                            null));
                 }
             }
         }
@@ -993,6 +1026,8 @@ public final class SqlReportStore implements ReportStore {
     static BackupRecord backupOf(ResultSet rs) throws SQLException {
         long compressed = rs.getLong("compressed_bytes");
         Long compressedBytes = rs.wasNull() ? null : compressed;
+        int snapshot = rs.getInt("snapshot");
+        Boolean isSnapshot = rs.wasNull() ? null : snapshot != 0;
         return new BackupRecord(
                 rs.getLong("backup_set_id"),
                 rs.getString("database_name"),
@@ -1010,7 +1045,9 @@ public final class SqlReportStore implements ReportStore {
                 rs.getString("encryptor_thumbprint"),
                 rs.getString("encryptor_type"),
                 rs.getString("device_type"),
-                rs.getString("target"));
+                rs.getString("target"),
+                rs.getString("family_guid"),
+                isSnapshot);
     }
 
     @Override

@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Agent and read tokens. A token is {@code qw_<id>_<secret>}: the id finds the row, the secret (256 random
+ * Agent tokens and the people's tokens (read, operator, admin). A token is {@code qw_<id>_<secret>}: the id finds the row, the secret (256 random
  * bits) is stored only as its SHA-256 and compared in constant time. Blocking; runs off the event loop, except
  * {@link #authenticateCached}, which answers from memory.
  *
@@ -31,8 +31,37 @@ import java.util.regex.Pattern;
  */
 public final class TokenStore {
 
-    /** What a token may do: an agent posts reports as its host; a read token reads the API and status page. */
-    public enum Kind { AGENT, READ }
+    /**
+     * What a token may do. An agent posts reports as its host and nothing else. The others are people's roles,
+     * each allowed what the one before it is: read (the API and the status page), operator (also silences,
+     * acknowledgements and notes), admin (also tokens).
+     */
+    public enum Kind {
+        AGENT, READ, OPERATOR, ADMIN;
+
+        /** The spelling on the command line, in the API and in listings: {@code agent}, {@code read}, ... */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The kind spelled {@code label} (any case), or null. */
+        public static Kind parse(String label) {
+            for (Kind k : values()) {
+                if (k.name().equalsIgnoreCase(label == null ? "" : label.trim())) {
+                    return k;
+                }
+            }
+            return null;
+        }
+
+        /** True when this token may do what {@code needed} may: a people's role includes the ones before it. */
+        public boolean allows(Kind needed) {
+            if (this == AGENT || needed == AGENT) {
+                return this == needed;
+            }
+            return compareTo(needed) >= 0;
+        }
+    }
 
     /** A token's public facts; the secret is never kept. */
     public record TokenInfo(String id, String name, Kind kind, Instant createdAt, Instant revokedAt) {
@@ -88,15 +117,15 @@ public final class TokenStore {
     }
 
     /** Issues a new token for {@code name}; the returned plain token is shown once and never stored. */
-    public String add(String name, Kind kind, Instant now) throws SQLException, IOException {
+    public String add(String name, Kind kind, Instant now) throws SQLException {
         if (name == null || !NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("token name '" + name
                     + "' must be 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit (use the host name)");
         }
-        IllegalArgumentException exists = new IllegalArgumentException("an active " + kind.name().toLowerCase()
+        IllegalArgumentException exists = new IllegalArgumentException("an active " + kind.label()
                 + " token for '" + name + "' exists already; revoke it first (qatwatch collector token revoke " + name + ")");
         try {
-            return db.transaction(c -> insert(c, name, kind, now, exists));
+            return sql(() -> db.transaction(c -> insert(c, name, kind, now, exists)));
         } catch (SQLException e) {
             if ("23505".equals(e.getSQLState())) {
                 throw exists;
@@ -130,8 +159,8 @@ public final class TokenStore {
     }
 
     /** Revokes the active tokens of {@code name}; returns how many were revoked. */
-    public int revoke(String name, Instant now) throws SQLException, IOException {
-        return db.write(c -> {
+    public int revoke(String name, Instant now) throws SQLException {
+        return sql(() -> db.write(c -> {
             try (PreparedStatement s = c.prepareStatement(
                     "UPDATE tokens SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL")) {
                 s.setLong(1, now.toEpochMilli());
@@ -140,11 +169,11 @@ public final class TokenStore {
                 cache.values().removeIf(row -> row.info().name().equals(name));
                 return revoked;
             }
-        });
+        }));
     }
 
-    public List<TokenInfo> list() throws SQLException, IOException {
-        return db.read(c -> {
+    public List<TokenInfo> list() throws SQLException {
+        return sql(() -> db.read(c -> {
             try (PreparedStatement s = c.prepareStatement(
                     "SELECT id, name, kind, created_at, revoked_at FROM tokens ORDER BY name, created_at")) {
                 List<TokenInfo> out = new ArrayList<>();
@@ -155,14 +184,14 @@ public final class TokenStore {
                 }
                 return out;
             }
-        });
+        }));
     }
 
     /**
      * The active token the presented bearer value belongs to, if any. Never logs or keeps the value. Reads the
      * database (on the read connection) unless the token's row was read within the cache time.
      */
-    public Optional<TokenInfo> authenticate(String presented) throws SQLException, IOException {
+    public Optional<TokenInfo> authenticate(String presented) throws SQLException {
         Optional<Optional<TokenInfo>> known = authenticateCached(presented, System.nanoTime());
         if (known.isPresent()) {
             return known.get();
@@ -201,8 +230,8 @@ public final class TokenStore {
         return matches && row.info().revokedAt() == null ? Optional.of(row.info()) : Optional.empty();
     }
 
-    private Cached read(String id) throws SQLException, IOException {
-        return db.read(c -> {
+    private Cached read(String id) throws SQLException {
+        return sql(() -> db.read(c -> {
             try (PreparedStatement s = c.prepareStatement(
                     "SELECT id, name, kind, created_at, revoked_at, secret_sha256 FROM tokens WHERE id = ?")) {
                 s.setString(1, id);
@@ -210,7 +239,7 @@ public final class TokenStore {
                     return rs.next() ? new Cached(rs.getBytes("secret_sha256"), info(rs), System.nanoTime()) : null;
                 }
             }
-        });
+        }));
     }
 
     private static Optional<TokenInfo> active(Connection c, String name, Kind kind) throws SQLException {
@@ -229,6 +258,20 @@ public final class TokenStore {
         boolean wasRevoked = !rs.wasNull();
         return new TokenInfo(rs.getString("id"), rs.getString("name"), Kind.valueOf(rs.getString("kind")),
                 Instant.ofEpochMilli(rs.getLong("created_at")), wasRevoked ? Instant.ofEpochMilli(revoked) : null);
+    }
+
+    /** Blocking work on the store, a database's I/O failure reported as the SQL failure it is. */
+    @FunctionalInterface
+    private interface Sql<T> {
+        T run() throws SQLException, IOException;
+    }
+
+    private static <T> T sql(Sql<T> work) throws SQLException {
+        try {
+            return work.run();
+        } catch (IOException e) {
+            throw new SQLException(e.getMessage(), e);
+        }
     }
 
     static byte[] sha256(String secret) {

@@ -187,7 +187,7 @@ class LiveFleetTest {
         }
         assertThat(incremental.databases().keySet()).containsExactlyElementsOf(fresh.databases().keySet());
         for (MergedDatabase m : fresh.databases().values()) {
-            MergedDatabase n = incremental.databases().get(m.guid());
+            MergedDatabase n = incremental.databases().get(m.key());
             assertThat(List.of(n.name(), n.host(), n.instance(), n.replicas(), n.silent()))
                     .isEqualTo(List.of(m.name(), m.host(), m.instance(), m.replicas(), m.silent()));
         }

@@ -2,6 +2,9 @@ package io.qatwatch.collector.influx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.qatwatch.collector.alert.Alert;
+import io.qatwatch.collector.alert.Severity;
+import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.GoldenReports;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -19,7 +22,7 @@ class InfluxPointsTest {
         List<String> lines = InfluxPoints.lines("sql01", "prod", report, RECEIVED);
         assertThat(lines).containsExactly(
                 "qatwatch_backup,algorithm=QAT_DEFLATE,copy_only=false,database=Sales,encrypted=false,group=prod,"
-                        + "host=sql01,instance=MSSQLSERVER,target=UNC,type=full backup_set_id=41230i,"
+                        + "host=sql01,instance=MSSQLSERVER,snapshot=false,target=UNC,type=full backup_set_id=41230i,"
                         + "compressed_bytes=41984720896i,duration_seconds=238.6,ratio=3.113951897021085,"
                         + "size_bytes=130738401280i,throughput_mbps=522.5559743032271 1795998840600000000",
                 "qatwatch_accelerator,accelerator=QAT,group=prod,host=sql01,instance=MSSQLSERVER,mode=HARDWARE,"
@@ -40,9 +43,20 @@ class InfluxPointsTest {
                 Instant.parse("2026-01-01T00:00:00Z"), true, 1000, null, null, true, "AES_256", null, null, "DISK", null);
         String line = InfluxPoints.backup("h1", null, "PROD", b);
         assertThat(line).startsWith("qatwatch_backup,algorithm=NONE,copy_only=true,database=Sales\\,\\ EU\\=1/x,"
-                + "encrypted=true,host=h1,instance=PROD,type=log ");
+                + "encrypted=true,host=h1,instance=PROD,snapshot=false,type=log ");
         assertThat(line).doesNotContain("group=").doesNotContain("target=").doesNotContain("throughput_mbps")
                 .contains("ratio=1.0").contains("compressed_bytes=1000i");
+    }
+
+    @Test
+    void aSnapshotBackupHasNoRatioOrThroughputAndTheUnencryptedOneIsNotEncrypted() {
+        // backupset: "For VSS backups, backup_size is an estimated value"; key_algorithm NO_Encryption when unencrypted
+        BackupRecord b = new BackupRecord(9, "Sales", null, "D", true, Instant.parse("2026-01-01T20:00:00Z"),
+                Instant.parse("2026-01-01T20:00:06Z"), true, 52_613_349_376L, 52_613_349_376L, null, false, "NO_Encryption",
+                null, null, "VIRTUAL_DEVICE", "VIRTUAL_DEVICE", null, true);
+        String line = InfluxPoints.backup("h1", null, "PROD", b);
+        assertThat(line).contains("encrypted=false", "snapshot=true", "duration_seconds=6.0", "size_bytes=52613349376i")
+                .doesNotContain("throughput_mbps").doesNotContain("ratio=");
     }
 
     @Test
@@ -63,12 +77,34 @@ class InfluxPointsTest {
 
     @Test
     void trendAndAlertPointsLeaveAbsentValuesOut() {
-        assertThat(InfluxPoints.windowTrend("h1", null, "PROD", Instant.parse("2026-01-05T08:00:00Z"), -1.5, 14, null, null))
-                .isEqualTo("qatwatch_window_trend,host=h1,instance=PROD nights=14i,slope_minutes_per_day=-1.5 "
+        assertThat(InfluxPoints.windowTrend("h1", null, "PROD", NightKind.DIFFERENTIAL, Instant.parse("2026-01-05T08:00:00Z"),
+                -1.5, 14, null, null))
+                .isEqualTo("qatwatch_window_trend,host=h1,instance=PROD,kind=differential nights=14i,"
+                        + "slope_minutes_per_day=-1.5 1767600000000000000");
+        Alert creep = new Alert("backup-window-creep", Severity.WARNING, "h1", "PROD", null, "full",
+                "margin \"shrinks\" 3 min/day", "why", List.of(), List.of());
+        assertThat(InfluxPoints.alert(creep, null, true, Instant.parse("2026-01-05T08:00:00Z")))
+                .isEqualTo("qatwatch_alert,alert_id=" + creep.id() + ",host=h1,instance=PROD,rule=backup-window-creep,"
+                        + "severity=warning,subject=full active=1i,summary=\"margin \\\"shrinks\\\" 3 min/day\" "
                         + "1767600000000000000");
-        assertThat(InfluxPoints.alert("h1", null, "PROD", null, "backup-window-creep", "warning", true,
-                "margin \"shrinks\" 3 min/day", Instant.parse("2026-01-05T08:00:00Z")))
-                .isEqualTo("qatwatch_alert,host=h1,instance=PROD,rule=backup-window-creep,severity=warning active=1i,"
-                        + "summary=\"margin \\\"shrinks\\\" 3 min/day\" 1767600000000000000");
+    }
+
+    @Test
+    void twoAlertsOfOneRuleAtOnePlaceAreTwoSeriesAndTwoTrendsAtOneTimeToo() {
+        Alert full = new Alert("backup-window-creep", Severity.WARNING, "h1", "PROD", null, "full", "s", "why",
+                List.of(), List.of());
+        Alert differential = new Alert("backup-window-creep", Severity.WARNING, "h1", "PROD", null, "differential", "s",
+                "why", List.of(), List.of());
+        Instant at = Instant.parse("2026-01-05T08:00:00Z");
+
+        assertThat(seriesKey(InfluxPoints.alert(full, null, true, at)))
+                .isNotEqualTo(seriesKey(InfluxPoints.alert(differential, null, true, at)));
+        assertThat(seriesKey(InfluxPoints.windowTrend("h1", null, "PROD", NightKind.FULL, at, -2, 8, null, null)))
+                .isNotEqualTo(seriesKey(InfluxPoints.windowTrend("h1", null, "PROD", NightKind.DIFFERENTIAL, at, -2, 21, null, null)));
+    }
+
+    /** Measurement and tags: what InfluxDB keys a series by (a point at the same time in it overwrites). */
+    private static String seriesKey(String line) {
+        return line.substring(0, line.indexOf(' '));
     }
 }

@@ -3,8 +3,13 @@ package io.qatwatch.collector.web.server;
 import io.qatwatch.collector.ingest.IngestConfig;
 import io.qatwatch.collector.ingest.IngestHandler;
 import io.qatwatch.collector.metrics.CollectorMetrics;
+import io.qatwatch.collector.metrics.JvmMetrics;
+import io.qatwatch.collector.metrics.MetricsSource;
+import io.qatwatch.collector.metrics.PrometheusText;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.store.TokenStore.Kind;
+import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.FleetPage;
 import io.qatwatch.collector.web.FleetQuery;
@@ -13,6 +18,7 @@ import io.qatwatch.collector.web.FleetView;
 import io.qatwatch.collector.web.HostState;
 import io.qatwatch.collector.web.ListenConfig;
 import io.qatwatch.collector.web.SilencesApi;
+import io.qatwatch.collector.web.StatusPageConfig;
 import io.qatwatch.collector.web.TlsConfig;
 import io.qatwatch.collector.web.WindowsView;
 import io.qatwatch.collector.web.status.StatusPage;
@@ -26,18 +32,22 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,9 +64,10 @@ public final class CollectorServer extends VerticleBase {
     private final Consumer<IngestHandler.AcceptedReport> onAccepted;
     private final AlertsView alerts;
     private final WindowsView windows;
-    private final Supplier<Map<String, Long>> gauges;
+    private final MetricsSource influxMetrics;
     private final WindowCharts charts;
     private final SilencesApi silences;
+    private final AlertActions actions;
     private final Function<String, String> groupOf;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     /** Hosts per {@code /api/v1/fleet} page when the request names no limit, and the most it may name. */
@@ -73,19 +84,22 @@ public final class CollectorServer extends VerticleBase {
      * What the server takes from the configuration: where it listens, TLS, ingest limits, and the minutes after
      * which an agent counts as silent (the fleet's state column).
      */
-    public record Settings(ListenConfig listen, TlsConfig tls, IngestConfig ingest, int agentSilentMinutes) {
+    public record Settings(ListenConfig listen, TlsConfig tls, IngestConfig ingest, int agentSilentMinutes,
+            StatusPageConfig statusPage) {
     }
 
     /**
      * @param alerts  the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
      * @param windows the window analysis's view, or null until it is wired (503)
-     * @param gauges  extra gauges and counters for {@code /metrics} (the InfluxDB sink's), read per scrape
+     * @param actions one alert with its history, acknowledgements and notes, or null until it is wired (503)
+     * @param influxMetrics the InfluxDB sink's families for {@code /metrics}, read per scrape ({@link MetricsSource#NONE} without one)
      */
     public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
             WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
-            Supplier<Map<String, Long>> gauges) {
+            AlertActions actions, MetricsSource influxMetrics) {
         this.silences = silences;
+        this.actions = actions;
         this.charts = charts;
         this.groupOf = groupOf;
         this.settings = settings;
@@ -96,7 +110,7 @@ public final class CollectorServer extends VerticleBase {
         this.onAccepted = onAccepted;
         this.alerts = alerts;
         this.windows = windows;
-        this.gauges = gauges;
+        this.influxMetrics = influxMetrics;
     }
 
     @Override
@@ -109,24 +123,55 @@ public final class CollectorServer extends VerticleBase {
         // so a long one (the whole fleet) does not hold up the writer's thread and with it every report
         readWorker = vertx.createSharedWorkerExecutor("qatwatch-read-" + instance, 2);
         Router router = Router.router(vertx);
+        HeaderDeadline deadline = new HeaderDeadline(vertx, settings.ingest().headerTimeoutSeconds() * 1000L);
+        router.route().handler(ctx -> {
+            // no answer is sniffed into something else: a 400 that repeats a filter stays text
+            ctx.response().putHeader("X-Content-Type-Options", "nosniff");
+            deadline.requestStarted(ctx);
+            ctx.next();
+        });
         router.get("/healthz").handler(ctx -> ctx.response().putHeader("Content-Type", "application/json")
                 .end("{\"status\":\"ok\"}"));
-        router.get("/metrics").handler(ctx -> ctx.response()
-                .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-                .end(metrics.render(gauges.get())));
+        router.get("/metrics").handler(this::metrics);
+        // no BodyHandler: the ingest handler checks the token before it reads a byte of the body, then reads it
+        // within the size limit and the body timeouts
         router.post("/api/v1/reports")
-                .handler(BodyHandler.create(false).setBodyLimit(settings.ingest().maxBodyBytes()))
-                .handler(new IngestHandler(vertx, storeWorker, tokens, store, settings.ingest().reportsPerMinute(),
-                        settings.ingest().maxBodyBytes(), clock, metrics, onAccepted));
-        ReadAccess readAccess = new ReadAccess(readWorker, tokens);
+                .handler(new IngestHandler(vertx, storeWorker, tokens, store, settings.ingest(), clock, metrics, onAccepted));
+        Sessions sessions = new Sessions(Duration.ofMinutes(settings.statusPage().sessionMinutes()));
+        ReadAccess readAccess = new ReadAccess(readWorker, tokens, sessions, clock, settings.statusPage().openOnLoopback());
+        SignIn signIn = new SignIn(readWorker, tokens, sessions, clock, settings.tls().enabled(), settings.statusPage().notice());
+        router.get("/login").handler(signIn::page);
+        router.post("/login").handler(BodyHandler.create(false).setBodyLimit(8 * 1024)).handler(signIn::signIn);
+        router.post("/logout").handler(BodyHandler.create(false).setBodyLimit(8 * 1024)).handler(signIn::signOut);
         router.get("/api/v1/fleet").handler(ctx -> readAccess.require(ctx, false, () -> fleet(ctx)));
         router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
+        AlertRequests alertRequests = new AlertRequests(() -> actions, clock);
+        router.get("/api/v1/alerts/:id").handler(ctx -> readAccess.require(ctx, false, () -> alertRequests.show(ctx)));
+        router.post("/api/v1/alerts/:id/acknowledge").handler(BodyHandler.create(false).setBodyLimit(16 * 1024))
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.acknowledge(ctx)));
+        router.delete("/api/v1/alerts/:id/acknowledge")
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.unacknowledge(ctx)));
+        router.post("/api/v1/alerts/:id/notes").handler(BodyHandler.create(false).setBodyLimit(16 * 1024))
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.note(ctx)));
         router.get("/api/v1/instances/:host/:instance/windows")
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
+        // a reader first, the body (at most 64 KiB) after: BodyHandler resumes the request paused here; the CSRF
+        // check of a cookie session then reads the body (two routes: Vert.x Web wants a route's BodyHandler first)
+        router.post("/api/v1/silences").handler(ctx -> {
+            ctx.request().pause();
+            readAccess.require(ctx, false, ctx::next);
+        });
         router.post("/api/v1/silences").handler(BodyHandler.create(false).setBodyLimit(64 * 1024))
-                .handler(ctx -> readAccess.require(ctx, false, () -> createSilence(ctx)));
-        router.delete("/api/v1/silences/:id").handler(ctx -> readAccess.require(ctx, false, () -> expireSilence(ctx)));
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> createSilence(ctx)));
+        router.delete("/api/v1/silences/:id")
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> expireSilence(ctx)));
+        TokenApi tokenApi = new TokenApi(storeWorker, tokens, clock);
+        router.get("/api/v1/tokens").handler(ctx -> readAccess.require(ctx, Kind.ADMIN, false, () -> tokenApi.list(ctx)));
+        router.post("/api/v1/tokens").handler(BodyHandler.create(false).setBodyLimit(4 * 1024))
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.ADMIN, () -> tokenApi.add(ctx)));
+        router.delete("/api/v1/tokens/:name")
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.ADMIN, () -> tokenApi.revoke(ctx)));
         router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
         router.errorHandler(413, ctx -> {
             metrics.rejected("too_large");
@@ -143,16 +188,46 @@ public final class CollectorServer extends VerticleBase {
             json(ctx, 500, new JsonObject().put("error", "internal error; see the collector log"));
         });
 
+        // per connection: HTTP/1.1 only (one request at a time; no HTTP/2 upgrade and its many streams), a request
+        // line of at most 4 KiB and headers of at most 8 KiB, a complete request head within
+        // ingest.headerTimeoutSeconds, and closed when silent that long
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(settings.listen().host())
                 .setPort(settings.listen().port())
-                .setCompressionSupported(true);
+                .setCompressionSupported(true)
+                .setHttp2ClearTextEnabled(false)
+                .setMaxInitialLineLength(4096)
+                .setMaxHeaderSize(8192)
+                .setIdleTimeout(settings.ingest().headerTimeoutSeconds());
         if (settings.tls().enabled()) {
             options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
                     .setCertPath(settings.tls().certFile().toString())
                     .setKeyPath(settings.tls().keyFile().toString()));
         }
-        return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> server = s);
+        settings.listen().plainTextWarning(settings.tls()).ifPresent(LOG::warn);
+        return vertx.createHttpServer(options).connectionHandler(deadline::opened).invalidRequestHandler(this::invalidRequest)
+                .requestHandler(router).listen().onSuccess(s -> server = s);
+    }
+
+    /**
+     * A request the HTTP decoder refused. A control character in a header value of a report (a NUL in the token) is
+     * a credential that cannot be valid: 401, as for any malformed token. Everything else is answered as Vert.x does
+     * (400, 414, 431); the connection is closed after the answer.
+     */
+    private void invalidRequest(HttpServerRequest request) {
+        Throwable cause = request.decoderResult() == null ? null : request.decoderResult().cause();
+        boolean badHeaderValue = cause instanceof IllegalArgumentException && cause.getMessage() != null
+                && cause.getMessage().contains("prohibited character");
+        if (badHeaderValue && "/api/v1/reports".equals(request.path())) {
+            metrics.rejected("unauthorized");
+            request.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer realm=\"qatwatch\"")
+                    .putHeader("Content-Type", "application/json").putHeader("X-Content-Type-Options", "nosniff")
+                    .end(new JsonObject().put("error", "malformed header: a control character in a header value; send "
+                            + "'Authorization: Bearer <agent token>' as 'qatwatch collector token add' printed it")
+                            .put("field", "Authorization").encode());
+            return;
+        }
+        HttpServerRequest.DEFAULT_INVALID_REQUEST_HANDLER.handle(request);
     }
 
     @Override
@@ -165,6 +240,45 @@ public final class CollectorServer extends VerticleBase {
     /** The port actually bound (useful when the config said 0). */
     public int port() {
         return server.actualPort();
+    }
+
+    /** Prometheus text: ingest, the InfluxDB sink, the fleet (read from the store off the event loop), the JVM. */
+    private void metrics(RoutingContext ctx) {
+        Instant now = clock.instant();
+        readWorker.executeBlocking(() -> {
+            PrometheusText out = new PrometheusText();
+            metrics.writeTo(out);
+            influxMetrics.writeTo(out);
+            fleetMetrics(out, now);
+            JvmMetrics.writeTo(out);
+            return out.toString();
+        }, false).onSuccess(text -> ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                .end(text)).onFailure(ctx::fail);
+    }
+
+    /** Hosts by state as the status page counts them, agents silent, and the active alerts by rule and severity. */
+    private void fleetMetrics(PrometheusText out, Instant now) throws Exception {
+        List<AlertsView.ActiveAlert> active = alerts == null ? List.of() : alerts.active();
+        FleetStatus.Summary summary = fleetStatus(now).summarise(store.hostsSeen());
+        out.family("qatwatch_hosts", PrometheusText.Type.GAUGE,
+                "Hosts by state, as the status page counts them: silent, or the most severe active alert, or ok.");
+        for (HostState state : HostState.values()) {
+            out.sample(Map.of("state", state.label()), summary.count(state));
+        }
+        out.family("qatwatch_agents_silent", PrometheusText.Type.GAUGE,
+                "Agents not heard from for longer than alerts.rules.agentSilent.silentMinutes.")
+                .sample(summary.count(HostState.SILENT));
+        Map<List<String>, Integer> byRule = new TreeMap<>(Comparator.comparing((List<String> k) -> k.get(0))
+                .thenComparing(k -> k.get(1)));
+        active.forEach(a -> byRule.merge(List.of(a.rule(), a.severity()), 1, Integer::sum));
+        out.family("qatwatch_alerts_active", PrometheusText.Type.GAUGE,
+                "Active alerts by rule and severity; a rule with none active has no sample.");
+        byRule.forEach((key, count) -> {
+            Map<String, String> labels = new LinkedHashMap<>();
+            labels.put("rule", key.get(0));
+            labels.put("severity", key.get(1));
+            out.sample(labels, count);
+        });
     }
 
     private void fleet(RoutingContext ctx) {
@@ -312,8 +426,12 @@ public final class CollectorServer extends VerticleBase {
         Instant now = clock.instant();
         readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf,
                         settings.agentSilentMinutes(), query, STATUS_LIMIT, now), false)
-                .onSuccess(view -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
-                        .end(StatusPage.render(view)))
+                .onSuccess(view -> {
+                    Sessions.Session session = ctx.get(ReadAccess.SESSION);
+                    StatusPage.Chrome chrome = new StatusPage.Chrome(settings.statusPage().notice(),
+                            session == null ? null : session.reader(), session == null ? null : session.csrf());
+                    SignIn.html(ctx.response(), 200).end(StatusPage.render(view, chrome));
+                })
                 .onFailure(ctx::fail);
     }
 }

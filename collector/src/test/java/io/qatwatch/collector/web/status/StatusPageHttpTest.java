@@ -66,7 +66,7 @@ class StatusPageHttpTest {
                 .contains("MSSQLSERVER <span class=\"muted\">16.0.4135.4</span>")
                 .contains("QAT HARDWARE")
                 .contains("1 device, 1 up <span class=\"tag good\">compression ready</span>")
-                .contains("<span class=\"tag good\">INTEL_QAT_HARDWARE</span>");
+                .contains("<span class=\"tag good\" title=\"a QAT device (physical or virtual function) was found\">INTEL_QAT_HARDWARE</span>");
         String algorithms = page.substring(page.indexOf("<section id=\"algorithms\">"));
         assertThat(algorithms).contains("<span>Sales <span class=\"muted\">sql01 / MSSQLSERVER</span></span>")
                 .contains("<td data-label=\"Algorithm\">QAT_DEFLATE</td>").contains("3.11");

@@ -74,7 +74,7 @@ class StatusPageTest {
                 .contains("<strong>sql02</strong> <span class=\"tag good\">ok</span>")
                 .contains("2 devices, 2 up <span class=\"tag good\">compression ready</span>")
                 .contains("QAT SOFTWARE</span> <span class=\"muted\">Hardware not found</span>")
-                .contains("<span class=\"tag warn\">INTEL_COMPONENT_ONLY</span>")
+                .contains("<span class=\"tag warn\" title=\"no QAT device and no Intel CPU, but another physical Intel part (a NIC, a chipset): the grey zone\">INTEL_COMPONENT_ONLY</span>")
                 .contains("40 s ago").contains("3 days ago");
     }
 
@@ -150,5 +150,15 @@ class StatusPageTest {
         int a = s.indexOf(from);
         assertThat(a).as(from).isNotNegative();
         return s.substring(a, s.indexOf(to, a));
+    }
+
+    @Test
+    void anAgentThatLostReportsSaysSoInItsRowAndOneThatLostNoneSaysNothing() {
+        StatusView.HostRow lossy = new StatusView.HostRow("sql09", "ok", null, "GenuineIntel", null, null, List.of(),
+                StatusFixture.NOW.minusSeconds(30), new StatusView.AgentLosses(36, 4, 0));
+        String page = StatusPage.render(StatusFixture.of(StatusFixture.NOW, List.of(lossy), List.of(), List.of(), List.of()));
+        assertThat(page).contains("<span class=\"tag bad\"").contains(">lost 36 reports</span>")
+                .contains(">dropped 4</span>").doesNotContain(">corrupt ");
+        assertThat(html).as("the fixture's agents lost nothing").doesNotContain(">lost ").doesNotContain(">dropped ");
     }
 }
