@@ -167,14 +167,14 @@ final class DemoFleet {
                 // the secondary takes the backups (a copy-only full is the only full it can take); last night's was slow
                 long minutes = k == 0 ? 395 : 280 + 3L * Math.floorMod(k, 4);
                 LocalDateTime start = evening.plusDays(1).atTime(1, 0);
-                backups.add(new Backup("Orders", ORDERS_SECONDARY, "D", true, start, start.plusMinutes(minutes), 900L * 1024 * MB,
-                        300L * 1024 * MB, "MS_XPRESS", 2, disk("Orders", evening), ORDERS));
+                backups.add(new Backup("Orders", ORDERS, "D", true, start, start.plusMinutes(minutes), 900L * 1024 * MB,
+                        300L * 1024 * MB, "MS_XPRESS", 2, disk("Orders", evening)));
             }
             LocalDateTime log = today.minusDays(NIGHTS).atStartOfDay();
             LocalDateTime last = today.plusDays(2).atStartOfDay();
             for (; log.isBefore(last); log = log.plusMinutes(30)) {
-                backups.add(new Backup("Orders", ORDERS_SECONDARY, "L", false, log, log.plusSeconds(20), 2L * 1024 * MB, 512 * MB,
-                        "MS_XPRESS", 2, "D:\\Backup\\Orders\\Orders_LOG.trn", ORDERS));
+                backups.add(new Backup("Orders", ORDERS, "L", false, log, log.plusSeconds(20), 2L * 1024 * MB, 512 * MB,
+                        "MS_XPRESS", 2, "D:\\Backup\\Orders\\Orders_LOG.trn"));
             }
         }
         List<Map<String, Object>> databases = databases(List.of("Orders", ORDERS), "FULL");
@@ -196,11 +196,7 @@ final class DemoFleet {
     private static final String ARCHIVE = "16fd2706-8baf-433b-82eb-8c7fada847da";
     private static final String REPORTS = "9a3b5c1d-2e4f-4a6b-8c7d-0e1f2a3b4c5d";
     private static final String WAREHOUSE = "b6a1e2f3-4c5d-4e6f-8a7b-9c0d1e2f3a4b";
-    private static final String AG_ORDERS = "0f1e2d3c-4b5a-4968-8776-655443322110";
     private static final String ORDERS = "c2d3e4f5-a6b7-4c8d-9e0f-1a2b3c4d5e6f";
-    private static final String ORDERS_SECONDARY = "e7f8a9b0-c1d2-4e3f-8a4b-5c6d7e8f9a0b";
-    private static final String ORDERS_GROUP_DATABASE = "3a4b5c6d-7e8f-4a9b-8c0d-1e2f3a4b5c6d";
-    private static final String ORDERS_GROUP = "8b9c0d1e-2f3a-4b5c-9d6e-7f8a9b0c1d2e";
 
     private static Backup full(String database, String guid, LocalDateTime start, LocalDateTime finish, long size,
             double ratio, String algorithm, String path) {
@@ -255,7 +251,7 @@ final class DemoFleet {
     private static List<Map<String, Object>> databases(List<String> namesAndGuids, String recovery) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (int i = 0; i < namesAndGuids.size(); i += 2) {
-            rows.add(database(namesAndGuids.get(i), namesAndGuids.get(i + 1), recovery, 5 + i / 2));
+            rows.add(database(namesAndGuids.get(i), namesAndGuids.get(i + 1), recovery));
         }
         return rows;
     }

@@ -27,14 +27,7 @@ final class SimulatedServer {
 
     /** One backup set: its database, type, when (server local time), how big, compressed how and written where. */
     record Backup(String database, String databaseGuid, String type, boolean copyOnly, LocalDateTime start,
-            LocalDateTime finish, long sizeBytes, long compressedBytes, String algorithm, int deviceType, String path,
-            String familyGuid) {
-
-        Backup(String database, String databaseGuid, String type, boolean copyOnly, LocalDateTime start,
-                LocalDateTime finish, long sizeBytes, long compressedBytes, String algorithm, int deviceType, String path) {
-            this(database, databaseGuid, type, copyOnly, start, finish, sizeBytes, compressedBytes, algorithm, deviceType, path,
-                    databaseGuid);
-        }
+            LocalDateTime finish, long sizeBytes, long compressedBytes, String algorithm, int deviceType, String path) {
     }
 
     private static final Pattern PAGE_SIZE = Pattern.compile("TOP \\((\\d+)\\)");
@@ -100,20 +93,6 @@ final class SimulatedServer {
         return s;
     }
 
-    /** database-guids.sql: each database's GUID; the family GUID is the same, as for a database never restored. */
-    private List<Map<String, Object>> guids() {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (Map<String, Object> d : databases) {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("database_id", d.get("database_id"));
-            r.put("database_name", d.get("name"));
-            r.put("database_guid", d.get("database_guid"));
-            r.put("family_guid", d.get("database_guid"));
-            rows.add(r);
-        }
-        return rows;
-    }
-
     private void fixed(Scenario s, String query, List<Map<String, Object>> rows) {
         List<Column> columns = QueryColumns.of(query);
         s.answer(query, TdsResponse.rows(columns, rows(columns, rows)));
@@ -161,11 +140,6 @@ final class SimulatedServer {
         r.put("backup_set_id", id);
         r.put("database_name", b.database());
         r.put("database_guid", b.databaseGuid());
-        r.put("family_guid", b.databaseGuid());
-        // msdb names the server that took the backup; the agent counts only this instance's (restores write others')
-        r.put("server_name", serverProperties.get("server_name"));
-        r.put("is_snapshot", false);
-        r.put("key_algorithm", "NO_Encryption");
         r.put("type", b.type());
         r.put("is_copy_only", b.copyOnly());
         r.put("backup_start_date", b.start().toString());
@@ -176,7 +150,6 @@ final class SimulatedServer {
         r.put("compressed_backup_size", BigDecimal.valueOf(b.compressedBytes()));
         r.put("compression_algorithm", b.algorithm());
         r.put("has_backup_checksums", true);
-        r.put("key_algorithm", "NO_Encryption");
         r.put("device_type", b.deviceType());
         r.put("physical_device_name", b.path());
         // this instance wrote it (a restore would bring in sets of another server's name, which the agent skips)

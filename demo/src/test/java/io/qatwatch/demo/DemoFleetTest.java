@@ -57,24 +57,6 @@ class DemoFleetTest {
         assertThat(member(fleet, "demo-sql-ag01").server().backups()).isEmpty();
     }
 
-    @org.junit.jupiter.api.Test
-    void theRealAgentReadsEverySimulatedServerWithoutAFailedQuery(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws Exception {
-        Clock clock = Clock.fixed(Instant.parse("2026-12-01T13:45:00Z"), ZoneOffset.UTC);
-        for (DemoFleet.Member m : DemoFleet.at(clock).members) {
-            try (io.qatwatch.tds.TdsTestServer server = io.qatwatch.tds.TdsTestServer.start(m.server().scenario())) {
-                java.nio.file.Path password = java.nio.file.Files.writeString(dir.resolve("sql-password"), "demo\n");
-                var settings = new io.qatwatch.agent.probe.sqlserver.SqlInstanceSettings("PROD", server.jdbcUrl(), "qatwatch_demo",
-                        password, null, false, Duration.ofSeconds(5), Duration.ofSeconds(10), 5000);
-                var result = new io.qatwatch.agent.probe.sqlserver.JdbcSqlInstanceProbe(settings, clock)
-                        .probe(java.util.EnumSet.allOf(io.qatwatch.agent.probe.sqlserver.SqlSection.class), null);
-                assertThat(result.probes()).as(m.host().name).allSatisfy(p -> assertThat(p.ok()).as(p.name() + ": " + p.error()).isTrue());
-                assertThat(result.snapshot().backups()).as("%s: every backup is the instance's own", m.host().name)
-                        .hasSize(m.server().finishedBy(clock.instant()));
-            }
-        }
-    }
-
     /** The last finish of the finished full backups of the night that ends at {@code morning}. */
     private static LocalDateTime windowEnd(SimulatedServer server, LocalDateTime morning, Instant now) {
         return server.backups().stream()
