@@ -78,9 +78,9 @@ final class SimulatedServer {
         fixed(s, "configuration.sql", configuration);
         fixed(s, "accelerator-status.sql", accelerators);
         fixed(s, "databases.sql", databases);
+        fixed(s, "database-guids.sql", databases);
         fixed(s, "database-encryption.sql", encryption);
         fixed(s, "availability-databases.sql", replicas);
-        fixed(s, "database-guids.sql", guids());
         fixed(s, "certificates.sql", List.of());
         fixed(s, "asymmetric-keys.sql", List.of());
         List<Column> history = QueryColumns.of("backup-history-2022.sql");
@@ -91,20 +91,6 @@ final class SimulatedServer {
         s.answer("latest-backup-set-id.sql", sql -> TdsResponse.rows(latest, rows(latest,
                 List.of(Map.of(latest.get(0).name(), finishedBy(clock.instant()))))));
         return s;
-    }
-
-    /** database-guids.sql: each database's GUID; the family GUID is the same, as for a database never restored. */
-    private List<Map<String, Object>> guids() {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (Map<String, Object> d : databases) {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("database_id", d.get("database_id"));
-            r.put("database_name", d.get("name"));
-            r.put("database_guid", d.get("database_guid"));
-            r.put("family_guid", d.get("database_guid"));
-            rows.add(r);
-        }
-        return rows;
     }
 
     private void fixed(Scenario s, String query, List<Map<String, Object>> rows) {
@@ -154,11 +140,6 @@ final class SimulatedServer {
         r.put("backup_set_id", id);
         r.put("database_name", b.database());
         r.put("database_guid", b.databaseGuid());
-        r.put("family_guid", b.databaseGuid());
-        // msdb names the server that took the backup; the agent counts only this instance's (restores write others')
-        r.put("server_name", serverProperties.get("server_name"));
-        r.put("is_snapshot", false);
-        r.put("key_algorithm", "NO_Encryption");
         r.put("type", b.type());
         r.put("is_copy_only", b.copyOnly());
         r.put("backup_start_date", b.start().toString());
@@ -171,6 +152,10 @@ final class SimulatedServer {
         r.put("has_backup_checksums", true);
         r.put("device_type", b.deviceType());
         r.put("physical_device_name", b.path());
+        // this instance wrote it (a restore would bring in sets of another server's name, which the agent skips)
+        r.put("server_name", serverProperties.get("server_name"));
+        r.put("family_guid", b.databaseGuid());
+        r.put("is_snapshot", false);
         return r;
     }
 

@@ -1,5 +1,6 @@
 package io.qatwatch.collector.ingest;
 
+import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.ReportSections;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.ReportStore.Incoming;
@@ -300,6 +301,18 @@ public final class IngestHandler implements Handler<RoutingContext> {
     }
 
     private void serverError(RoutingContext ctx, String what, Throwable e) {
+        if (Database.unavailable(e)) {
+            // the database is away (PostgreSQL restarting, the network): the agent keeps the report and retries
+            metrics.rejected("store_unavailable");
+            LOG.warn("{}: the store is unavailable: {}", what, e.toString());
+            if (!ctx.response().ended()) {
+                ctx.response().setStatusCode(503).putHeader("Retry-After", "5").putHeader("Content-Type", "application/json")
+                        .end(new JsonObject().put("error", "the collector's store is unavailable; retry later")
+                                .put("field", "$").encode());
+            }
+            return;
+        }
+        metrics.rejected("server_error");
         LOG.error("{}: {}", what, e.toString(), e);
         refuse(ctx, 500, "server_error", "$", what + "; see the collector log");
     }
