@@ -303,16 +303,13 @@ public final class IngestHandler implements Handler<RoutingContext> {
     private void serverError(RoutingContext ctx, String what, Throwable e) {
         if (Database.unavailable(e)) {
             // the database is away (PostgreSQL restarting, the network): the agent keeps the report and retries
-            metrics.rejected("store_unavailable");
             LOG.warn("{}: the store is unavailable: {}", what, e.toString());
             if (!ctx.response().ended()) {
-                ctx.response().setStatusCode(503).putHeader("Retry-After", "5").putHeader("Content-Type", "application/json")
-                        .end(new JsonObject().put("error", "the collector's store is unavailable; retry later")
-                                .put("field", "$").encode());
+                ctx.response().putHeader("Retry-After", "5");
             }
+            refuse(ctx, 503, "store_unavailable", "$", "the collector's store is unavailable; retry later");
             return;
         }
-        metrics.rejected("server_error");
         LOG.error("{}: {}", what, e.toString(), e);
         refuse(ctx, 500, "server_error", "$", what + "; see the collector log");
     }
