@@ -23,12 +23,12 @@ import picocli.CommandLine.Option;
         description = "Run qatwatch's benchmarks (ingest, analysis, growth, jmh) and print Markdown for docs/benchmarks.md.")
 public final class BenchMain implements Callable<Integer> {
 
-    private static final Set<String> PARTS = Set.of("ingest", "analysis", "growth", "jmh", "collectors");
+    private static final Set<String> PARTS = Set.of("ingest", "analysis", "growth", "jmh", "stalled", "collectors");
 
     @Option(names = "--only", split = ",", paramLabel = "PART",
-            description = "Parts to run, comma-separated: ingest, analysis, growth, jmh, collectors (default: the first "
-                    + "four; collectors needs --pg-url, which scripts/bench.sh provides).")
-    List<String> only = List.of("ingest", "analysis", "growth", "jmh");
+            description = "Parts to run, comma-separated: ingest, analysis, growth, jmh, stalled, collectors (default: "
+                    + "all but collectors, which needs --pg-url; scripts/bench.sh provides it).")
+    List<String> only = List.of("ingest", "analysis", "growth", "jmh", "stalled");
 
     @Option(names = "--pg-url", description = "Collectors: a PostgreSQL database the bench may empty (schema bench).")
     String pgUrl;
@@ -152,6 +152,11 @@ public final class BenchMain implements Callable<Integer> {
                     1, quick ? 1 : 3, quick ? 1 : 5, TimeValue.seconds(quick ? 1 : 2), List.of("-Xmx512m"), work.resolve("jmh.log")));
             log.say("jmh: running; JMH's own output goes to " + work.resolve("jmh.log"));
             md.append("#### Hot functions (JMH)\n\n").append(jmh.markdown(jmh.run())).append('\n');
+        }
+        if (only.contains("stalled")) {
+            StalledUploadsBenchmark stalled = new StalledUploadsBenchmark(new StalledUploadsBenchmark.Settings(
+                    40, 8 * 1024 * 1024 - 1, 1024 * 1024, Duration.ofSeconds(quick ? 13 : 15), jvm, work.resolve("stalled")));
+            md.append("#### Stalled uploads\n\n").append(stalled.markdown(stalled.run(log))).append('\n');
         }
         System.out.print(md);
         if (out != null) {
