@@ -691,51 +691,72 @@ public final class SqlReportStore implements ReportStore {
         }
     }
 
+    /** Backup rows one PostgreSQL statement inserts: a round trip per report's backups, not per backup. */
+    private static final int BACKUPS_PER_STATEMENT = 100;
+    private static final String BACKUP_COLUMNS = "INSERT INTO backups(host, instance, backup_set_id, database_name, "
+            + "database_guid, type, copy_only, started_at, finished_at, tz_known, size_bytes, compressed_bytes, algorithm, "
+            + "checksums, key_algorithm, encryptor_thumbprint, encryptor_type, device_type, target, family_guid, snapshot) VALUES ";
+    private static final String BACKUP_ROW = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    private static final int BACKUP_PARAMS = 21;
+
+    /**
+     * Inserts the backups a backup stored before is not; returns how many were new. On SQLite one prepared statement
+     * per row (in process, no round trip); on PostgreSQL up to {@link #BACKUPS_PER_STATEMENT} rows a statement, since
+     * each statement is a round trip to the server.
+     */
     private int insertBackups(Connection c, String host, SqlInstanceSnapshot snap) throws SQLException {
         if (snap.backups() == null || snap.backups().isEmpty()) {
             return 0;
         }
         int inserted = 0;
         // only a backup stored before is skipped; any other constraint (NOT NULL) fails the report
-        PreparedStatement s = statement(c, """
-                INSERT INTO backups(host, instance, backup_set_id, database_name, database_guid, type,
-                  copy_only, started_at, finished_at, tz_known, size_bytes, compressed_bytes, algorithm, checksums,
-                  key_algorithm, encryptor_thumbprint, encryptor_type, device_type, target, family_guid, snapshot)
-                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-                ON CONFLICT(host, instance, backup_set_id) DO NOTHING""");
-        for (BackupRecord b : snap.backups()) {
-            s.setString(1, host);
-            s.setString(2, snap.name());
-            s.setLong(3, b.backupSetId());
-            s.setString(4, b.databaseName());
-            s.setString(5, b.databaseGuid());
-            s.setString(6, b.type());
-            s.setInt(7, b.copyOnly() ? 1 : 0);
-            s.setLong(8, b.startedAt().toEpochMilli());
-            s.setLong(9, b.finishedAt().toEpochMilli());
-            s.setInt(10, b.timeZoneKnown() ? 1 : 0);
-            s.setLong(11, b.backupSizeBytes());
-            if (b.compressedSizeBytes() == null) {
-                s.setNull(12, Types.BIGINT);
-            } else {
-                s.setLong(12, b.compressedSizeBytes());
-            }
-            s.setString(13, b.compressionAlgorithm());
-            s.setInt(14, b.hasChecksums() ? 1 : 0);
-            s.setString(15, b.keyAlgorithm());
-            s.setString(16, b.encryptorThumbprint());
-            s.setString(17, b.encryptorType());
-            s.setString(18, b.deviceType());
-            s.setString(19, b.target());
-            s.setString(20, b.familyGuid());
-            if (b.snapshot() == null) {
-                s.setNull(21, Types.INTEGER);
-            } else {
-                s.setInt(21, b.snapshot() ? 1 : 0);
+        List<BackupRecord> backups = snap.backups();
+        int perStatement = onlyWriter ? 1 : BACKUPS_PER_STATEMENT;
+        for (int from = 0; from < backups.size(); from += perStatement) {
+            List<BackupRecord> chunk = backups.subList(from, Math.min(backups.size(), from + perStatement));
+            PreparedStatement s = statement(c, BACKUP_COLUMNS + (BACKUP_ROW + ",").repeat(chunk.size() - 1) + BACKUP_ROW
+                    + " ON CONFLICT(host, instance, backup_set_id) DO NOTHING");
+            int at = 0;
+            for (BackupRecord b : chunk) {
+                bindBackup(s, at, host, snap.name(), b);
+                at += BACKUP_PARAMS;
             }
             inserted += s.executeUpdate();
         }
         return inserted;
+    }
+
+    private static void bindBackup(PreparedStatement s, int at, String host, String instance, BackupRecord b)
+            throws SQLException {
+        s.setString(at + 1, host);
+        s.setString(at + 2, instance);
+        s.setLong(at + 3, b.backupSetId());
+        s.setString(at + 4, b.databaseName());
+        s.setString(at + 5, b.databaseGuid());
+        s.setString(at + 6, b.type());
+        s.setInt(at + 7, b.copyOnly() ? 1 : 0);
+        s.setLong(at + 8, b.startedAt().toEpochMilli());
+        s.setLong(at + 9, b.finishedAt().toEpochMilli());
+        s.setInt(at + 10, b.timeZoneKnown() ? 1 : 0);
+        s.setLong(at + 11, b.backupSizeBytes());
+        if (b.compressedSizeBytes() == null) {
+            s.setNull(at + 12, Types.BIGINT);
+        } else {
+            s.setLong(at + 12, b.compressedSizeBytes());
+        }
+        s.setString(at + 13, b.compressionAlgorithm());
+        s.setInt(at + 14, b.hasChecksums() ? 1 : 0);
+        s.setString(at + 15, b.keyAlgorithm());
+        s.setString(at + 16, b.encryptorThumbprint());
+        s.setString(at + 17, b.encryptorType());
+        s.setString(at + 18, b.deviceType());
+        s.setString(at + 19, b.target());
+        s.setString(at + 20, b.familyGuid());
+        if (b.snapshot() == null) {
+            s.setNull(at + 21, Types.INTEGER);
+        } else {
+            s.setInt(at + 21, b.snapshot() ? 1 : 0);
+        }
     }
 
     @Override
