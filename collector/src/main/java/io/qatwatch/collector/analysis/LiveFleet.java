@@ -3,6 +3,7 @@ package io.qatwatch.collector.analysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.History;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.store.AcceleratorChange;
 import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.ReportStore.FleetHead;
@@ -91,6 +92,8 @@ public final class LiveFleet {
         KeptHistory history;
         boolean stale = true;
         final List<BackupRecord> added = new ArrayList<>();
+        /** Read when the instance is rebuilt, which an accelerator change (a section change) always makes it. */
+        List<AcceleratorChange> acceleratorHistory = List.of();
 
         InstanceSlot(String host) {
             this.host = host;
@@ -108,7 +111,7 @@ public final class LiveFleet {
         InstanceState state(List<BackupRecord> backups) {
             SqlInstanceSnapshot s = sections;
             return new InstanceState(s.name(), lastSeen, s.server(), s.configuration(), s.accelerators(), s.databases(),
-                    s.certificates(), s.asymmetricKeys(), running, backups);
+                    s.certificates(), s.asymmetricKeys(), running, backups, acceleratorHistory);
         }
     }
 
@@ -251,6 +254,8 @@ public final class LiveFleet {
     private void rebuild(ReportStore store, InstanceSlot slot, Instant since, Instant now) throws Exception {
         List<BackupRecord> loaded = store.backups(slot.host, slot.sections.name(), since).stream()
                 .map(StoredBackup::backup).toList();
+        slot.acceleratorHistory = store.acceleratorChanges(slot.host, slot.sections.name(),
+                now.minus(FleetStates.ACCELERATOR_HISTORY));
         InstanceState state = slot.state(loaded);
         String calendar = config.calendarNameFor(slot.host, state.name(), tagsOf.apply(slot.host));
         NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));

@@ -724,6 +724,39 @@ public final class SqliteReportStore implements ReportStore {
     }
 
     @Override
+    public List<AcceleratorChange> acceleratorChanges(String host, String instance, Instant since)
+            throws SQLException, IOException {
+        synchronized (readLock) {
+            try (PreparedStatement s = reader().prepareStatement("""
+                    SELECT changed_at, new_json FROM (
+                      SELECT changed_at, new_json, rowid FROM instance_changes
+                        WHERE host = ? AND instance = ? AND section = 'accelerators' AND changed_at < ?
+                        ORDER BY changed_at DESC, rowid DESC LIMIT 1)
+                    UNION ALL
+                    SELECT changed_at, new_json FROM (
+                      SELECT changed_at, new_json, rowid FROM instance_changes
+                        WHERE host = ? AND instance = ? AND section = 'accelerators' AND changed_at >= ?
+                        ORDER BY changed_at, rowid)""")) {
+                s.setString(1, host);
+                s.setString(2, instance);
+                s.setLong(3, since.toEpochMilli());
+                s.setString(4, host);
+                s.setString(5, instance);
+                s.setLong(6, since.toEpochMilli());
+                List<AcceleratorChange> out = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new AcceleratorChange(Instant.ofEpochMilli(rs.getLong(1)),
+                                readList(rs.getString(2), new TypeReference<List<AcceleratorStatus>>() { })));
+                    }
+                }
+                out.sort(java.util.Comparator.comparing(AcceleratorChange::at));
+                return out;
+            }
+        }
+    }
+
+    @Override
     public List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) throws SQLException {
         synchronized (readLock) {
             try (PreparedStatement s = reader().prepareStatement("""

@@ -9,6 +9,8 @@ import io.qatwatch.collector.metrics.PrometheusText;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.store.TokenStore.Kind;
+import io.qatwatch.collector.analysis.FleetStates;
+import io.qatwatch.collector.web.AcceleratorTimeline;
 import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.FleetPage;
@@ -147,6 +149,8 @@ public final class CollectorServer extends VerticleBase {
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.note(ctx)));
         router.get("/api/v1/instances/:host/:instance/windows")
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
+        router.get("/api/v1/instances/:host/:instance/accelerator")
+                .handler(ctx -> readAccess.require(ctx, false, () -> accelerator(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
         router.post("/api/v1/silences").handler(BodyHandler.create(false).setBodyLimit(64 * 1024))
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> createSilence(ctx)));
@@ -314,6 +318,29 @@ public final class CollectorServer extends VerticleBase {
                     }
                 })
                 .onFailure(ctx::fail);
+    }
+
+    /** The instance's QAT accelerator timeline over the last {@link FleetStates#ACCELERATOR_HISTORY}, from the store. */
+    private void accelerator(RoutingContext ctx) {
+        String host = ctx.pathParam("host");
+        String instance = ctx.pathParam("instance");
+        if (!TokenStore.NAME.matcher(host).matches() || !ReportValidator.IDENTIFIER.matcher(instance).matches()) {
+            json(ctx, 400, new JsonObject().put("error", "host or instance name not valid: letters, digits, '.', '_', '-'"));
+            return;
+        }
+        Instant since = clock.instant().minus(FleetStates.ACCELERATOR_HISTORY);
+        readWorker.executeBlocking(() -> {
+            boolean known = store.fleetRow(host).map(r -> r.instances().stream().anyMatch(i -> i.name().equals(instance)))
+                    .orElse(false);
+            return known ? AcceleratorTimeline.of(store.acceleratorChanges(host, instance, since)) : null;
+        }, false).onSuccess(points -> {
+            if (points == null) {
+                json(ctx, 404, new JsonObject().put("error", "no instance " + instance + " on host " + host));
+                return;
+            }
+            ctx.response().putHeader("Content-Type", "application/json").end(ReportJson.toPrettyString(
+                    Map.of("host", host, "instance", instance, "since", since.toString(), "timeline", points)));
+        }).onFailure(ctx::fail);
     }
 
     private void silences(RoutingContext ctx) {

@@ -396,6 +396,7 @@ public final class StatusPage {
                         html.append(" <span class=\"muted\">").append(esc(i.acceleratorReason())).append("</span>");
                     }
                 }
+                qatTimeline(html, i);
                 html.append("</span>");
             }
             html.append("</span></td><td data-label=\"QAT\">").append(qat(row)).append("</td><td data-label=\"Licence\">")
@@ -410,6 +411,26 @@ public final class StatusPage {
     }
 
     /** What each licence verdict means; the Intel driver licence's clause is quoted, no legal advice given. */
+    /** The instance's QAT changes of the last 30 days, when there were any: "when → mode (reason), versions". */
+    private static void qatTimeline(StringBuilder html, SqlInstanceRow i) {
+        if (i.qatTimeline().size() < 2) {
+            return;
+        }
+        html.append("<details class=\"qat-timeline\"><summary>QAT, last 30 days: ").append(i.qatTimeline().size() - 1)
+                .append(i.qatTimeline().size() == 2 ? " change" : " changes").append("</summary><ol>");
+        for (var p : i.qatTimeline()) {
+            html.append("<li><time datetime=\"").append(p.at()).append("\">").append(esc(UTC.format(p.at())))
+                    .append("</time> ").append(p.mode() == null ? "no QAT row" : "<span class=\"tag " + modeClass(p.mode())
+                            + "\">" + esc(p.mode()) + "</span> " + esc(p.reason() == null ? "" : p.reason()))
+                    .append(p.libraryVersion() == null && p.driverVersion() == null ? ""
+                            : " <span class=\"muted\">library " + esc(String.valueOf(p.libraryVersion())) + ", driver "
+                                    + esc(String.valueOf(p.driverVersion())) + (Boolean.TRUE.equals(p.hardwareDetected())
+                                    ? ", hardware detected" : ", no hardware") + "</span>")
+                    .append("</li>");
+        }
+        html.append("</ol></details>");
+    }
+
     private static void licenceLegend(StringBuilder html) {
         html.append("<details class=\"legend-verdicts\" id=\"licence-verdicts\"><summary>What the licence verdicts mean</summary><dl class=\"facts\">");
         VERDICTS.forEach((verdict, meaning) -> html.append("<dt>").append(licence(verdict)).append("</dt><dd>")

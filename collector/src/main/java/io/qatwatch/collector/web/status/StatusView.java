@@ -1,5 +1,6 @@
 package io.qatwatch.collector.web.status;
 
+import io.qatwatch.collector.web.AcceleratorTimeline;
 import io.qatwatch.collector.web.FleetQuery;
 import io.qatwatch.collector.web.FleetStatus;
 import java.time.Instant;
@@ -78,8 +79,20 @@ public record StatusView(
      *
      * @param acceleratorMode   {@code sys.dm_server_accelerator_status} mode: HARDWARE, SOFTWARE, NONE; null before SQL Server 2022
      * @param acceleratorReason its {@code mode_reason_desc}
+     * @param qatTimeline       its QAT row over the last 30 days, oldest first (the first point: how it stood then);
+     *                          empty when unknown
      */
-    public record SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason) {
+    public record SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason,
+                                 List<AcceleratorTimeline.Point> qatTimeline) {
+
+        public SqlInstanceRow {
+            qatTimeline = qatTimeline == null ? List.of() : List.copyOf(qatTimeline);
+        }
+
+        /** An instance whose QAT history is not shown. */
+        public SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason) {
+            this(name, productVersion, acceleratorMode, acceleratorReason, List.of());
+        }
     }
 
     /**

@@ -1,8 +1,10 @@
 package io.qatwatch.collector.web.status;
 
+import io.qatwatch.collector.analysis.FleetStates;
 import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.StoredBackup;
+import io.qatwatch.collector.web.AcceleratorTimeline;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.FleetPage;
 import io.qatwatch.collector.web.FleetQuery;
@@ -14,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -54,15 +57,18 @@ public final class StatusViews {
         FleetPage page = FleetPage.read(store, status, query);
         List<StoredBackup> backups = new ArrayList<>();
         Set<String> hosts = new HashSet<>();
+        Map<String, List<AcceleratorTimeline.Point>> timelines = new HashMap<>();
         for (FleetRow row : page.rows()) {
             hosts.add(row.host());
             for (SqlInstanceSnapshot instance : row.instances()) {
                 backups.addAll(store.backups(row.host(), instance.name(), now.minus(ALGORITHM_PERIOD)));
+                timelines.put(row.host() + "/" + instance.name(), AcceleratorTimeline.of(
+                        store.acceleratorChanges(row.host(), instance.name(), now.minus(FleetStates.ACCELERATOR_HISTORY))));
             }
         }
         List<StatusView.ActiveAlert> shown = alerts(FleetStatus.alertsOf(active, query, groupOf));
         return new StatusView(now, summary, new StatusView.Paging(query, defaultLimit, page.next(), shown.size()),
-                fleet(page.rows(), status), shown.subList(0, Math.min(ALERTS_SHOWN, shown.size())),
+                fleet(page.rows(), status, timelines), shown.subList(0, Math.min(ALERTS_SHOWN, shown.size())),
                 windows == null ? List.of() : windows.lastNights(now, hosts), algorithms(backups));
     }
 
@@ -78,6 +84,12 @@ public final class StatusViews {
 
     /** One row per host, sorted by host name, with its state and group from {@code status}. */
     public static List<StatusView.HostRow> fleet(List<FleetRow> rows, FleetStatus status) {
+        return fleet(rows, status, Map.of());
+    }
+
+    /** As above, with each instance's QAT timeline by {@code host/instance}. */
+    public static List<StatusView.HostRow> fleet(List<FleetRow> rows, FleetStatus status,
+            Map<String, List<AcceleratorTimeline.Point>> timelines) {
         return rows.stream()
                 .sorted(Comparator.comparing(FleetRow::host))
                 .map(r -> new StatusView.HostRow(
@@ -89,7 +101,7 @@ public final class StatusViews {
                                 (int) r.qat().devices().stream().filter(StatusViews::up).count(), r.qat().compressionReady()),
                         r.licence() == null ? null : r.licence().verdict().name(),
                         r.instances().stream().sorted(Comparator.comparing(SqlInstanceSnapshot::name))
-                                .map(StatusViews::instance).toList(),
+                                .map(i -> instance(i, timelines.getOrDefault(r.host() + "/" + i.name(), List.of()))).toList(),
                         r.lastSeen()))
                 .toList();
     }
@@ -155,12 +167,12 @@ public final class StatusViews {
         return d.state() == null ? d.driver() != null : "up".equalsIgnoreCase(d.state());
     }
 
-    private static StatusView.SqlInstanceRow instance(SqlInstanceSnapshot s) {
+    private static StatusView.SqlInstanceRow instance(SqlInstanceSnapshot s, List<AcceleratorTimeline.Point> timeline) {
         var qat = s.accelerators() == null ? null
                 : s.accelerators().stream().filter(a -> "QAT".equalsIgnoreCase(a.accelerator())).findFirst().orElse(null);
         return new StatusView.SqlInstanceRow(s.name(),
                 s.server() == null ? null : s.server().productVersion(),
                 qat == null ? null : qat.modeDesc(),
-                qat == null ? null : qat.modeReasonDesc());
+                qat == null ? null : qat.modeReasonDesc(), timeline);
     }
 }
