@@ -11,6 +11,7 @@ import io.qatwatch.collector.analysis.LiveFleet;
 import io.qatwatch.collector.analysis.WindowsJson;
 import io.qatwatch.collector.config.Secrets;
 import io.qatwatch.collector.dispatch.AlertService;
+import io.qatwatch.collector.dispatch.HostDirectory;
 import io.qatwatch.collector.dispatch.PipelineConfig;
 import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
@@ -64,6 +65,8 @@ public final class AlertStage {
     /** Per instance, the windows last written to InfluxDB (the list the fleet holds until it rebuilds them). */
     private final Map<String, List<NightlyWindow>> windowsWritten = new HashMap<>();
     private Map<String, AlertRecord> lastActive = Map.of();
+    /** Each host's tags from the latest evaluation: what host groups, the fleet's tag filter and channels match. */
+    private volatile Map<String, Set<String>> tags = Map.of();
 
     public AlertStage(Vertx vertx, CollectorConfig collectorConfig, Clock clock) {
         this.vertx = vertx;
@@ -115,7 +118,8 @@ public final class AlertStage {
             public Future<?> create(Request r, String createdBy, Instant now) {
                 AlertService s = service;
                 return s == null ? Future.failedFuture(new IllegalStateException("the alert service is starting"))
-                        : s.silence(r.rule(), r.host(), r.instance(), r.database(), r.comment(), createdBy, now, r.endsAt());
+                        : s.silence(r.rule(), r.host(), r.instance(), r.database(), r.group(), r.tag(), r.comment(), createdBy,
+                                now, r.endsAt());
             }
 
             @Override
@@ -125,17 +129,23 @@ public final class AlertStage {
             }
         };
         return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { }, charts, silences,
-                AlertViews.actions(() -> service));
+                AlertViews.actions(() -> service), this::tagsOf);
     }
 
-    /** The name of the first host group matching {@code host}, or null. */
+    /** The name of the first host group matching {@code host} (its name or its tags), or null. */
     public String groupOf(String host) {
+        Set<String> hostTags = tagsOf(host);
         for (HostGroupConfig g : config.hostGroups()) {
-            if (g.matches(host, null, Set.of())) {
+            if (g.matches(host, null, hostTags)) {
                 return g.name();
             }
         }
         return null;
+    }
+
+    /** A host's tags ({@code key=value}) as the latest evaluation saw them; none before the first. */
+    public Set<String> tagsOf(String host) {
+        return tags.getOrDefault(host, Set.of());
     }
 
     /** The service once started (null before): the status page reads its last evaluation. */
@@ -146,7 +156,18 @@ public final class AlertStage {
     /** Creates the alert service on the collector's store, evaluates once now and then every {@link #EVERY}. */
     public Future<Void> start(Collector running) {
         this.collector = running;
-        return createService(vertx, running.database(), config, System.getenv(), running.metrics()).map(s -> {
+        HostDirectory hosts = new HostDirectory() {
+            @Override
+            public String group(String host) {
+                return groupOf(host);
+            }
+
+            @Override
+            public Set<String> tags(String host) {
+                return tagsOf(host);
+            }
+        };
+        return createService(vertx, running.database(), config, System.getenv(), running.metrics(), hosts).map(s -> {
             service = s;
             LOG.info("alerts: {} calendar(s), {} channel(s): {}", config.calendars().size(), s.channels().size(),
                     s.channels().keySet());
@@ -162,7 +183,13 @@ public final class AlertStage {
         }
         running = true;
         Instant now = clock.instant();
-        return service.evaluate(() -> fleet.refresh(collector.store(), now).analysis(), now)
+        return service.evaluate(() -> {
+            FleetAnalysis analysis = fleet.refresh(collector.store(), now).analysis();
+            Map<String, Set<String>> seen = new HashMap<>();
+            analysis.fleet().hosts().forEach(h -> seen.put(h.host(), h.tags()));
+            tags = seen;
+            return analysis;
+        }, now)
                 .onSuccess(result -> collector.influx().ifPresent(sink -> writePoints(sink, result.evaluation(), now)))
                 .onFailure(e -> LOG.warn("alert evaluation failed: {}", e.toString()))
                 .eventually(() -> {
@@ -256,16 +283,19 @@ public final class AlertStage {
      */
     public static Future<AlertService> createService(Vertx vertx, Database db, AlertsConfig config,
             Map<String, String> environment) {
-        return createService(vertx, db, config, environment, new CollectorMetrics());
+        return createService(vertx, db, config, environment, new CollectorMetrics(), HostDirectory.NONE);
     }
 
-    /** As above, counting each channel's deliveries into {@code metrics}. */
+    /**
+     * As above, counting each channel's deliveries into {@code metrics}; {@code hosts} says each host's group and
+     * tags, which channels route by and silences match.
+     */
     public static Future<AlertService> createService(Vertx vertx, Database db, AlertsConfig config,
-            Map<String, String> environment, CollectorMetrics metrics) {
+            Map<String, String> environment, CollectorMetrics metrics, HostDirectory hosts) {
         return vertx.executeBlocking(() -> Notifiers.create(vertx, config.validate().channels(), new Secrets(environment)))
                 .compose(notifiers -> {
                     AlertService s = new AlertService(vertx, db, config.evaluator(), config.pipeline(), notifiers,
-                            new Random(), metrics);
+                            new Random(), metrics, hosts);
                     return s.start().map(s);
                 });
     }

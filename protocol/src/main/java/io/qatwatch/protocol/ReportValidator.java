@@ -71,6 +71,17 @@ public final class ReportValidator {
         nonNegative("agent.outboxDepth", report.agent().outboxDepth());
         nonNegative("agent.outboxDroppedTotal", report.agent().outboxDroppedTotal());
         nonNegative("agent.outboxCorruptTotal", report.agent().outboxCorruptTotal());
+        if (report.agent().tags() != null) {
+            if (report.agent().tags().size() > AgentInfo.MAX_TAGS) {
+                throw new ReportFormatException("agent.tags", "more than " + AgentInfo.MAX_TAGS + " tags");
+            }
+            for (var tag : report.agent().tags().entrySet()) {
+                String problem = AgentInfo.tagProblem(tag.getKey(), tag.getValue());
+                if (problem != null) {
+                    throw new ReportFormatException("agent.tags." + tag.getKey(), problem);
+                }
+            }
+        }
         if (report.host() != null) {
             checkHost(report.host());
         }

@@ -52,7 +52,9 @@ public final class FleetStates {
                         s.databases(), s.certificates(), s.asymmetricKeys(), s.runningBackups(), backups,
                         store.acceleratorChanges(row.host(), s.name(), now.minus(ACCELERATOR_HISTORY))));
             }
-            hosts.add(new HostState(row.host(), tagsOf.apply(row.host()), row.lastSeen(), row.facts(), row.qat(),
+            Set<String> tags = new java.util.TreeSet<>(HostGroupConfig.tagSet(row.agent() == null ? null : row.agent().tags()));
+            tags.addAll(tagsOf.apply(row.host()));
+            hosts.add(new HostState(row.host(), tags, row.lastSeen(), row.facts(), row.qat(),
                     row.licence(), instances));
         }
         return new FleetState(hosts);

@@ -174,11 +174,22 @@ public final class LiveFleet {
                 instances.add(state);
             }
             FleetRow row = h.row;
-            fleet.add(new HostState(e.getKey(), tagsOf.apply(e.getKey()), h.lastSeen, row.facts(), row.qat(), row.licence(),
-                    instances));
+            fleet.add(new HostState(e.getKey(), tags(row), h.lastSeen, row.facts(), row.qat(), row.licence(), instances));
         }
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history.history());
         return new Refresh(analysis, rebuilt, newBackups);
+    }
+
+    /** The host's tags: its agent's {@code agent.tags}, and what {@code tagsOf} adds. */
+    private Set<String> tags(FleetRow row) {
+        Set<String> extra = tagsOf.apply(row.host());
+        Set<String> own = HostGroupConfig.tagSet(row.agent() == null ? null : row.agent().tags());
+        if (extra.isEmpty()) {
+            return own;
+        }
+        Set<String> all = new java.util.TreeSet<>(own);
+        all.addAll(extra);
+        return all;
     }
 
     /**
@@ -257,7 +268,7 @@ public final class LiveFleet {
         slot.acceleratorHistory = store.acceleratorChanges(slot.host, slot.sections.name(),
                 now.minus(FleetStates.ACCELERATOR_HISTORY));
         InstanceState state = slot.state(loaded);
-        String calendar = config.calendarNameFor(slot.host, state.name(), tagsOf.apply(slot.host));
+        String calendar = config.calendarNameFor(slot.host, state.name(), tags(hosts.get(slot.host).row));
         NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
         String scope = slot.host + "/" + state.name();
         History history = FleetAnalysis.history(scope, known, state, loaded, config, now);

@@ -54,6 +54,8 @@ public final class AlertStore {
                         "ALTER TABLE alert_state ADD COLUMN refires TEXT",
                         "ALTER TABLE alert_notification_log ADD COLUMN forecasts TEXT",
                         "ALTER TABLE alert_notification_log ADD COLUMN thread_id TEXT",
+                        "ALTER TABLE alert_silence ADD COLUMN group_name TEXT",
+                        "ALTER TABLE alert_silence ADD COLUMN tag TEXT",
                         "CREATE TABLE alert_ack (alert_id TEXT PRIMARY KEY, by_name TEXT NOT NULL, at TEXT NOT NULL, note TEXT, "
                                 + "expires_at TEXT, severity TEXT NOT NULL, forecast TEXT)",
                         "CREATE TABLE alert_event (alert_id TEXT NOT NULL, at INTEGER NOT NULL, kind TEXT NOT NULL, by_name TEXT, "
@@ -291,10 +293,11 @@ public final class AlertStore {
         synchronized (db) {
             try (Statement s = db.connection().createStatement();
                  ResultSet rs = s.executeQuery("SELECT id, rule, host, instance, database_name, comment, created_by, "
-                         + "starts_at, ends_at FROM alert_silence")) {
+                         + "starts_at, ends_at, group_name, tag FROM alert_silence")) {
                 while (rs.next()) {
                     out.add(new Silence(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                            rs.getString(6), rs.getString(7), Instant.parse(rs.getString(8)), Instant.parse(rs.getString(9))));
+                            rs.getString(6), rs.getString(7), Instant.parse(rs.getString(8)), Instant.parse(rs.getString(9)),
+                            rs.getString(10), rs.getString(11)));
                 }
             }
         }
@@ -304,7 +307,7 @@ public final class AlertStore {
     /** Inserts or replaces a silence (expiring one early replaces its end). */
     public void saveSilence(Silence s) throws SQLException {
         synchronized (db) {
-            try (PreparedStatement p = db.connection().prepareStatement("INSERT OR REPLACE INTO alert_silence VALUES (?,?,?,?,?,?,?,?,?)")) {
+            try (PreparedStatement p = db.connection().prepareStatement("INSERT OR REPLACE INTO alert_silence VALUES (?,?,?,?,?,?,?,?,?,?,?)")) {
                 p.setString(1, s.id());
                 p.setString(2, s.rule());
                 p.setString(3, s.host());
@@ -314,6 +317,8 @@ public final class AlertStore {
                 p.setString(7, s.createdBy());
                 p.setString(8, s.startsAt().toString());
                 p.setString(9, s.endsAt().toString());
+                p.setString(10, s.group());
+                p.setString(11, s.tag());
                 p.executeUpdate();
             }
         }

@@ -13,6 +13,9 @@ import java.util.Set;
  * @param minSeverity the least severe alert this channel hears
  * @param tokenFile   webhook only: a bearer token sent as {@code Authorization}, from a file
  * @param startTls    email only: REQUIRED (default), OPTIONAL or DISABLED
+ * @param hostGroups  the channel hears only alerts of hosts in these host groups (or with one of {@code tags});
+ *                    both empty: every alert
+ * @param tags        agent tags ({@code key=value}, the value a pattern, or a bare key) whose hosts' alerts it hears
  */
 public record ChannelConfig(
         String type,
@@ -31,7 +34,9 @@ public record ChannelConfig(
         String passwordFile,
         String passwordEnv,
         String from,
-        List<String> to) {
+        List<String> to,
+        List<String> hostGroups,
+        List<String> tags) {
 
     /** The channel types this build knows. */
     public static final Set<String> TYPES = Set.of("slack", "teams", "googlechat", "mattermost", "webhook", "email");
@@ -43,6 +48,22 @@ public record ChannelConfig(
         smtpPort = smtpPort == null ? 587 : smtpPort;
         startTls = startTls == null ? "REQUIRED" : startTls;
         to = to == null ? List.of() : List.copyOf(to);
+        hostGroups = hostGroups == null ? List.of() : List.copyOf(hostGroups);
+        tags = tags == null ? List.of() : List.copyOf(tags);
+    }
+
+    /** A channel that hears every alert. */
+    public ChannelConfig(String type, String name, String url, String urlFile, String urlEnv, String tokenFile,
+            String tokenEnv, Integer timeoutSeconds, Severity minSeverity, String smtpHost, Integer smtpPort,
+            String startTls, String username, String passwordFile, String passwordEnv, String from, List<String> to) {
+        this(type, name, url, urlFile, urlEnv, tokenFile, tokenEnv, timeoutSeconds, minSeverity, smtpHost, smtpPort,
+                startTls, username, passwordFile, passwordEnv, from, to, null, null);
+    }
+
+    /** This channel heard only by the alerts of hosts in {@code groups} or carrying one of {@code hostTags}. */
+    public ChannelConfig routedTo(List<String> groups, List<String> hostTags) {
+        return new ChannelConfig(type, name, url, urlFile, urlEnv, tokenFile, tokenEnv, timeoutSeconds, minSeverity,
+                smtpHost, smtpPort, startTls, username, passwordFile, passwordEnv, from, to, groups, hostTags);
     }
 
     /** A webhook channel whose URL is given inline (tests, token-free endpoints). */
@@ -51,6 +72,11 @@ public record ChannelConfig(
     }
 
     public void validate(String key, List<String> problems) {
+        for (int i = 0; i < tags.size(); i++) {
+            if (!tags.get(i).matches("[A-Za-z0-9][A-Za-z0-9._\\-]{0,62}(=[^,]{1,128})?")) {
+                problems.add(key + ".tags[" + i + "]: '" + tags.get(i) + "' is not key=value or a bare tag key");
+            }
+        }
         if (type == null || !TYPES.contains(type)) {
             problems.add(key + ".type: '" + type + "' is not a channel type; use one of slack, teams, googlechat, mattermost, webhook, email");
             return;

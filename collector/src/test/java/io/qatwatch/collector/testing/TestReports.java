@@ -55,4 +55,13 @@ public final class TestReports {
                 java.nio.charset.StandardCharsets.UTF_8)).toString(), at, golden.agent(), golden.host(),
                 qatFacts == null ? golden.qat() : qatFacts, golden.licence(), List.of(snapshot), golden.probes());
     }
+
+    /** {@code report} as an agent with {@code tags} in its configuration sends it, under report id {@code reportId}. */
+    public static AgentReport tagged(AgentReport report, String reportId, java.util.Map<String, String> tags) {
+        io.qatwatch.protocol.AgentInfo a = report.agent();
+        return new AgentReport(report.schemaVersion(), reportId, report.createdAt(),
+                new io.qatwatch.protocol.AgentInfo(a.name(), a.version(), a.uptimeSeconds(), a.outboxDepth(),
+                        a.outboxDroppedTotal(), a.outboxCorruptTotal(), tags),
+                report.host(), report.qat(), report.licence(), report.instances(), report.probes());
+    }
 }

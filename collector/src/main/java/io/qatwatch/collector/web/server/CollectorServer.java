@@ -45,6 +45,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -69,6 +70,7 @@ public final class CollectorServer extends VerticleBase {
     private final WindowCharts charts;
     private final SilencesApi silences;
     private final AlertActions actions;
+    private final Function<String, Set<String>> tagsOf;
     private final Function<String, String> groupOf;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     /** Hosts per {@code /api/v1/fleet} page when the request names no limit, and the most it may name. */
@@ -93,12 +95,14 @@ public final class CollectorServer extends VerticleBase {
      * @param alerts  the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
      * @param windows the window analysis's view, or null until it is wired (503)
      * @param actions one alert with its history, acknowledgements and notes, or null until it is wired (503)
+     * @param tagsOf  a host's tags ({@code key=value}) for the {@code tag} filter
      * @param influxMetrics the InfluxDB sink's families for {@code /metrics}, read per scrape ({@link MetricsSource#NONE} without one)
      */
     public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
             WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
-            AlertActions actions, MetricsSource influxMetrics) {
+            AlertActions actions, Function<String, Set<String>> tagsOf, MetricsSource influxMetrics) {
+        this.tagsOf = tagsOf;
         this.silences = silences;
         this.actions = actions;
         this.charts = charts;
@@ -267,7 +271,7 @@ public final class CollectorServer extends VerticleBase {
     /** Each host's state and group now: from the active alerts, the agent-silent threshold and the host groups. */
     private FleetStatus fleetStatus(Instant now) throws Exception {
         return FleetStatus.of(alerts == null ? List.of() : alerts.active(), now,
-                settings.agentSilentMinutes(), groupOf);
+                settings.agentSilentMinutes(), groupOf, tagsOf);
     }
 
     private void alerts(RoutingContext ctx) {
@@ -288,7 +292,7 @@ public final class CollectorServer extends VerticleBase {
         }
         readWorker.executeBlocking(alerts::active, false)
                 .onSuccess(list -> {
-                    List<AlertsView.ActiveAlert> matching = FleetStatus.alertsOf(list, query, groupOf).stream()
+                    List<AlertsView.ActiveAlert> matching = FleetStatus.alertsOf(list, query, groupOf, tagsOf).stream()
                             .filter(a -> severity == null || severity.equalsIgnoreCase(a.severity()))
                             .toList();
                     ctx.response().putHeader("Content-Type", "application/json")
@@ -408,7 +412,7 @@ public final class CollectorServer extends VerticleBase {
             return;
         }
         Instant now = clock.instant();
-        readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf,
+        readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf, tagsOf,
                         settings.agentSilentMinutes(), query, STATUS_LIMIT, now), false)
                 .onSuccess(view -> {
                     Sessions.Session session = ctx.get(ReadAccess.SESSION);

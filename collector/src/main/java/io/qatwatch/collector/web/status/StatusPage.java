@@ -376,6 +376,10 @@ public final class StatusPage {
             if (row.group() != null) {
                 html.append(" <span class=\"muted\">").append(esc(row.group())).append("</span>");
             }
+            for (String tag : row.tags()) {
+                html.append(" <a class=\"tag host-tag\" href=\"").append(esc(href(view.paging().query().first().withTag(tag),
+                        view.paging().defaultLimit()))).append("\">").append(esc(tag)).append("</a>");
+            }
             if (row.cpuVendor() != null) {
                 html.append("<br><span class=\"muted\">").append(esc(row.cpuVendor())).append("</span>");
             }
@@ -440,11 +444,12 @@ public final class StatusPage {
                 + "operating system\". qatwatch reports the facts and the clause; it gives no legal advice.</p></details>");
     }
 
-    /** A plain GET form (no script): host pattern, group and state; the page size is kept. */
+    /** A plain GET form (no script): host pattern, group, tag and state; the page size is kept. */
     private static void filters(StringBuilder html, StatusView.Paging paging) {
         FleetQuery q = paging.query();
         html.append("<form class=\"filters\" method=\"get\"><label>Host pattern<input name=\"host\" placeholder=\"sql-fra-*\" value=\"")
                 .append(esc(q.host())).append("\"></label><label>Group<input name=\"group\" value=\"").append(esc(q.group()))
+                .append("\"></label><label>Tag<input name=\"tag\" placeholder=\"env=prod\" value=\"").append(esc(q.tag()))
                 .append("\"></label><label>State<select name=\"state\"><option value=\"\">any</option>");
         List<String> states = new java.util.ArrayList<>(HostState.labels());
         states.add(FleetQuery.PROBLEM);

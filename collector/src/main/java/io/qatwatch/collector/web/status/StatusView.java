@@ -52,6 +52,7 @@ public record StatusView(
      *
      * @param state          a {@code HostState} label: silent, critical, warning, info or ok
      * @param group          its host group in the alert configuration, null when none
+     * @param tags           its agent's tags, {@code key=value}, in key order
      * @param qat            null when no report carried QAT facts yet
      * @param licenceVerdict a {@code LicenceVerdict} name, null when unknown
      */
@@ -59,6 +60,7 @@ public record StatusView(
             String host,
             String state,
             String group,
+            List<String> tags,
             String cpuVendor,
             QatState qat,
             String licenceVerdict,
@@ -67,6 +69,7 @@ public record StatusView(
 
         public HostRow {
             instances = List.copyOf(instances);
+            tags = tags == null ? List.of() : List.copyOf(tags);
         }
     }
 

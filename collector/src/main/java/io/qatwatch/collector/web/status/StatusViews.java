@@ -1,6 +1,7 @@
 package io.qatwatch.collector.web.status;
 
 import io.qatwatch.collector.analysis.FleetStates;
+import io.qatwatch.collector.analysis.HostGroupConfig;
 import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.StoredBackup;
@@ -45,14 +46,15 @@ public final class StatusViews {
      * page's hosts only. The alert pipeline and the window analysis may be null while they are not wired.
      *
      * @param groupOf       a host's group in the alert configuration, null for none
+     * @param tagsOf        a host's tags ({@code key=value}) for the tag filter
      * @param silentMinutes the agent-silent threshold: a host whose last report is older is silent
      * @param defaultLimit  the page size when the query names none (links leave it out)
      */
     public static StatusView fromStore(ReportStore store, AlertsView alerts, WindowCharts windows,
-            Function<String, String> groupOf, int silentMinutes, FleetQuery query, int defaultLimit, Instant now)
-            throws Exception {
+            Function<String, String> groupOf, Function<String, Set<String>> tagsOf, int silentMinutes, FleetQuery query,
+            int defaultLimit, Instant now) throws Exception {
         List<AlertsView.ActiveAlert> active = alerts == null ? List.of() : alerts.active();
-        FleetStatus status = FleetStatus.of(active, now, silentMinutes, groupOf);
+        FleetStatus status = FleetStatus.of(active, now, silentMinutes, groupOf, tagsOf);
         FleetStatus.Summary summary = status.summarise(store.hostsSeen());
         FleetPage page = FleetPage.read(store, status, query);
         List<StoredBackup> backups = new ArrayList<>();
@@ -66,7 +68,7 @@ public final class StatusViews {
                         store.acceleratorChanges(row.host(), instance.name(), now.minus(FleetStates.ACCELERATOR_HISTORY))));
             }
         }
-        List<StatusView.ActiveAlert> shown = alerts(FleetStatus.alertsOf(active, query, groupOf));
+        List<StatusView.ActiveAlert> shown = alerts(FleetStatus.alertsOf(active, query, groupOf, tagsOf));
         return new StatusView(now, summary, new StatusView.Paging(query, defaultLimit, page.next(), shown.size()),
                 fleet(page.rows(), status, timelines), shown.subList(0, Math.min(ALERTS_SHOWN, shown.size())),
                 windows == null ? List.of() : windows.lastNights(now, hosts), algorithms(backups));
@@ -96,6 +98,8 @@ public final class StatusViews {
                         r.host(),
                         status.stateOf(r.host(), r.lastSeen()).label(),
                         status.groupOf(r.host()),
+                        r.agent() == null || r.agent().tags() == null ? List.of()
+                                : HostGroupConfig.tagSet(r.agent().tags()).stream().toList(),
                         r.facts() == null || r.facts().cpu() == null ? null : r.facts().cpu().vendor(),
                         r.qat() == null ? null : new StatusView.QatState(r.qat().devices().size(),
                                 (int) r.qat().devices().stream().filter(StatusViews::up).count(), r.qat().compressionReady()),
