@@ -192,4 +192,30 @@ class AlertStageTest {
         assertThat(running.request(HttpMethod.DELETE, path + "/acknowledge", operator).send().await(10, TimeUnit.SECONDS)
                 .statusCode()).isEqualTo(404);
     }
+
+    @Test
+    void aChannelThatRefusesIsCountedInMetricsAndShownFailingOnTheStatusPage() throws Exception {
+        HttpServer refusing = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body ->
+                req.response().setStatusCode(404).end("no_team"))).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+        HttpServer fine = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body ->
+                req.response().setStatusCode(200).end("ok"))).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+        AlertsConfig alerts = new AlertsConfig(null, null, null, null, null, null, List.of(
+                new ChannelConfig("slack", "gone", "http://127.0.0.1:" + refusing.actualPort() + "/hook", null, null, null,
+                        null, null, null, null, null, null, null, null, null, null, null),
+                ChannelConfig.webhook("webhook", "http://127.0.0.1:" + fine.actualPort() + "/hook")));
+        running = RunningCollector.withAlertStage(CollectorConfig.defaults().withAlerts(alerts), data, CLOCK);
+        String agent = running.token("sql01", TokenStore.Kind.AGENT);
+        assertThat(running.postReport(agent, GoldenReports.bytes(GoldenReports.COMPLETE), false).statusCode()).isEqualTo(202);
+        running.evaluate();
+
+        String metrics = running.get("/metrics", null).bodyAsString();
+        assertThat(metrics).contains("qatwatch_notifications_failed_total{channel=\"gone\"} 1")
+                .contains("qatwatch_notifications_sent_total{channel=\"webhook\"} 1")
+                .doesNotContain("qatwatch_notifications_failed_total{channel=\"webhook\"}");
+        String page = running.get("/", null).bodyAsString();
+        assertThat(page).contains("<h2>Chat channels</h2>")
+                .contains("<tr data-channel=\"gone\"><td data-label=\"Channel\">gone <span class=\"tag bad\">failing</span>")
+                .contains("gone: HTTP 404 no_team")
+                .contains("<tr data-channel=\"webhook\"><td data-label=\"Channel\">webhook</td><td data-label=\"Delivered\">1");
+    }
 }

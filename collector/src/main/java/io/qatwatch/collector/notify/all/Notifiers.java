@@ -7,8 +7,10 @@ import io.qatwatch.collector.notify.RoutedNotifier;
 import io.qatwatch.collector.notify.WebhookClient;
 import io.qatwatch.collector.notify.WebhookNotifier;
 import io.qatwatch.collector.notify.email.EmailNotifier;
-import io.qatwatch.collector.notify.googlechat.GoogleChatMessage;
+import io.qatwatch.collector.notify.googlechat.GoogleChatThreads;
+import io.qatwatch.collector.notify.mattermost.MattermostApiPost;
 import io.qatwatch.collector.notify.mattermost.MattermostMessage;
+import io.qatwatch.collector.notify.slack.SlackApiPost;
 import io.qatwatch.collector.notify.slack.SlackMessage;
 import io.qatwatch.collector.notify.teams.TeamsCard;
 import io.qatwatch.collector.notify.webhook.WebhookPayload;
@@ -53,11 +55,20 @@ public final class Notifiers {
         }
         String url = secrets.resolve(key + "url", c.url(), c.urlFile(), c.urlEnv());
         String token = secrets.resolve(key + "token", null, c.tokenFile(), c.tokenEnv());
-        WebhookClient client = new WebhookClient(web, url, Duration.ofSeconds(c.timeoutSeconds()), token);
+        Duration timeout = Duration.ofSeconds(c.timeoutSeconds());
+        if (c.api()) {
+            return c.type().equals("slack")
+                    ? new WebhookNotifier(c.name(), c.minSeverity(), new SlackApiPost(c.name(), new WebhookClient(web,
+                            url == null ? ChannelConfig.SLACK_POST_MESSAGE : url, timeout, token), c.channel())::send)
+                    : new WebhookNotifier(c.name(), c.minSeverity(), new MattermostApiPost(c.name(), new WebhookClient(web,
+                            url.replaceAll("/+$", "") + "/api/v4/posts", timeout, token), c.channel())::send);
+        }
+        WebhookClient client = new WebhookClient(web, url, timeout, token);
         return switch (c.type()) {
             case "slack" -> new WebhookNotifier(c.name(), c.minSeverity(), client, SlackMessage::payload);
             case "teams" -> new WebhookNotifier(c.name(), c.minSeverity(), client, TeamsCard::payload);
-            case "googlechat" -> new WebhookNotifier(c.name(), c.minSeverity(), client, GoogleChatMessage::payload);
+            case "googlechat" -> new WebhookNotifier(c.name(), c.minSeverity(), new GoogleChatThreads(c.name(),
+                    new WebhookClient(web, GoogleChatThreads.withReplyOption(url), timeout, token))::send);
             case "mattermost" -> new WebhookNotifier(c.name(), c.minSeverity(), client, MattermostMessage::payload);
             case "webhook" -> new WebhookNotifier(c.name(), c.minSeverity(), client, WebhookPayload::payload);
             default -> throw new IllegalArgumentException(key + "type: unknown channel type " + c.type());

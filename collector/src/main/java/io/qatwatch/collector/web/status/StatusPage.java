@@ -163,6 +163,7 @@ public final class StatusPage {
         fleet(html, view);
         windows(html, view);
         algorithms(html, view);
+        channels(html, view);
         html.append("<p class=\"muted\">Rendered ").append(UTC.format(view.renderedAt()))
                 .append(". The page refreshes every minute.</p></main></body></html>");
         return html.toString();
@@ -433,6 +434,28 @@ public final class StatusPage {
                     .append("</li>");
         }
         html.append("</ol></details>");
+    }
+
+    /** Each chat channel's deliveries: how many went, how many attempts failed, the last error. */
+    private static void channels(StringBuilder html, StatusView view) {
+        if (view.channels().isEmpty()) {
+            return;
+        }
+        html.append("<section id=\"channels\"><h2>Chat channels</h2><table><thead><tr><th>Channel</th><th>Delivered</th>"
+                + "<th>Failed attempts</th><th>Last failure</th></tr></thead><tbody>");
+        for (var c : view.channels()) {
+            html.append("<tr data-channel=\"").append(esc(c.name())).append("\"><td data-label=\"Channel\">").append(esc(c.name()))
+                    .append(c.failing() ? " <span class=\"tag bad\">failing</span>" : "")
+                    .append("</td><td data-label=\"Delivered\">").append(c.delivered())
+                    .append("</td><td data-label=\"Failed attempts\">").append(c.failed() == 0 ? "0"
+                            : "<span class=\"count bad\">" + c.failed() + "</span>")
+                    .append("</td><td data-label=\"Last failure\">")
+                    .append(c.lastFailedAt() == null ? "none" : esc(UTC.format(c.lastFailedAt())) + " <span class=\"muted\">"
+                            + esc(c.lastError()) + "</span>")
+                    .append("</td></tr>");
+        }
+        html.append("</tbody></table><p class=\"muted\">Since the collector started; <code>/metrics</code> counts the same "
+                + "(<code>qatwatch_notifications_failed_total</code>).</p></section>");
     }
 
     private static void licenceLegend(StringBuilder html) {

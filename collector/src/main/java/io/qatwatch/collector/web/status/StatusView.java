@@ -1,6 +1,7 @@
 package io.qatwatch.collector.web.status;
 
 import io.qatwatch.collector.web.AcceleratorTimeline;
+import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.FleetQuery;
 import io.qatwatch.collector.web.FleetStatus;
 import java.time.Instant;
@@ -19,6 +20,7 @@ import java.util.List;
  *                   {@link StatusViews#ALERTS_SHOWN}
  * @param windows    per SQL Server instance of the page's hosts, its recent nightly windows and their trend
  * @param algorithms per database of the page's hosts and compression algorithm, how its backups did
+ * @param channels   each chat channel's deliveries since the collector started; empty without the alert stage
  */
 public record StatusView(
         Instant renderedAt,
@@ -27,13 +29,21 @@ public record StatusView(
         List<HostRow> fleet,
         List<ActiveAlert> alerts,
         List<InstanceWindows> windows,
-        List<AlgorithmRow> algorithms) {
+        List<AlgorithmRow> algorithms,
+        List<AlertsView.ChannelHealth> channels) {
 
     public StatusView {
         fleet = List.copyOf(fleet);
         alerts = List.copyOf(alerts);
         windows = List.copyOf(windows);
         algorithms = List.copyOf(algorithms);
+        channels = channels == null ? List.of() : List.copyOf(channels);
+    }
+
+    /** A page without the chat channels' deliveries. */
+    public StatusView(Instant renderedAt, FleetStatus.Summary summary, Paging paging, List<HostRow> fleet,
+            List<ActiveAlert> alerts, List<InstanceWindows> windows, List<AlgorithmRow> algorithms) {
+        this(renderedAt, summary, paging, fleet, alerts, windows, algorithms, List.of());
     }
 
     /**

@@ -71,7 +71,8 @@ public final class StatusViews {
         List<StatusView.ActiveAlert> shown = alerts(FleetStatus.alertsOf(active, query, groupOf, tagsOf));
         return new StatusView(now, summary, new StatusView.Paging(query, defaultLimit, page.next(), shown.size()),
                 fleet(page.rows(), status, timelines), shown.subList(0, Math.min(ALERTS_SHOWN, shown.size())),
-                windows == null ? List.of() : windows.lastNights(now, hosts), algorithms(backups));
+                windows == null ? List.of() : windows.lastNights(now, hosts), algorithms(backups),
+                alerts == null ? List.of() : alerts.channels());
     }
 
     /** The API's active alerts, most severe first, then the oldest first; {@code details} is the why. */
