@@ -181,6 +181,8 @@ class AlertStageTest {
         JsonObject listed = running.get("/api/v1/alerts", reader).bodyAsJsonArray().getJsonObject(0);
         assertThat(listed.getJsonObject("acknowledged").getString("by")).isEqualTo("oncall");
         assertThat(listed.getJsonObject("acknowledged").getString("note")).isEqualTo("restoring Sales' backup job");
+        assertThat(running.get("/", reader).bodyAsString()).as("the status page says who took it")
+                .contains("<p class=\"life\"><strong>acknowledged by oncall until 2026-11-30T07:50:00Z: restoring Sales&#39; backup job</strong></p>");
         JsonObject one = running.get(path, reader).bodyAsJsonObject();
         assertThat(one.getString("rule")).isEqualTo("backup-missing");
         assertThat(one.getJsonArray("history").stream().map(e -> ((JsonObject) e).getString("kind") + " "

@@ -269,7 +269,11 @@ public final class StatusPage {
             if (a.since() != null) {
                 html.append(" · since ").append(esc(ago(a.since(), view.renderedAt())));
             }
-            html.append("</p><p class=\"why\">").append(esc(a.why())).append("</p>");
+            html.append("</p>");
+            if (a.life() != null) {
+                html.append("<p class=\"life\"><strong>").append(esc(a.life())).append("</strong></p>");
+            }
+            html.append("<p class=\"why\">").append(esc(a.why())).append("</p>");
             if (!a.facts().isEmpty()) {
                 html.append("<dl class=\"facts\">");
                 for (Fact f : a.facts()) {

@@ -115,6 +115,8 @@ public record StatusView(
      * @param why      the rule's plain-language reason with this alert's particulars
      * @param facts    the numbers behind it, already formatted, in display order
      * @param since    when it started firing
+     * @param life     what people and the pipeline did with it ("acknowledged by oncall: ...", "silenced",
+     *                 "flapping"), or null
      */
     public record ActiveAlert(
             String id,
@@ -126,10 +128,17 @@ public record StatusView(
             String summary,
             String why,
             List<Fact> facts,
-            Instant since) {
+            Instant since,
+            String life) {
 
         public ActiveAlert {
             facts = facts == null ? List.of() : List.copyOf(facts);
+        }
+
+        /** An alert nobody acknowledged, silenced or saw flapping. */
+        public ActiveAlert(String id, String rule, String severity, String host, String instance, String database,
+                String summary, String why, List<Fact> facts, Instant since) {
+            this(id, rule, severity, host, instance, database, summary, why, facts, since, null);
         }
     }
 

@@ -81,8 +81,25 @@ public final class StatusViews {
                 .sorted(Comparator.comparingInt((AlertsView.ActiveAlert a) -> severityRank(a.severity()))
                         .thenComparing(a -> a.since() == null ? Instant.MAX : a.since()))
                 .map(a -> new StatusView.ActiveAlert(a.id(), a.rule(), a.severity(), a.host(), a.instance(), a.database(),
-                        a.summary(), a.details(), List.of(), a.since()))
+                        a.summary(), a.details(), List.of(), a.since(), life(a)))
                 .toList();
+    }
+
+    /** "acknowledged by oncall until ...: note", "silenced", "flapping", joined; null when none applies. */
+    private static String life(AlertsView.ActiveAlert a) {
+        List<String> parts = new ArrayList<>();
+        if (a.acknowledged() != null) {
+            AlertsView.Acknowledged ack = a.acknowledged();
+            parts.add("acknowledged by " + ack.by() + (ack.expiresAt() == null ? "" : " until " + ack.expiresAt())
+                    + (ack.note() == null ? "" : ": " + ack.note()));
+        }
+        if (a.silenced()) {
+            parts.add("silenced");
+        }
+        if (a.flapping()) {
+            parts.add("flapping: repeats held");
+        }
+        return parts.isEmpty() ? null : String.join(" · ", parts);
     }
 
     /** One row per host, sorted by host name, with its state and group from {@code status}. */
