@@ -13,7 +13,7 @@ import io.qatwatch.collector.notify.Loopback;
 import io.qatwatch.collector.notify.all.Notifiers;
 import io.qatwatch.collector.store.AcceleratorChange;
 import io.qatwatch.collector.store.Database;
-import io.qatwatch.collector.store.SqliteReportStore;
+import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.testing.TestReports;
 import io.qatwatch.protocol.QatFacts;
 import io.qatwatch.protocol.QatSoftware;
@@ -53,7 +53,7 @@ class QatOverTimeScenarioTest {
 
     private final Loopback hook = new Loopback();
     private Database db;
-    private SqliteReportStore store;
+    private SqlReportStore store;
     private LiveFleet fleet;
     private AlertService service;
     private int reports;
@@ -69,7 +69,7 @@ class QatOverTimeScenarioTest {
     private void start(Vertx vertx, Path dir, List<HostGroupConfig> groups) throws Exception {
         int port = await(hook.start(vertx));
         db = Database.open(dir);
-        store = new SqliteReportStore(db);
+        store = new SqlReportStore(db);
         AlertsConfig config = new AlertsConfig(null, null, groups, null, null, null,
                 List.of(ChannelConfig.webhook("webhook", "http://127.0.0.1:" + port + "/hook"))).validate();
         fleet = new LiveFleet(config.analysis(), host -> Set.of());

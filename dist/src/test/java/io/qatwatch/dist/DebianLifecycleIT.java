@@ -138,7 +138,7 @@ class DebianLifecycleIT {
         String added = runAsCollector(commands.get(0));
         assertThat(added.strip().lines().reduce((first, second) -> second).orElseThrow()).matches("\\S{20,}");
         assertThat(runAsCollector(commands.get(1))).containsPattern("sql01\\s+agent .* active");
-        assertThat(runAsCollector(commands.get(2))).contains("Revoked 1 token(s) of sql01.");
+        assertThat(runAsCollector(commands.get(2))).contains("Revoked 1 token(s) of sql01 in /var/lib/qatwatch/collector/qatwatch.db.");
         assertThat(runAsCollector(commands.get(1))).containsPattern("sql01\\s+agent .* revoked ");
 
         // the store is the collector's own, in its data directory, and nothing was left anywhere else

@@ -145,6 +145,8 @@ class DebianPackagesIT {
         assertThat(version.output()).startsWith("qatwatch " + Dist.VERSION + " (report schema ");
 
         Path data = root.resolve("var/lib/qatwatch/collector");
+        Command added = launch(root, launcher, "collector", "token", "add", "sql01", "--data", data.toString());
+        assertThat(added.exitCode()).as(added.output()).isZero();
         Command tokens = launch(root, launcher, "collector", "token", "list", "--data", data.toString());
         assertThat(tokens.exitCode()).as(tokens.output()).isZero();
         assertThat(tokens.output()).contains("NAME", "KIND", "STATE");

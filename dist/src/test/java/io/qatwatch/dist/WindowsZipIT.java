@@ -54,6 +54,7 @@ class WindowsZipIT {
                     ROOT + "docs/install.md",
                     ROOT + "docs/sqlserver.md",
                     ROOT + "docs/probe.md",
+                    ROOT + "docs/reporting-a-problem.md",
                     ROOT + "licenses/commons-daemon-LICENSE.txt",
                     ROOT + "licenses/commons-daemon-NOTICE.txt");
         }
@@ -182,10 +183,12 @@ class WindowsZipIT {
 
         assertThat(variables(variable, cmd)).isEqualTo(variables(variable, unix));
         List<String> runs = cmd.lines().filter(line -> line.startsWith("\"%JAVA%\"")).toList();
-        assertThat(runs).hasSize(3);
-        assertThat(runs.get(1)).contains("%QATWATCH_AGENT_JAVA_OPTS% %QATWATCH_AGENT_EXTRA_JAVA_OPTS% -jar");
-        assertThat(runs.get(2)).contains("%QATWATCH_JAVA_OPTS% %QATWATCH_EXTRA_JAVA_OPTS% ",
-                "-Dqatwatch.agentJavaOpts=%QATWATCH_AGENT_JAVA_OPTS% %QATWATCH_AGENT_EXTRA_JAVA_OPTS%");
+        assertThat(runs).filteredOn(line -> line.contains("-jar \"%AGENT_JAR%\" %*")
+                && line.contains("%QATWATCH_AGENT_JAVA_OPTS%"))
+                .singleElement().asString().contains("%QATWATCH_AGENT_JAVA_OPTS% %QATWATCH_AGENT_EXTRA_JAVA_OPTS% -jar");
+        assertThat(runs).filteredOn(line -> line.contains("-jar \"%COLLECTOR_JAR%\""))
+                .singleElement().asString().contains("%QATWATCH_JAVA_OPTS% %QATWATCH_EXTRA_JAVA_OPTS% ",
+                        "-Dqatwatch.agentJavaOpts=%QATWATCH_AGENT_JAVA_OPTS% %QATWATCH_AGENT_EXTRA_JAVA_OPTS%");
     }
 
     /**

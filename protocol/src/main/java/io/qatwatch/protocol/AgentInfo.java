@@ -1,5 +1,7 @@
 package io.qatwatch.protocol;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -10,9 +12,11 @@ import java.util.regex.Pattern;
  *
  * <p>{@code name} is informational: the collector identifies the agent by its token, never by this field.
  *
- * @param tags key to value from the agent's {@code agent.tags} (e.g. {@code env: prod, site: fra}), which the
- *             collector's host groups, channels and filters match; null or empty when it has none (added in schema
- *             version 1 by issue 23: older agents leave it out)
+ * @param outboxLostTotal reports the agent made but could not write to its outbox (a full disk, an I/O error), so
+ *                        never sent; null from agents before issue 17 and from {@code probe}, which has no outbox
+ * @param tags            key to value from the agent's {@code agent.tags} (e.g. {@code env: prod, site: fra}), which
+ *                        the collector's host groups, channels and filters match; null when it has none (added in
+ *                        schema version 1 by issue 23: older agents leave it out)
  */
 public record AgentInfo(
         String name,
@@ -21,7 +25,8 @@ public record AgentInfo(
         long outboxDepth,
         long outboxDroppedTotal,
         long outboxCorruptTotal,
-        Map<String, String> tags) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Long outboxLostTotal,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> tags) {
 
     /** A tag's key: a letter or digit, then letters, digits, '.', '_' or '-', at most 63 characters. */
     public static final Pattern TAG_KEY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._\\-]{0,62}");
@@ -33,10 +38,22 @@ public record AgentInfo(
         tags = tags == null ? null : new TreeMap<>(tags);
     }
 
-    /** An agent without tags. */
+    /** Without a lost count or tags: {@code probe}, and code written before issue 17. */
     public AgentInfo(String name, String version, long uptimeSeconds, long outboxDepth, long outboxDroppedTotal,
-            long outboxCorruptTotal) {
-        this(name, version, uptimeSeconds, outboxDepth, outboxDroppedTotal, outboxCorruptTotal, null);
+                     long outboxCorruptTotal) {
+        this(name, version, uptimeSeconds, outboxDepth, outboxDroppedTotal, outboxCorruptTotal, null, null);
+    }
+
+    /** Without tags: code written before issue 23. */
+    public AgentInfo(String name, String version, long uptimeSeconds, long outboxDepth, long outboxDroppedTotal,
+                     long outboxCorruptTotal, Long outboxLostTotal) {
+        this(name, version, uptimeSeconds, outboxDepth, outboxDroppedTotal, outboxCorruptTotal, outboxLostTotal, null);
+    }
+
+    /** Reports lost before they reached the outbox, 0 when the agent did not say. */
+    @JsonIgnore
+    public long lostTotal() {
+        return outboxLostTotal == null ? 0 : outboxLostTotal;
     }
 
     /**

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The alert stage's memory of the fleet between evaluations, so that an evaluation reads from the store
@@ -84,7 +85,7 @@ public final class LiveFleet {
         long sectionsSeq;
         Instant lastSeen;
         List<RunningBackup> running;
-        Set<String> secondaries = Set.of();
+        DatabaseIdentities identities;
         List<BackupRecord> digest = List.of();
         int digestSize;
         /** When a digest backup crosses the lookback period's start or {@code now}: the digest is worked out again. */
@@ -104,7 +105,7 @@ public final class LiveFleet {
             sectionsSeq = seq;
             lastSeen = s.collectedAt();
             running = s.runningBackups() == null ? List.of() : s.runningBackups();
-            secondaries = FleetAnalysis.secondaries(state(List.of()));
+            identities = DatabaseIdentities.of(host + "/" + s.name(), state(List.of()));
             stale = true;
         }
 
@@ -120,6 +121,15 @@ public final class LiveFleet {
      * {@code now}. Blocking: it reads the store.
      */
     public Refresh refresh(ReportStore store, Instant now) throws Exception {
+        return refresh(store, now, host -> true);
+    }
+
+    /**
+     * As {@link #refresh(ReportStore, Instant)}, keeping only the hosts {@code keep} accepts (several collectors each
+     * keep the hosts they lease, and those sharing an availability group with them). A host it starts accepting is
+     * loaded, one it stops accepting forgotten.
+     */
+    public Refresh refresh(ReportStore store, Instant now, Predicate<String> keep) throws Exception {
         Instant since = now.minus(Duration.ofDays(config.windows().lookbackDays()));
         int newBackups = 0;
         if (!loaded) {
@@ -127,6 +137,9 @@ public final class LiveFleet {
             Map<String, FleetHead> heads = new HashMap<>();
             store.fleetHeads().forEach(h -> heads.put(h.host(), h));
             for (FleetRow row : store.fleet()) {
+                if (!keep.test(row.host())) {
+                    continue;
+                }
                 FleetHead head = heads.get(row.host());
                 HostSlot slot = new HostSlot();
                 load(slot, row, head);
@@ -136,7 +149,7 @@ public final class LiveFleet {
         } else {
             ReportStore.BackupDelta delta = store.backupsAfter(backupsRead, since);
             backupsRead = delta.upTo();
-            heads(store, store.fleetHeads());
+            heads(store, store.fleetHeads().stream().filter(h -> keep.test(h.host())).toList());
             newBackups = delta.backups().size();
             for (StoredBackup b : delta.backups()) {
                 HostSlot h = hosts.get(b.host());
@@ -193,6 +206,32 @@ public final class LiveFleet {
     }
 
     /**
+     * The guids of the availability-group databases the kept hosts report: other collectors' hosts reporting the same
+     * databases are their replicas, which the analysis must see to judge a database across its replicas.
+     */
+    public Set<String> availabilityGroupGuids() {
+        Set<String> out = new java.util.TreeSet<>();
+        for (HostSlot h : hosts.values()) {
+            for (InstanceSlot i : h.instances.values()) {
+                if (i.sections.databases() == null) {
+                    continue;
+                }
+                for (var d : i.sections.databases()) {
+                    if (d.availabilityGroup() != null && d.databaseGuid() != null) {
+                        out.add(d.databaseGuid());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The hosts kept now. */
+    public Set<String> hosts() {
+        return Set.copyOf(hosts.keySet());
+    }
+
+    /**
      * The digest with its strings shared across the fleet: every row read from the store carries its own copy
      * of a database name, guid, algorithm or target, and the digest is what the stage keeps.
      */
@@ -224,8 +263,8 @@ public final class LiveFleet {
             slot.stale = true;
             return;
         }
-        DatabaseBackup backup = FleetAnalysis.toBackup(slot.host + "/" + slot.sections.name(), b);
-        if (NightlyWindows.counts(backup, config.windows(), slot.secondaries) && !slot.history.add(backup, now)) {
+        DatabaseBackup backup = FleetAnalysis.toBackup(slot.host + "/" + slot.sections.name(), b, slot.identities);
+        if (NightlyWindows.counts(backup, config.windows()) && !slot.history.add(backup, now)) {
             slot.stale = true;
             return;
         }
@@ -278,7 +317,7 @@ public final class LiveFleet {
                 future = min(future, b.startedAt());
             }
         }
-        slot.history = new KeptHistory(scope, known, slot.secondaries, config, history, future, now);
+        slot.history = new KeptHistory(scope, known, config, history, future, now);
         digest(slot, BackupDigest.of(loaded, config, now), now);
         slot.stale = false;
     }

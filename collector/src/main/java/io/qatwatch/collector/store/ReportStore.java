@@ -7,8 +7,8 @@ import java.util.function.Predicate;
 
 /**
  * Where accepted reports go: hosts, SQL Server instances with their latest facts and change history, and
- * backup history. Blocking; the collector calls it from one worker. SQLite is the embedded default;
- * the interface is what a PostgreSQL store implements (docs/scaling.md).
+ * backup history. Blocking; the collector stores from one worker. {@link SqlReportStore} implements it on the embedded
+ * SQLite file (the default) and on PostgreSQL (several collectors, docs/scaling.md).
  */
 public interface ReportStore {
 
@@ -116,6 +116,12 @@ public interface ReportStore {
      * the change in force at {@code since} (when there was one), so the first element says how it stood then.
      */
     List<AcceleratorChange> acceleratorChanges(String host, String instance, Instant since) throws Exception;
+
+    /**
+     * The hosts that report any of the databases {@code databaseGuids} as an availability-group database (their
+     * replicas), in host-name order.
+     */
+    java.util.SortedSet<String> hostsWithAvailabilityDatabases(java.util.Collection<String> databaseGuids) throws Exception;
 
     /** Deletes backups started before {@code backupsBefore} and report ids received before {@code reportIdsBefore}. */
     int prune(Instant backupsBefore, Instant reportIdsBefore) throws Exception;

@@ -61,7 +61,7 @@ public final class TestReports {
         io.qatwatch.protocol.AgentInfo a = report.agent();
         return new AgentReport(report.schemaVersion(), reportId, report.createdAt(),
                 new io.qatwatch.protocol.AgentInfo(a.name(), a.version(), a.uptimeSeconds(), a.outboxDepth(),
-                        a.outboxDroppedTotal(), a.outboxCorruptTotal(), tags),
+                        a.outboxDroppedTotal(), a.outboxCorruptTotal(), a.outboxLostTotal(), tags),
                 report.host(), report.qat(), report.licence(), report.instances(), report.probes());
     }
 }

@@ -34,6 +34,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -128,13 +129,20 @@ public final class CollectorServer extends VerticleBase {
         // so a long one (the whole fleet) does not hold up the writer's thread and with it every report
         readWorker = vertx.createSharedWorkerExecutor("qatwatch-read-" + instance, 2);
         Router router = Router.router(vertx);
+        HeaderDeadline deadline = new HeaderDeadline(vertx, settings.ingest().headerTimeoutSeconds() * 1000L);
+        router.route().handler(ctx -> {
+            // no answer is sniffed into something else: a 400 that repeats a filter stays text
+            ctx.response().putHeader("X-Content-Type-Options", "nosniff");
+            deadline.requestStarted(ctx);
+            ctx.next();
+        });
         router.get("/healthz").handler(ctx -> ctx.response().putHeader("Content-Type", "application/json")
                 .end("{\"status\":\"ok\"}"));
         router.get("/metrics").handler(this::metrics);
+        // no BodyHandler: the ingest handler checks the token before it reads a byte of the body, then reads it
+        // within the size limit and the body timeouts
         router.post("/api/v1/reports")
-                .handler(BodyHandler.create(false).setBodyLimit(settings.ingest().maxBodyBytes()))
-                .handler(new IngestHandler(vertx, storeWorker, tokens, store, settings.ingest().reportsPerMinute(),
-                        settings.ingest().maxBodyBytes(), clock, metrics, onAccepted));
+                .handler(new IngestHandler(vertx, storeWorker, tokens, store, settings.ingest(), clock, metrics, onAccepted));
         Sessions sessions = new Sessions(Duration.ofMinutes(settings.statusPage().sessionMinutes()));
         ReadAccess readAccess = new ReadAccess(readWorker, tokens, sessions, clock, settings.statusPage().openOnLoopback());
         SignIn signIn = new SignIn(readWorker, tokens, sessions, clock, settings.tls().enabled(), settings.statusPage().notice());
@@ -156,6 +164,12 @@ public final class CollectorServer extends VerticleBase {
         router.get("/api/v1/instances/:host/:instance/accelerator")
                 .handler(ctx -> readAccess.require(ctx, false, () -> accelerator(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
+        // a reader first, the body (at most 64 KiB) after: BodyHandler resumes the request paused here; the CSRF
+        // check of a cookie session then reads the body (two routes: Vert.x Web wants a route's BodyHandler first)
+        router.post("/api/v1/silences").handler(ctx -> {
+            ctx.request().pause();
+            readAccess.require(ctx, false, ctx::next);
+        });
         router.post("/api/v1/silences").handler(BodyHandler.create(false).setBodyLimit(64 * 1024))
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> createSilence(ctx)));
         router.delete("/api/v1/silences/:id")
@@ -182,17 +196,46 @@ public final class CollectorServer extends VerticleBase {
             json(ctx, 500, new JsonObject().put("error", "internal error; see the collector log"));
         });
 
+        // per connection: HTTP/1.1 only (one request at a time; no HTTP/2 upgrade and its many streams), a request
+        // line of at most 4 KiB and headers of at most 8 KiB, a complete request head within
+        // ingest.headerTimeoutSeconds, and closed when silent that long
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(settings.listen().host())
                 .setPort(settings.listen().port())
-                .setCompressionSupported(true);
+                .setCompressionSupported(true)
+                .setHttp2ClearTextEnabled(false)
+                .setMaxInitialLineLength(4096)
+                .setMaxHeaderSize(8192)
+                .setIdleTimeout(settings.ingest().headerTimeoutSeconds());
         if (settings.tls().enabled()) {
             options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
                     .setCertPath(settings.tls().certFile().toString())
                     .setKeyPath(settings.tls().keyFile().toString()));
         }
         settings.listen().plainTextWarning(settings.tls()).ifPresent(LOG::warn);
-        return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> server = s);
+        return vertx.createHttpServer(options).connectionHandler(deadline::opened).invalidRequestHandler(this::invalidRequest)
+                .requestHandler(router).listen().onSuccess(s -> server = s);
+    }
+
+    /**
+     * A request the HTTP decoder refused. A control character in a header value of a report (a NUL in the token) is
+     * a credential that cannot be valid: 401, as for any malformed token. Everything else is answered as Vert.x does
+     * (400, 414, 431); the connection is closed after the answer.
+     */
+    private void invalidRequest(HttpServerRequest request) {
+        Throwable cause = request.decoderResult() == null ? null : request.decoderResult().cause();
+        boolean badHeaderValue = cause instanceof IllegalArgumentException && cause.getMessage() != null
+                && cause.getMessage().contains("prohibited character");
+        if (badHeaderValue && "/api/v1/reports".equals(request.path())) {
+            metrics.rejected("unauthorized");
+            request.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer realm=\"qatwatch\"")
+                    .putHeader("Content-Type", "application/json").putHeader("X-Content-Type-Options", "nosniff")
+                    .end(new JsonObject().put("error", "malformed header: a control character in a header value; send "
+                            + "'Authorization: Bearer <agent token>' as 'qatwatch collector token add' printed it")
+                            .put("field", "Authorization").encode());
+            return;
+        }
+        HttpServerRequest.DEFAULT_INVALID_REQUEST_HANDLER.handle(request);
     }
 
     @Override

@@ -135,6 +135,8 @@ final class ReadAccess {
     }
 
     private static void deny(RoutingContext ctx, String message) {
+        // a paused request's body (a silence) is dropped, not read, so the connection can serve the next request
+        ctx.request().resume();
         ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer realm=\"qatwatch\"")
                 .putHeader("Content-Type", "application/json")
                 .end(new JsonObject().put("error", message).encode());

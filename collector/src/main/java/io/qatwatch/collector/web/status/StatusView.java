@@ -65,6 +65,7 @@ public record StatusView(
      * @param tags           its agent's tags, {@code key=value}, in key order
      * @param qat            null when no report carried QAT facts yet
      * @param licenceVerdict a {@code LicenceVerdict} name, null when unknown
+     * @param losses         what the agent's last report said it lost, null when it said nothing
      */
     public record HostRow(
             String host,
@@ -75,11 +76,32 @@ public record StatusView(
             QatState qat,
             String licenceVerdict,
             List<SqlInstanceRow> instances,
-            Instant lastSeen) {
+            Instant lastSeen,
+            AgentLosses losses) {
 
         public HostRow {
             instances = List.copyOf(instances);
             tags = tags == null ? List.of() : List.copyOf(tags);
+        }
+
+        /** A host whose agent reported no losses (or none yet). */
+        public HostRow(String host, String state, String group, List<String> tags, String cpuVendor, QatState qat,
+                String licenceVerdict, List<SqlInstanceRow> instances, Instant lastSeen) {
+            this(host, state, group, tags, cpuVendor, qat, licenceVerdict, instances, lastSeen, null);
+        }
+    }
+
+    /**
+     * Reports an agent lost, as totals since its outbox was created.
+     *
+     * @param lost    could not be written to its disk (a full disk): never sent
+     * @param dropped dropped, oldest first, from a full outbox
+     * @param corrupt torn or corrupt records cut out after a crash
+     */
+    public record AgentLosses(long lost, long dropped, long corrupt) {
+
+        public boolean any() {
+            return lost > 0 || dropped > 0 || corrupt > 0;
         }
     }
 
@@ -91,20 +113,28 @@ public record StatusView(
      * A SQL Server instance of a host.
      *
      * @param acceleratorMode   {@code sys.dm_server_accelerator_status} mode: HARDWARE, SOFTWARE, NONE; null before SQL Server 2022
-     * @param acceleratorReason its {@code mode_reason_desc}
-     * @param qatTimeline       its QAT row over the last 30 days, oldest first (the first point: how it stood then);
-     *                          empty when unknown
+     * @param acceleratorReason  its {@code mode_reason_desc}
+     * @param availabilityGroups the availability groups its databases are in, with this replica's role ({@code ag-orders SECONDARY})
+     * @param qatTimeline        its QAT row over the last 30 days, oldest first (the first point: how it stood then);
+     *                           empty when unknown
      */
     public record SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason,
-                                 List<AcceleratorTimeline.Point> qatTimeline) {
+            List<String> availabilityGroups, List<AcceleratorTimeline.Point> qatTimeline) {
 
         public SqlInstanceRow {
+            availabilityGroups = availabilityGroups == null ? List.of() : List.copyOf(availabilityGroups);
             qatTimeline = qatTimeline == null ? List.of() : List.copyOf(qatTimeline);
         }
 
         /** An instance whose QAT history is not shown. */
+        public SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason,
+                List<String> availabilityGroups) {
+            this(name, productVersion, acceleratorMode, acceleratorReason, availabilityGroups, List.of());
+        }
+
+        /** An instance in no availability group. */
         public SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason) {
-            this(name, productVersion, acceleratorMode, acceleratorReason, List.of());
+            this(name, productVersion, acceleratorMode, acceleratorReason, List.of(), List.of());
         }
     }
 

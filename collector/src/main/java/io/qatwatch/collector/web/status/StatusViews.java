@@ -124,20 +124,31 @@ public final class StatusViews {
                         r.licence() == null ? null : r.licence().verdict().name(),
                         r.instances().stream().sorted(Comparator.comparing(SqlInstanceSnapshot::name))
                                 .map(i -> instance(i, timelines.getOrDefault(r.host() + "/" + i.name(), List.of()))).toList(),
-                        r.lastSeen()))
+                        r.lastSeen(),
+                        losses(r)))
                 .toList();
+    }
+
+    private static StatusView.AgentLosses losses(FleetRow r) {
+        if (r.agent() == null) {
+            return null;
+        }
+        StatusView.AgentLosses losses = new StatusView.AgentLosses(r.agent().lostTotal(), r.agent().outboxDroppedTotal(),
+                r.agent().outboxCorruptTotal());
+        return losses.any() ? losses : null;
     }
 
     /**
      * Per host, instance, database and compression algorithm: how its backups did. Only full and
-     * differential backups count (log backups are too small to compare); copy-only ones count too.
+     * differential backups count (log backups are too small to compare); copy-only ones count too; snapshot
+     * (VSS) backups do not, as their size is an estimate.
      * Sorted by host, instance, database, then highest throughput first.
      */
     public static List<StatusView.AlgorithmRow> algorithms(List<StoredBackup> backups) {
         Map<List<String>, List<BackupRecord>> groups = new TreeMap<>(Comparator.comparing((List<String> k) -> String.join("\u0000", k)));
         for (StoredBackup b : backups) {
             String type = b.backup().type();
-            if (!"D".equals(type) && !"I".equals(type)) {
+            if (!"D".equals(type) && !"I".equals(type) || b.backup().sizeIsEstimate()) {
                 continue;
             }
             List<String> key = List.of(b.host(), b.instance(), b.backup().databaseName(), algorithm(b.backup()));
@@ -151,7 +162,8 @@ public final class StatusViews {
             long compressed = 0;
             BackupRecord latest = records.get(0);
             for (BackupRecord r : records) {
-                long s = Math.max(0, Duration.between(r.startedAt(), r.finishedAt()).getSeconds());
+                // to the millisecond: msdb keeps datetime (1/300 s), and the page compares algorithms to a tenth of a second
+                double s = Math.max(0, Duration.between(r.startedAt(), r.finishedAt()).toMillis() / 1000.0);
                 seconds += s;
                 throughput += s == 0 ? 0 : r.backupSizeBytes() / 1_048_576.0 / s;
                 size += r.backupSizeBytes();
@@ -195,6 +207,7 @@ public final class StatusViews {
         return new StatusView.SqlInstanceRow(s.name(),
                 s.server() == null ? null : s.server().productVersion(),
                 qat == null ? null : qat.modeDesc(),
-                qat == null ? null : qat.modeReasonDesc(), timeline);
+                qat == null ? null : qat.modeReasonDesc(),
+                io.qatwatch.collector.web.FleetView.availabilityGroups(s), timeline);
     }
 }

@@ -36,6 +36,18 @@ class StatusViewsTest {
     }
 
     @Test
+    void snapshotBackupsAreLeftOutOfTheComparison() {
+        // backupset: "For VSS backups, backup_size is an estimated value": 100 GB "in 6 s" is no throughput
+        BackupRecord b = backup(6, "Sales", "D", null, 100 * GB, 100 * GB, 3 * 86_400, 6).backup();
+        StoredBackup snapshot = new StoredBackup("sql01", "MSSQLSERVER", new BackupRecord(b.backupSetId(), b.databaseName(),
+                b.databaseGuid(), b.type(), true, b.startedAt(), b.finishedAt(), true, b.backupSizeBytes(), b.compressedSizeBytes(),
+                null, false, "NO_Encryption", null, null, "VIRTUAL_DEVICE", "VIRTUAL_DEVICE", null, true));
+        List<StatusView.AlgorithmRow> rows = StatusViews.algorithms(List.of(
+                backup(1, "Sales", "D", "MS_XPRESS", 100 * GB, 30 * GB, 0, 1000), snapshot));
+        assertThat(rows).extracting(StatusView.AlgorithmRow::algorithm).containsExactly("MS_XPRESS");
+    }
+
+    @Test
     void alertsComeMostSevereFirstWithTheirDetailsAsTheWhy() {
         Instant t = Instant.parse("2026-11-30T06:00:00Z");
         List<StatusView.ActiveAlert> alerts = StatusViews.alerts(List.of(
