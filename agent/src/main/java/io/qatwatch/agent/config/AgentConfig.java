@@ -27,7 +27,7 @@ public record AgentConfig(
 
     public AgentConfig {
         sqlInstances = List.copyOf(sqlInstances);
-        tags = tags == null ? Map.of() : Map.copyOf(new TreeMap<>(tags));
+        tags = tags == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(tags));
     }
 
     /** A configuration without tags. */
