@@ -126,6 +126,12 @@ final class SimulatedStore implements ReportStore {
         return new BackupDelta(upTo, out);
     }
 
+    /** The simulated agents never change their accelerator: no history beyond what each report says. */
+    @Override
+    public List<io.qatwatch.collector.store.AcceleratorChange> acceleratorChanges(String host, String instance, Instant since) {
+        return List.of();
+    }
+
     @Override
     public List<StoredBackup> backups(String host, String instance, Instant since) {
         long c0 = threads.getCurrentThreadCpuTime();

@@ -13,6 +13,7 @@ import io.qatwatch.collector.config.Secrets;
 import io.qatwatch.collector.dispatch.AlertScope;
 import io.qatwatch.collector.dispatch.AlertService;
 import io.qatwatch.collector.dispatch.AlertStore;
+import io.qatwatch.collector.dispatch.HostDirectory;
 import io.qatwatch.collector.dispatch.PipelineConfig;
 import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
@@ -76,6 +77,8 @@ public final class AlertStage {
     /** Per instance, the windows last written to InfluxDB (the list the fleet holds until it rebuilds them). */
     private final Map<String, List<NightlyWindow>> windowsWritten = new HashMap<>();
     private Map<String, AlertRecord> lastActive = Map.of();
+    /** Each host's tags from the latest evaluation: what host groups, the fleet's tag filter and channels match. */
+    private volatile Map<String, Set<String>> tags = Map.of();
     /** Several collectors: this one's leases, its fenced alert store, and the partner hosts it keeps read-only. */
     private SliceLeases leases;
     private AlertStore sharedAlerts;
@@ -146,7 +149,8 @@ public final class AlertStage {
             public Future<?> create(Request r, String createdBy, Instant now) {
                 AlertService s = service;
                 return s == null ? Future.failedFuture(new IllegalStateException("the alert service is starting"))
-                        : s.silence(r.rule(), r.host(), r.instance(), r.database(), r.comment(), createdBy, now, r.endsAt());
+                        : s.silence(r.rule(), r.host(), r.instance(), r.database(), r.group(), r.tag(), r.comment(), createdBy,
+                                now, r.endsAt());
             }
 
             @Override
@@ -156,17 +160,23 @@ public final class AlertStage {
             }
         };
         return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { }, charts, silences,
-                AlertViews.actions(() -> service));
+                AlertViews.actions(() -> service), this::tagsOf);
     }
 
-    /** The name of the first host group matching {@code host}, or null. */
+    /** The name of the first host group matching {@code host} (its name or its tags), or null. */
     public String groupOf(String host) {
+        Set<String> hostTags = tagsOf(host);
         for (HostGroupConfig g : config.hostGroups()) {
-            if (g.matches(host, null, Set.of())) {
+            if (g.matches(host, null, hostTags)) {
                 return g.name();
             }
         }
         return null;
+    }
+
+    /** A host's tags ({@code key=value}) as the latest evaluation saw them; none before the first. */
+    public Set<String> tagsOf(String host) {
+        return tags.getOrDefault(host, Set.of());
     }
 
     /** The service once started (null before): the status page reads its last evaluation. */
@@ -181,6 +191,17 @@ public final class AlertStage {
      */
     public Future<Void> start(Collector running) {
         this.collector = running;
+        HostDirectory hosts = new HostDirectory() {
+            @Override
+            public String group(String host) {
+                return groupOf(host);
+            }
+
+            @Override
+            public Set<String> tags(String host) {
+                return tagsOf(host);
+            }
+        };
         Database db = running.database();
         Future<AlertService> created;
         if (db.kind() == Database.Kind.POSTGRESQL) {
@@ -201,13 +222,13 @@ public final class AlertStage {
             created = vertx.executeBlocking(() -> {
                 leases.migrate();
                 return null;
-            }).compose(v -> createService(vertx, sharedAlerts, scopes, config, System.getenv(), running.metrics()));
+            }).compose(v -> createService(vertx, sharedAlerts, scopes, config, System.getenv(), running.metrics(), hosts));
             running.beforeClose(() -> {
                 leases.releaseAll();
                 return null;
             });
         } else {
-            created = createService(vertx, db, config, System.getenv(), running.metrics());
+            created = createService(vertx, db, config, System.getenv(), running.metrics(), hosts);
         }
         return created.map(s -> {
             service = s;
@@ -234,7 +255,13 @@ public final class AlertStage {
         }
         running = true;
         Instant now = clock.instant();
-        return service.evaluate(() -> analyse(now), now)
+        return service.evaluate(() -> {
+            FleetAnalysis analysis = analyse(now);
+            Map<String, Set<String>> seen = new HashMap<>();
+            analysis.fleet().hosts().forEach(h -> seen.put(h.host(), h.tags()));
+            tags = seen;
+            return analysis;
+        }, now)
                 .onSuccess(result -> collector.influx().ifPresent(sink -> writePoints(sink, result.evaluation(), now)))
                 .onFailure(e -> LOG.warn("alert evaluation failed: {}", e.toString()))
                 .eventually(() -> {
@@ -387,27 +414,31 @@ public final class AlertStage {
      */
     public static Future<AlertService> createService(Vertx vertx, Database db, AlertsConfig config,
             Map<String, String> environment) {
-        return createService(vertx, db, config, environment, new CollectorMetrics());
+        return createService(vertx, db, config, environment, new CollectorMetrics(), HostDirectory.NONE);
     }
 
-    /** As above, counting each channel's deliveries into {@code metrics}. */
+    /**
+     * As above, counting each channel's deliveries into {@code metrics}; {@code hosts} says each host's group and
+     * tags, which channels route by and silences match.
+     */
     public static Future<AlertService> createService(Vertx vertx, Database db, AlertsConfig config,
-            Map<String, String> environment, CollectorMetrics metrics) {
+            Map<String, String> environment, CollectorMetrics metrics, HostDirectory hosts) {
         return vertx.executeBlocking(() -> Notifiers.create(vertx, config.validate().channels(), new Secrets(environment)))
                 .compose(notifiers -> {
                     AlertService s = new AlertService(vertx, db, config.evaluator(), config.pipeline(), notifiers,
-                            new Random(), metrics);
+                            new Random(), metrics, hosts);
                     return s.start().map(s);
                 });
     }
 
     /** As {@link #createService(Vertx, Database, AlertsConfig, Map)} on a fenced store, scoped by leases. */
     static Future<AlertService> createService(Vertx vertx, AlertStore store, AlertService.ScopeSource scopes,
-            AlertsConfig config, Map<String, String> environment, io.qatwatch.collector.metrics.CollectorMetrics metrics) {
+            AlertsConfig config, Map<String, String> environment, io.qatwatch.collector.metrics.CollectorMetrics metrics,
+            HostDirectory hosts) {
         return vertx.executeBlocking(() -> Notifiers.create(vertx, config.validate().channels(), new Secrets(environment)))
                 .compose(notifiers -> {
                     AlertService s = new AlertService(vertx, store, scopes, config.evaluator(), config.pipeline(),
-                            notifiers, new Random(), metrics);
+                            notifiers, new Random(), metrics, hosts);
                     return s.start().map(s);
                 });
     }

@@ -75,8 +75,17 @@ public record AlertsConfig(
         rules.validate("alerts.rules", problems);
         pipeline.validate("alerts.pipeline", problems);
         Set<String> channelNames = new HashSet<>();
+        Set<String> groupNames = new HashSet<>();
+        hostGroups.forEach(g -> groupNames.add(String.valueOf(g.name()).toLowerCase(java.util.Locale.ROOT)));
         for (int i = 0; i < channels.size(); i++) {
             channels.get(i).validate("alerts.channels[" + i + "]", problems);
+            List<String> routed = channels.get(i).hostGroups();
+            for (int j = 0; j < routed.size(); j++) {
+                if (!groupNames.contains(String.valueOf(routed.get(j)).toLowerCase(java.util.Locale.ROOT))) {
+                    problems.add("alerts.channels[" + i + "].hostGroups[" + j + "]: '" + routed.get(j)
+                            + "' is not a host group name; known: " + hostGroups.stream().map(HostGroupConfig::name).toList());
+                }
+            }
             if (channels.get(i).name() != null && !channelNames.add(channels.get(i).name())) {
                 problems.add("alerts.channels[" + i + "].name: '" + channels.get(i).name() + "' is used twice; names key the notification log");
             }

@@ -29,6 +29,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -53,13 +54,15 @@ public final class Collector {
      * @param charts     the status page's per-instance window charts; null shows none
      * @param silences   {@code /api/v1/silences}; null answers 503
      * @param actions    {@code /api/v1/alerts/{id}} with acknowledgements and notes; null answers 503
+     * @param tagsOf     a host's tags ({@code key=value}) for the fleet's tag filter
      */
     public record Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
-            Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences, AlertActions actions) {
+            Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences, AlertActions actions,
+            Function<String, Set<String>> tagsOf) {
 
         public Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
                 Consumer<AcceptedReport> afterStore) {
-            this(groupOf, alerts, windows, afterStore, null, null, null);
+            this(groupOf, alerts, windows, afterStore, null, null, null, host -> Set.of());
         }
 
         public static Stages none() {
@@ -110,7 +113,7 @@ public final class Collector {
         this.server = new CollectorServer(new CollectorServer.Settings(config.listen(), config.tls(), config.ingest(),
                 config.alerts().rules().agentSilent().silentMinutes(), config.statusPage()), tokens, store, clock, metrics,
                 afterStore, stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(),
-                stages.actions(), sink == null ? MetricsSource.NONE : sink::writeMetrics);
+                stages.actions(), stages.tagsOf(), sink == null ? MetricsSource.NONE : sink::writeMetrics);
     }
 
     private static InfluxWriter writer(InfluxConfig influx) {

@@ -181,6 +181,8 @@ class AlertStageTest {
         JsonObject listed = running.get("/api/v1/alerts", reader).bodyAsJsonArray().getJsonObject(0);
         assertThat(listed.getJsonObject("acknowledged").getString("by")).isEqualTo("oncall");
         assertThat(listed.getJsonObject("acknowledged").getString("note")).isEqualTo("restoring Sales' backup job");
+        assertThat(running.get("/", reader).bodyAsString()).as("the status page says who took it")
+                .contains("<p class=\"life\"><strong>acknowledged by oncall until 2026-11-30T07:50:00Z: restoring Sales&#39; backup job</strong></p>");
         JsonObject one = running.get(path, reader).bodyAsJsonObject();
         assertThat(one.getString("rule")).isEqualTo("backup-missing");
         assertThat(one.getJsonArray("history").stream().map(e -> ((JsonObject) e).getString("kind") + " "
@@ -191,5 +193,31 @@ class AlertStageTest {
         assertThat(running.get("/api/v1/alerts", reader).bodyAsJsonArray().getJsonObject(0).getValue("acknowledged")).isNull();
         assertThat(running.request(HttpMethod.DELETE, path + "/acknowledge", operator).send().await(10, TimeUnit.SECONDS)
                 .statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void aChannelThatRefusesIsCountedInMetricsAndShownFailingOnTheStatusPage() throws Exception {
+        HttpServer refusing = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body ->
+                req.response().setStatusCode(404).end("no_team"))).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+        HttpServer fine = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body ->
+                req.response().setStatusCode(200).end("ok"))).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+        AlertsConfig alerts = new AlertsConfig(null, null, null, null, null, null, List.of(
+                new ChannelConfig("slack", "gone", "http://127.0.0.1:" + refusing.actualPort() + "/hook", null, null, null,
+                        null, null, null, null, null, null, null, null, null, null, null),
+                ChannelConfig.webhook("webhook", "http://127.0.0.1:" + fine.actualPort() + "/hook")));
+        running = RunningCollector.withAlertStage(CollectorConfig.defaults().withAlerts(alerts), data, CLOCK);
+        String agent = running.token("sql01", TokenStore.Kind.AGENT);
+        assertThat(running.postReport(agent, GoldenReports.bytes(GoldenReports.COMPLETE), false).statusCode()).isEqualTo(202);
+        running.evaluate();
+
+        String metrics = running.get("/metrics", null).bodyAsString();
+        assertThat(metrics).contains("qatwatch_notifications_failed_total{channel=\"gone\"} 1")
+                .contains("qatwatch_notifications_sent_total{channel=\"webhook\"} 1")
+                .doesNotContain("qatwatch_notifications_failed_total{channel=\"webhook\"}");
+        String page = running.get("/", null).bodyAsString();
+        assertThat(page).contains("<h2>Chat channels</h2>")
+                .contains("<tr data-channel=\"gone\"><td data-label=\"Channel\">gone <span class=\"tag bad\">failing</span>")
+                .contains("gone: HTTP 404 no_team")
+                .contains("<tr data-channel=\"webhook\"><td data-label=\"Channel\">webhook</td><td data-label=\"Delivered\">1");
     }
 }

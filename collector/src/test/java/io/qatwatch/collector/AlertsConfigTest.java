@@ -41,6 +41,26 @@ class AlertsConfigTest {
     }
 
     @Test
+    void threadedChannelsNeedATokenAndRoutesNeedKnownGroups() {
+        AlertsConfig bad = new AlertsConfig(null, null, List.of(new HostGroupConfig("fra", "default", List.of("sql-fra-*"), null, null)),
+                null, null, null, List.of(
+                        ChannelConfig.botApi("slack", "no-token", null, "C0123ABCDEF", null),
+                        ChannelConfig.botApi("mattermost", "no-server", null, "4xp9fdt8pjgyxn7fyt9ah3csdh", "MM"),
+                        ChannelConfig.botApi("teams", "teams", "https://x", "C1", "T"),
+                        ChannelConfig.webhook("webhook", "https://x").routedTo(List.of("frankfurt"), List.of("bad tag"))));
+        assertThatThrownBy(bad::validate).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).problems()).containsExactly(
+                        "alerts.channels[0].tokenFile: posting through the slack API needs a bot token: give tokenFile or tokenEnv",
+                        "alerts.channels[1].url: give the Mattermost server's base URL (https://mattermost.example.com) as url, urlFile or urlEnv",
+                        "alerts.channels[2].channel: only slack and mattermost post to a channel through their API; teams takes a webhook URL",
+                        "alerts.channels[3].tags[0]: 'bad tag' is not key=value or a bare tag key",
+                        "alerts.channels[3].hostGroups[0]: 'frankfurt' is not a host group name; known: [fra]"));
+        assertThat(new AlertsConfig(null, null, null, null, null, null,
+                List.of(ChannelConfig.botApi("slack", "threads", null, "C0123ABCDEF", "SLACK_TOKEN"))).validate().channels())
+                .as("Slack's API URL is the default").hasSize(1);
+    }
+
+    @Test
     void theDefaultsDocumentedInDocsAlertsMdAreTheCodesDefaults() throws Exception {
         String doc = Files.readString(docs());
         int at = doc.indexOf("## Defaults");

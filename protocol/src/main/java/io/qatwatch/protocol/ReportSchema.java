@@ -34,7 +34,7 @@ public final class ReportSchema {
     }
 
     /** What a value must be. */
-    public sealed interface Type permits Obj, ListOf, Text, Int, Decimal, Bool, Time {
+    public sealed interface Type permits Obj, ListOf, MapOf, Text, Int, Decimal, Bool, Time {
     }
 
     /** Whether a field may be null or left out. */
@@ -82,6 +82,10 @@ public final class ReportSchema {
 
     /** A JSON array of at most {@code maxItems} items, none null. */
     public record ListOf(Type item, int maxItems) implements Type {
+    }
+
+    /** A JSON object of at most {@code maxEntries} names, each name a {@code key}, each value a {@code value} string. */
+    public record MapOf(Text key, Text value, int maxEntries) implements Type {
     }
 
     /**
@@ -140,7 +144,14 @@ public final class ReportSchema {
                     req("outboxDroppedTotal", count(), "reports dropped because the outbox was full (the oldest go first)"),
                     req("outboxCorruptTotal", count(), "records cut as torn or corrupt when the outbox was read back after a crash"),
                     opt("outboxLostTotal", count(), "reports that could not be written to the outbox at all (a full disk, an "
-                            + "I/O error): made, never stored, never sent. Added by issue 17; older agents leave it out")),
+                            + "I/O error): made, never stored, never sent. Added by issue 17; older agents leave it out"),
+                    opt("tags", new MapOf(new Text(63, true, List.of(), AgentInfo.TAG_KEY,
+                                    "a letter or digit, then letters, digits, '.', '_' or '-', at most 63"),
+                                    new Text(AgentInfo.MAX_TAG_VALUE_CHARS, true, List.of(), Pattern.compile("[^,]*"), "no commas"),
+                                    AgentInfo.MAX_TAGS),
+                            "the host's tags from the agent's `agent.tags` (e.g. `{\"env\": \"prod\", \"site\": \"fra\"}`): the "
+                                    + "collector's host groups, channels, silences and filters match them. Added by issue 23; "
+                                    + "older agents leave it out")),
                     "who sent the report and how its outbox is doing"),
             opt("host", object(
                     opt("hostname", name(), ""),
@@ -436,6 +447,9 @@ public final class ReportSchema {
         if (t instanceof ListOf l) {
             return "list of " + typeName(l.item());
         }
+        if (t instanceof MapOf) {
+            return "object of string to string";
+        }
         if (t instanceof Text s) {
             return s.values().isEmpty() ? "string" : "enum";
         }
@@ -457,6 +471,9 @@ public final class ReportSchema {
         }
         if (t instanceof Obj o) {
             o.order().forEach(n -> rules.add("`" + n.later() + "` not before `" + n.earlier() + "`"));
+        } else if (t instanceof MapOf m) {
+            rules.add("at most " + thousands(m.maxEntries()) + " entries; names " + m.key().patternRule()
+                    + "; values 1 to " + m.value().maxChars() + " characters, " + m.value().patternRule());
         } else if (t instanceof Text s) {
             if (!s.values().isEmpty()) {
                 rules.add("one of " + String.join(", ", s.values().stream().map(v -> "`" + v + "`").toList()));

@@ -11,6 +11,7 @@ import io.qatwatch.protocol.ReportSchema.Decimal;
 import io.qatwatch.protocol.ReportSchema.Field;
 import io.qatwatch.protocol.ReportSchema.Int;
 import io.qatwatch.protocol.ReportSchema.ListOf;
+import io.qatwatch.protocol.ReportSchema.MapOf;
 import io.qatwatch.protocol.ReportSchema.NotBefore;
 import io.qatwatch.protocol.ReportSchema.Obj;
 import io.qatwatch.protocol.ReportSchema.Text;
@@ -201,6 +202,8 @@ public final class ReportValidator {
                 object(obj);
             } else if (type instanceof ListOf list) {
                 list(list, t);
+            } else if (type instanceof MapOf map) {
+                map(map, t);
             } else if (type instanceof Text text) {
                 text(text, t);
             } else if (type instanceof Int integer) {
@@ -239,6 +242,31 @@ public final class ReportValidator {
                 value(list.item());
                 path.remove(path.size() - 1);
                 i++;
+            }
+        }
+
+        private void map(MapOf rule, JsonToken t) throws IOException {
+            if (t != JsonToken.START_OBJECT) {
+                throw violation("expected an object of names to strings, got " + describe(t));
+            }
+            int n = 0;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                if (++n > rule.maxEntries()) {
+                    throw violation("has more than " + rule.maxEntries() + " entries; at most " + rule.maxEntries()
+                            + " are accepted");
+                }
+                path.add(name);
+                anyString(name);
+                if (name.length() > rule.key().maxChars() || !rule.key().pattern().matcher(name).matches()) {
+                    throw violation("is not a valid name: " + rule.key().patternRule());
+                }
+                p.nextToken();
+                if (p.currentToken() == JsonToken.VALUE_NULL) {
+                    throw violation("is required (" + expected(rule.value()) + ")");
+                }
+                text(rule.value(), p.currentToken());
+                path.remove(path.size() - 1);
             }
         }
 
@@ -383,6 +411,9 @@ public final class ReportValidator {
             }
             if (type instanceof ListOf) {
                 return "a list";
+            }
+            if (type instanceof MapOf) {
+                return "an object of names to strings";
             }
             if (type instanceof Text text) {
                 return text.values().isEmpty() ? "a string" : "one of " + String.join(", ", text.values());

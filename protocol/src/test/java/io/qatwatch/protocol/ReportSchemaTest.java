@@ -60,6 +60,10 @@ class ReportSchemaTest {
             assertThat(rule).as(path).isInstanceOf(ListOf.class);
             java.lang.reflect.Type item = ((ParameterizedType) generic).getActualTypeArguments()[0];
             compareType((Class<?>) item, item, ((ListOf) rule).item(), path + "[]");
+        } else if (java.util.Map.class.isAssignableFrom(type)) {
+            assertThat(rule).as(path).isInstanceOf(ReportSchema.MapOf.class);
+            java.lang.reflect.Type[] kv = ((ParameterizedType) generic).getActualTypeArguments();
+            assertThat(kv).as("%s maps strings to strings", path).containsExactly(String.class, String.class);
         } else if (type.isRecord()) {
             assertThat(rule).as(path).isInstanceOf(Obj.class);
             compare(type, (Obj) rule, path + ".");

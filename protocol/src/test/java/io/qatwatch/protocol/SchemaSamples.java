@@ -9,6 +9,7 @@ import io.qatwatch.protocol.ReportSchema.Decimal;
 import io.qatwatch.protocol.ReportSchema.Field;
 import io.qatwatch.protocol.ReportSchema.Int;
 import io.qatwatch.protocol.ReportSchema.ListOf;
+import io.qatwatch.protocol.ReportSchema.MapOf;
 import io.qatwatch.protocol.ReportSchema.Obj;
 import io.qatwatch.protocol.ReportSchema.Text;
 import io.qatwatch.protocol.ReportSchema.Time;
@@ -81,6 +82,11 @@ public final class SchemaSamples {
             array.add(sample(name, list.item()));
             return array;
         }
+        if (type instanceof MapOf) {
+            ObjectNode map = JSON.objectNode();
+            map.put("env", "prod");
+            return map;
+        }
         if (type instanceof Text text) {
             if (!text.values().isEmpty()) {
                 return JSON.textNode(text.values().get(0));
@@ -139,7 +145,20 @@ public final class SchemaSamples {
     }
 
     private static void breachesOfValue(String schemaPath, String at, Type t, List<Breach> out) {
-        if (t instanceof Obj) {
+        if (t instanceof MapOf map) {
+            out.add(new Breach(schemaPath + " as a list", at, "expected an object", r -> set(r, at, JSON.arrayNode())));
+            out.add(new Breach(schemaPath + " with a bad name", at + ".bad key", "is not a valid name",
+                    r -> ((ObjectNode) r.at(pointer(at))).put("bad key", "x")));
+            out.add(new Breach(schemaPath + " with a number", at + ".env", "expected", r -> ((ObjectNode) r.at(pointer(at))).put("env", 1)));
+            out.add(new Breach(schemaPath + " with a comma", at + ".env", "no commas",
+                    r -> ((ObjectNode) r.at(pointer(at))).put("env", "prod,test")));
+            out.add(new Breach(schemaPath + " with " + (map.maxEntries() + 1) + " entries", at, "at most " + map.maxEntries(), r -> {
+                ObjectNode node = (ObjectNode) r.at(pointer(at));
+                for (int i = 0; i <= map.maxEntries(); i++) {
+                    node.put("k" + i, "v");
+                }
+            }));
+        } else if (t instanceof Obj) {
             out.add(new Breach(schemaPath + " as a list", at, "expected an object", r -> set(r, at, JSON.arrayNode())));
             out.add(new Breach(schemaPath + " as a string", at, "expected an object", r -> set(r, at, JSON.textNode("{}"))));
         } else if (t instanceof Text text) {

@@ -6,12 +6,15 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The agent's configuration, typed. {@link #defaults()} is the one place defaults live;
  * {@code install/agent.example.yaml} shows the same values and a test keeps the two equal.
  *
  * @param name      the agent's name in reports and logs; empty means the host name
+ * @param tags      the host's tags, sent with every report; the collector's host groups and channels match them
  */
 public record AgentConfig(
         String name,
@@ -19,10 +22,18 @@ public record AgentConfig(
         OutboxSettings outbox,
         Schedule schedule,
         int healthPort,
-        List<SqlInstanceSettings> sqlInstances) {
+        List<SqlInstanceSettings> sqlInstances,
+        Map<String, String> tags) {
 
     public AgentConfig {
         sqlInstances = List.copyOf(sqlInstances);
+        tags = tags == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(tags));
+    }
+
+    /** A configuration without tags. */
+    public AgentConfig(String name, Collector collector, OutboxSettings outbox, Schedule schedule, int healthPort,
+            List<SqlInstanceSettings> sqlInstances) {
+        this(name, collector, outbox, schedule, healthPort, sqlInstances, Map.of());
     }
 
     /**

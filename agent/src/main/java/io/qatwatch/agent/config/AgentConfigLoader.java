@@ -66,6 +66,16 @@ public final class AgentConfigLoader {
 
         ConfigReader agent = root.section("agent");
         String name = agent.string("name", d.name()).trim();
+        Map<String, String> tags = agent.stringMap("tags");
+        if (tags.size() > io.qatwatch.protocol.AgentInfo.MAX_TAGS) {
+            throw new ConfigException("agent.tags", "more than " + io.qatwatch.protocol.AgentInfo.MAX_TAGS + " tags");
+        }
+        for (Map.Entry<String, String> t : tags.entrySet()) {
+            String problem = io.qatwatch.protocol.AgentInfo.tagProblem(t.getKey(), t.getValue());
+            if (problem != null) {
+                throw new ConfigException("agent.tags." + t.getKey(), problem);
+            }
+        }
         agent.finish();
 
         ConfigReader c = root.section("collector");
@@ -141,7 +151,7 @@ public final class AgentConfigLoader {
         AgentConfig config = new AgentConfig(name,
                 new Collector(url, tokenFile, tokenEnv, caFile, gzip, connectTimeout, requestTimeout, initialBackoff, maxBackoff),
                 new OutboxSettings(maxBytes, segmentBytes, fsync, parkedKept),
-                schedule, healthPort, instances);
+                schedule, healthPort, instances, tags);
         return new Loaded(config, warnings);
     }
 

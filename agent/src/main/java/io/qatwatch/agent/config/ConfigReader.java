@@ -153,6 +153,45 @@ final class ConfigReader {
         return size;
     }
 
+    /**
+     * A mapping of single values ({@code tags: {env: prod, site: fra}}), in key order; the environment variable
+     * overrides it whole as {@code key=value,key=value}. Empty when absent.
+     */
+    Map<String, String> stringMap(String key) {
+        JsonNode v = raw(key);
+        Map<String, String> out = new java.util.TreeMap<>();
+        String override = envAllowed ? env.get(envName(key(key))) : null;
+        if (override != null) {
+            for (String pair : override.split(",")) {
+                if (pair.isBlank()) {
+                    continue;
+                }
+                int eq = pair.indexOf('=');
+                if (eq <= 0) {
+                    throw new ConfigException(key(key), "expected key=value,key=value in " + envName(key(key)) + " (was '"
+                            + override + "')");
+                }
+                out.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+            }
+            return out;
+        }
+        if (v == null || v.isNull()) {
+            return out;
+        }
+        if (!v.isObject()) {
+            throw new ConfigException(key(key), "expected a mapping such as {env: prod, site: fra}");
+        }
+        Iterator<Map.Entry<String, JsonNode>> fields = v.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> f = fields.next();
+            if (!f.getValue().isValueNode() || f.getValue().isNull()) {
+                throw new ConfigException(key(key) + "." + f.getKey(), "expected a single value");
+            }
+            out.put(f.getKey(), f.getValue().asText());
+        }
+        return out;
+    }
+
     /** A path; relative ones are taken from the config file's folder. Empty means none. */
     Path path(String key, Path fallback) {
         String v = scalar(key);

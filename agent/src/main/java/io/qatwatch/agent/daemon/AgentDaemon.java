@@ -73,7 +73,8 @@ public final class AgentDaemon {
             String name = opened.name();
             health.watch(outbox);
             AgentDaemon daemon = new AgentDaemon(vertx, outbox, health);
-            ReportPublisher publisher = new ReportPublisher(vertx, outbox, clock, name, version, startedAt, health);
+            ReportPublisher publisher = new ReportPublisher(vertx, outbox, clock, name, version, startedAt, health,
+                    config.tags());
             AgentConfig.Collector c = config.collector();
             CollectorClient client = new CollectorClient(vertx, c.url(), token, c.caFile(), c.connectTimeout(), c.requestTimeout());
             SecureRandom random = new SecureRandom();

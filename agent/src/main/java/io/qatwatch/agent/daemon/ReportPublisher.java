@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -39,9 +40,17 @@ public final class ReportPublisher {
     private final String version;
     private final Instant startedAt;
     private final AgentHealth health;
+    private final Map<String, String> tags;
 
     public ReportPublisher(Vertx vertx, Outbox outbox, Clock clock, String agentName, String version, Instant startedAt,
                            AgentHealth health) {
+        this(vertx, outbox, clock, agentName, version, startedAt, health, Map.of());
+    }
+
+    /** As above, sending the host's {@code tags} (agent.tags) in every report. */
+    public ReportPublisher(Vertx vertx, Outbox outbox, Clock clock, String agentName, String version, Instant startedAt,
+                           AgentHealth health, Map<String, String> tags) {
+        this.tags = Map.copyOf(tags);
         this.vertx = vertx;
         this.outbox = outbox;
         this.clock = clock;
@@ -99,7 +108,7 @@ public final class ReportPublisher {
         Instant now = clock.instant();
         OutboxStats stats = outbox.stats();
         AgentInfo agent = new AgentInfo(agentName, version, uptime(now).toSeconds(),
-                stats.depth(), stats.droppedTotal(), stats.corruptTotal(), stats.lostTotal());
+                stats.depth(), stats.droppedTotal(), stats.corruptTotal(), stats.lostTotal(), tags.isEmpty() ? null : tags);
         return new AgentReport(AgentReport.SCHEMA_VERSION, UUID.randomUUID().toString(), now, agent,
                 host, qat, licence, instances, probes);
     }

@@ -40,6 +40,19 @@ class AgentConfigLoaderTest {
     }
 
     @Test
+    void tagsComeFromTheConfigOrTheEnvironmentAndBadOnesNameTheirKey() throws IOException {
+        String yaml = "agent:\n  tags: {env: prod, site: fra}\ncollector:\n  url: https://collector.example.org:8470\n";
+        assertThat(AgentConfigLoader.parse(YAML.readTree(yaml), Map.of(), dir, new TreeSet<>()).config().tags())
+                .containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("env", "prod", "site", "fra")));
+        assertThat(AgentConfigLoader.parse(YAML.readTree(yaml), Map.of("QATWATCH_AGENT_TAGS", "env=test,team=finance"), dir,
+                new TreeSet<>()).config().tags()).isEqualTo(Map.of("env", "test", "team", "finance"));
+        String bad = "agent:\n  tags: {\"bad key\": x}\ncollector:\n  url: https://collector.example.org:8470\n";
+        assertThatThrownBy(() -> AgentConfigLoader.parse(YAML.readTree(bad), Map.of(), dir, new TreeSet<>()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("agent.tags.bad key")
+                .hasMessageContaining("must be 1 to 63 letters");
+    }
+
+    @Test
     void theExampleInstanceBlockDocumentsEveryInstanceKeyWithItsDefault() throws IOException {
         Path password = Files.writeString(dir.resolve("sql-password"), "secret\n");
         String yaml = "collector:\n  url: https://collector.example.org:8470\nsqlserver:\n  instances:\n"

@@ -1,5 +1,6 @@
 package io.qatwatch.collector.analysis;
 
+import io.qatwatch.collector.store.AcceleratorChange;
 import io.qatwatch.protocol.HostFacts;
 import io.qatwatch.protocol.LicenceFacts;
 import io.qatwatch.protocol.QatFacts;
@@ -57,6 +58,8 @@ public record FleetState(List<HostState> hosts) {
      * @param asymmetricKeys  asymmetric keys in master (backup and TDE encryptors besides certificates)
      * @param backups         every backup in the lookback period (all types, copy-only included), any order
      * @param runningBackups  backups running at {@code collectedAt}; empty when none
+     * @param acceleratorHistory the accelerator status over the history period, oldest first, the first element
+     *                        how it stood at the period's start; empty when the store has none
      */
     public record InstanceState(
             String name,
@@ -68,7 +71,8 @@ public record FleetState(List<HostState> hosts) {
             List<CertificateInfo> certificates,
             List<AsymmetricKeyInfo> asymmetricKeys,
             List<RunningBackup> runningBackups,
-            List<BackupRecord> backups) {
+            List<BackupRecord> backups,
+            List<AcceleratorChange> acceleratorHistory) {
 
         public InstanceState {
             configuration = configuration == null ? List.of() : List.copyOf(configuration);
@@ -78,6 +82,15 @@ public record FleetState(List<HostState> hosts) {
             asymmetricKeys = asymmetricKeys == null ? List.of() : List.copyOf(asymmetricKeys);
             runningBackups = runningBackups == null ? List.of() : List.copyOf(runningBackups);
             backups = backups == null ? List.of() : List.copyOf(backups);
+            acceleratorHistory = acceleratorHistory == null ? List.of() : List.copyOf(acceleratorHistory);
+        }
+
+        /** An instance whose accelerator history is not known. */
+        public InstanceState(String name, Instant collectedAt, ServerInfo server, List<ConfigOption> configuration,
+                List<AcceleratorStatus> accelerators, List<DatabaseInfo> databases, List<CertificateInfo> certificates,
+                List<AsymmetricKeyInfo> asymmetricKeys, List<RunningBackup> runningBackups, List<BackupRecord> backups) {
+            this(name, collectedAt, server, configuration, accelerators, databases, certificates, asymmetricKeys,
+                    runningBackups, backups, List.of());
         }
     }
 }

@@ -16,6 +16,9 @@ import java.util.function.Function;
 /** Reads the fleet the rules evaluate from the report store. Blocking: run it on the store's worker. */
 public final class FleetStates {
 
+    /** How far back each instance's accelerator history is read: what the QAT rules and the timeline look at. */
+    public static final Duration ACCELERATOR_HISTORY = Duration.ofDays(30);
+
     private FleetStates() {
     }
 
@@ -46,9 +49,12 @@ public final class FleetStates {
                 List<io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord> backups = store.backups(row.host(), s.name(), since)
                         .stream().map(StoredBackup::backup).toList();
                 instances.add(new InstanceState(s.name(), s.collectedAt(), s.server(), s.configuration(), s.accelerators(),
-                        s.databases(), s.certificates(), s.asymmetricKeys(), s.runningBackups(), backups));
+                        s.databases(), s.certificates(), s.asymmetricKeys(), s.runningBackups(), backups,
+                        store.acceleratorChanges(row.host(), s.name(), now.minus(ACCELERATOR_HISTORY))));
             }
-            hosts.add(new HostState(row.host(), tagsOf.apply(row.host()), row.lastSeen(), row.facts(), row.qat(),
+            Set<String> tags = new java.util.TreeSet<>(HostGroupConfig.tagSet(row.agent() == null ? null : row.agent().tags()));
+            tags.addAll(tagsOf.apply(row.host()));
+            hosts.add(new HostState(row.host(), tags, row.lastSeen(), row.facts(), row.qat(),
                     row.licence(), instances));
         }
         return new FleetState(hosts);

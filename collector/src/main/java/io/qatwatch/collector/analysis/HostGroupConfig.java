@@ -2,6 +2,7 @@ package io.qatwatch.collector.analysis;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -11,7 +12,8 @@ import java.util.regex.Pattern;
  *
  * @param hosts     host name patterns ({@code *} and {@code ?}, case-insensitive), e.g. {@code sql-fra-*}
  * @param instances {@code host/instance} patterns, e.g. {@code sql-fra-01/PROD}
- * @param tags      agent tags, e.g. {@code emea}
+ * @param tags      agent tags ({@code agent.tags} in agent.yaml): {@code env=prod} (the value may be a pattern),
+ *                  or a bare key such as {@code pci} for any value
  */
 public record HostGroupConfig(String name, String calendar, List<String> hosts, List<String> instances, List<String> tags) {
 
@@ -29,7 +31,38 @@ public record HostGroupConfig(String name, String calendar, List<String> hosts, 
         if (instance != null && instances.stream().anyMatch(p -> glob(p, host + "/" + instance))) {
             return true;
         }
-        return tags.stream().anyMatch(hostTags::contains);
+        return tags.stream().anyMatch(t -> tagMatches(t, hostTags));
+    }
+
+    /**
+     * True when one of {@code hostTags} fits {@code wanted}: {@code key=value} (the value a pattern with {@code *}
+     * and {@code ?}, case-insensitive) needs that key with a fitting value; a bare {@code key} needs the key, with any
+     * value, or a bare tag of that name.
+     */
+    public static boolean tagMatches(String wanted, Set<String> hostTags) {
+        int eq = wanted.indexOf('=');
+        String key = (eq < 0 ? wanted : wanted.substring(0, eq)).trim();
+        for (String t : hostTags) {
+            int teq = t.indexOf('=');
+            String tkey = teq < 0 ? t : t.substring(0, teq);
+            if (!tkey.equalsIgnoreCase(key)) {
+                continue;
+            }
+            if (eq < 0 || (teq >= 0 && glob(wanted.substring(eq + 1).trim(), t.substring(teq + 1)))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** An agent's tags as the set host groups match: {@code key=value} each; empty for none. */
+    public static Set<String> tagSet(Map<String, String> tags) {
+        if (tags == null || tags.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> out = new java.util.TreeSet<>();
+        tags.forEach((k, v) -> out.add(k + "=" + v));
+        return out;
     }
 
     /** Shell-style match: {@code *} any run, {@code ?} one character, case-insensitive. */

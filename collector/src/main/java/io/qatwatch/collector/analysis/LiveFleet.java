@@ -3,6 +3,7 @@ package io.qatwatch.collector.analysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.History;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.store.AcceleratorChange;
 import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.ReportStore.FleetHead;
@@ -92,6 +93,8 @@ public final class LiveFleet {
         KeptHistory history;
         boolean stale = true;
         final List<BackupRecord> added = new ArrayList<>();
+        /** Read when the instance is rebuilt, which an accelerator change (a section change) always makes it. */
+        List<AcceleratorChange> acceleratorHistory = List.of();
 
         InstanceSlot(String host) {
             this.host = host;
@@ -109,7 +112,7 @@ public final class LiveFleet {
         InstanceState state(List<BackupRecord> backups) {
             SqlInstanceSnapshot s = sections;
             return new InstanceState(s.name(), lastSeen, s.server(), s.configuration(), s.accelerators(), s.databases(),
-                    s.certificates(), s.asymmetricKeys(), running, backups);
+                    s.certificates(), s.asymmetricKeys(), running, backups, acceleratorHistory);
         }
     }
 
@@ -184,11 +187,22 @@ public final class LiveFleet {
                 instances.add(state);
             }
             FleetRow row = h.row;
-            fleet.add(new HostState(e.getKey(), tagsOf.apply(e.getKey()), h.lastSeen, row.facts(), row.qat(), row.licence(),
-                    instances));
+            fleet.add(new HostState(e.getKey(), tags(row), h.lastSeen, row.facts(), row.qat(), row.licence(), instances));
         }
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history.history());
         return new Refresh(analysis, rebuilt, newBackups);
+    }
+
+    /** The host's tags: its agent's {@code agent.tags}, and what {@code tagsOf} adds. */
+    private Set<String> tags(FleetRow row) {
+        Set<String> extra = tagsOf.apply(row.host());
+        Set<String> own = HostGroupConfig.tagSet(row.agent() == null ? null : row.agent().tags());
+        if (extra.isEmpty()) {
+            return own;
+        }
+        Set<String> all = new java.util.TreeSet<>(own);
+        all.addAll(extra);
+        return all;
     }
 
     /**
@@ -290,8 +304,10 @@ public final class LiveFleet {
     private void rebuild(ReportStore store, InstanceSlot slot, Instant since, Instant now) throws Exception {
         List<BackupRecord> loaded = store.backups(slot.host, slot.sections.name(), since).stream()
                 .map(StoredBackup::backup).toList();
+        slot.acceleratorHistory = store.acceleratorChanges(slot.host, slot.sections.name(),
+                now.minus(FleetStates.ACCELERATOR_HISTORY));
         InstanceState state = slot.state(loaded);
-        String calendar = config.calendarNameFor(slot.host, state.name(), tagsOf.apply(slot.host));
+        String calendar = config.calendarNameFor(slot.host, state.name(), tags(hosts.get(slot.host).row));
         NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
         String scope = slot.host + "/" + state.name();
         History history = FleetAnalysis.history(scope, known, state, loaded, config, now);

@@ -68,6 +68,7 @@ public final class AlertService {
     private final Map<String, Acknowledgement> acks = new ConcurrentHashMap<>();
     private final Map<String, ChannelHealth> health = new ConcurrentHashMap<>();
     private final CollectorMetrics metrics;
+    private final HostDirectory hosts;
     /** What the latest merge said to add under each alert in messages. */
     private volatile Map<String, List<String>> remarks = Map.of();
     private Instant prunedAt = Instant.MIN;
@@ -83,12 +84,25 @@ public final class AlertService {
     /** As above, counting deliveries per channel into {@code metrics} ({@code /metrics}). */
     public AlertService(Vertx vertx, Database db, AlertEvaluator evaluator, PipelineConfig pipeline,
             List<Notifier> notifiers, Random random, CollectorMetrics metrics) {
-        this(vertx, new AlertStore(db), ScopeSource.ALL, evaluator, pipeline, notifiers, random, metrics);
+        this(vertx, db, evaluator, pipeline, notifiers, random, metrics, HostDirectory.NONE);
+    }
+
+    /** As above; {@code hosts} says each alert's host group and tags, for channel routes and silences. */
+    public AlertService(Vertx vertx, Database db, AlertEvaluator evaluator, PipelineConfig pipeline,
+            List<Notifier> notifiers, Random random, CollectorMetrics metrics, HostDirectory hosts) {
+        this(vertx, new AlertStore(db), ScopeSource.ALL, evaluator, pipeline, notifiers, random, metrics, hosts);
     }
 
     /** As above, on {@code store} (fenced by the leases when several collectors share it), scoped by {@code scopes}. */
     public AlertService(Vertx vertx, AlertStore store, ScopeSource scopes, AlertEvaluator evaluator,
             PipelineConfig pipeline, List<Notifier> notifiers, Random random, CollectorMetrics metrics) {
+        this(vertx, store, scopes, evaluator, pipeline, notifiers, random, metrics, HostDirectory.NONE);
+    }
+
+    /** As above; {@code hosts} says each alert's host group and tags, for channel routes and silences. */
+    public AlertService(Vertx vertx, AlertStore store, ScopeSource scopes, AlertEvaluator evaluator,
+            PipelineConfig pipeline, List<Notifier> notifiers, Random random, CollectorMetrics metrics, HostDirectory hosts) {
+        this.hosts = hosts;
         this.vertx = vertx;
         this.metrics = metrics;
         this.store = store;
@@ -273,7 +287,7 @@ public final class AlertService {
     }
 
     private boolean silenced(Alert a, Instant now) {
-        return silences.stream().anyMatch(s -> s.activeAt(now) && s.matches(a));
+        return silences.stream().anyMatch(s -> s.activeAt(now) && s.matches(a, hosts));
     }
 
     /** Groups this channel hears and the dedup stage lets through, with their notification; only of {@code owned} hosts. */
@@ -283,7 +297,7 @@ public final class AlertService {
             if (!owned.owns(r.alert().host())) {
                 continue;
             }
-            if (r.alert().severity().compareTo(n.minSeverity()) >= 0 && n.hears(r.alert())) {
+            if (r.alert().severity().compareTo(n.minSeverity()) >= 0 && n.hears(r.alert(), hosts)) {
                 byGroup.computeIfAbsent(groupKey(r.alert()), k -> new ArrayList<>()).add(r);
             }
         }
@@ -597,10 +611,17 @@ public final class AlertService {
      */
     public Future<Silence> silence(String rule, String host, String instance, String database, String comment,
                                    String createdBy, Instant now, Instant endsAt) {
+        return silence(rule, host, instance, database, null, null, comment, createdBy, now, endsAt);
+    }
+
+    /** As above, also matching the host's group and a tag of the host ({@code key=value} or a bare key), when given. */
+    public Future<Silence> silence(String rule, String host, String instance, String database, String group, String tag,
+                                   String comment, String createdBy, Instant now, Instant endsAt) {
         if (!endsAt.isAfter(now)) {
             return Future.failedFuture(new IllegalArgumentException("endsAt " + endsAt + " is not after now; give a future expiry"));
         }
-        Silence s = new Silence(UUID.randomUUID().toString(), rule, host, instance, database, comment, createdBy, now, endsAt);
+        Silence s = new Silence(UUID.randomUUID().toString(), rule, host, instance, database, comment, createdBy, now, endsAt,
+                group, tag);
         return vertx.executeBlocking(() -> {
             store.saveSilence(s);
             silences.add(s);
@@ -615,7 +636,7 @@ public final class AlertService {
             return Future.succeededFuture(false);
         }
         Silence ended = new Silence(s.id(), s.rule(), s.host(), s.instance(), s.database(), s.comment(), s.createdBy(),
-                s.startsAt(), now);
+                s.startsAt(), now, s.group(), s.tag());
         return vertx.executeBlocking(() -> {
             store.saveSilence(ended);
             silences.remove(s);

@@ -63,7 +63,8 @@ public final class AlertStore {
 
     /**
      * Brings the alert tables to the current schema (component {@code alerts}): on SQLite version 1 the state, log
-     * and silences; version 2 forecasts, refires, acknowledgements, history and chat threads; version 3 the slices.
+     * and silences; version 2 forecasts, refires, acknowledgements, history and chat threads; version 3 the slices;
+     * version 4 (PostgreSQL 2) silences matching a host group or tag.
      */
     public void migrate() throws SQLException {
         if (db.kind() == Database.Kind.POSTGRESQL) {
@@ -83,7 +84,8 @@ public final class AlertStore {
                     CREATE TABLE alert_event (seq BIGSERIAL PRIMARY KEY, alert_id TEXT NOT NULL, at BIGINT NOT NULL,
                       kind TEXT NOT NULL, by_name TEXT, text TEXT);
                     CREATE INDEX alert_event_by_alert ON alert_event(alert_id, at);
-                    CREATE INDEX alert_event_at ON alert_event(at)"""));
+                    CREATE INDEX alert_event_at ON alert_event(at)""",
+                    "ALTER TABLE alert_silence ADD COLUMN group_name TEXT; ALTER TABLE alert_silence ADD COLUMN tag TEXT"));
             return;
         }
         db.migrate("alerts", List.of(String.join(";\n",
@@ -108,7 +110,10 @@ public final class AlertStore {
                 // the slice of each row, so a store copied to PostgreSQL can be split between collectors
                 String.join(";\n",
                         "ALTER TABLE alert_state ADD COLUMN slice INTEGER NOT NULL DEFAULT 0",
-                        "ALTER TABLE alert_notification_log ADD COLUMN slice INTEGER NOT NULL DEFAULT 0")));
+                        "ALTER TABLE alert_notification_log ADD COLUMN slice INTEGER NOT NULL DEFAULT 0"),
+                String.join(";\n",
+                        "ALTER TABLE alert_silence ADD COLUMN group_name TEXT",
+                        "ALTER TABLE alert_silence ADD COLUMN tag TEXT")));
     }
 
     /** Every stored alert, firing or resolved-but-kept. */
@@ -402,9 +407,11 @@ public final class AlertStore {
 
     /** All stored silences. */
     public List<Silence> loadSilences() throws SQLException {
-        return read("SELECT id, rule, host, instance, database_name, comment, created_by, starts_at, ends_at FROM alert_silence",
+        return read("SELECT id, rule, host, instance, database_name, comment, created_by, starts_at, ends_at, group_name, tag "
+                        + "FROM alert_silence",
                 rs -> new Silence(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                        rs.getString(6), rs.getString(7), Instant.parse(rs.getString(8)), Instant.parse(rs.getString(9))));
+                        rs.getString(6), rs.getString(7), Instant.parse(rs.getString(8)), Instant.parse(rs.getString(9)),
+                        rs.getString(10), rs.getString(11)));
     }
 
     /** Inserts or replaces a silence (expiring one early replaces its end). Silences are the whole fleet's, unfenced. */
@@ -412,7 +419,7 @@ public final class AlertStore {
         try {
             db.write(c -> {
                 try (PreparedStatement p = c.prepareStatement("INSERT INTO alert_silence(id, rule, host, instance, "
-                        + "database_name, comment, created_by, starts_at, ends_at) VALUES (?,?,?,?,?,?,?,?,?) "
+                        + "database_name, comment, created_by, starts_at, ends_at, group_name, tag) VALUES (?,?,?,?,?,?,?,?,?,?,?) "
                         + "ON CONFLICT(id) DO UPDATE SET ends_at = excluded.ends_at, comment = excluded.comment")) {
                     p.setString(1, s.id());
                     p.setString(2, s.rule());
@@ -423,6 +430,8 @@ public final class AlertStore {
                     p.setString(7, s.createdBy());
                     p.setString(8, s.startsAt().toString());
                     p.setString(9, s.endsAt().toString());
+                    p.setString(10, s.group());
+                    p.setString(11, s.tag());
                     return p.executeUpdate();
                 }
             });

@@ -12,8 +12,11 @@ public interface Notifier {
     /** The least severe alert this channel hears. */
     Severity minSeverity();
 
-    /** True when this channel hears alerts like {@code a} (its host groups or tags); every alert by default. */
-    default boolean hears(io.qatwatch.collector.alert.Alert a) {
+    /**
+     * True when this channel hears {@code a}: a channel routed to host groups or tags hears the alerts of those hosts
+     * (and alerts of no host); every alert by default.
+     */
+    default boolean hears(io.qatwatch.collector.alert.Alert a, HostDirectory hosts) {
         return true;
     }
 

@@ -34,12 +34,21 @@ public final class WebhookClient {
 
     /** Posts {@code body}; never a failed future. */
     public Future<Delivery> post(String channel, JsonObject body, Instant now) {
+        return post(channel, body, now, r -> judge(channel, r, now));
+    }
+
+    /**
+     * Posts {@code body} and lets {@code answer} read the response (an API that answers the message's id, or says
+     * "not ok" with 200); timeouts and connection errors are retryable failures. Never a failed future.
+     */
+    public Future<Delivery> post(String channel, JsonObject body, Instant now,
+            java.util.function.Function<HttpResponse<Buffer>, Delivery> answer) {
         var request = client.postAbs(url).timeout(timeout.toMillis());
         if (bearerToken != null) {
             request.bearerTokenAuthentication(bearerToken);
         }
         return request.sendJsonObject(body)
-                .map(r -> judge(channel, r, now))
+                .map(answer)
                 .otherwise(e -> Delivery.failed(true, null, channel + ": " + e.getClass().getSimpleName()
                         + (e.getMessage() == null ? "" : ": " + redact(e.getMessage()))));
     }
@@ -55,7 +64,8 @@ public final class WebhookClient {
         return out;
     }
 
-    static Delivery judge(String channel, HttpResponse<Buffer> r, Instant now) {
+    /** 2xx delivered; 408, 429 and 5xx retryable (with Retry-After); other statuses not. */
+    public static Delivery judge(String channel, HttpResponse<Buffer> r, Instant now) {
         int s = r.statusCode();
         if (s >= 200 && s < 300) {
             return Delivery.ok();

@@ -8,19 +8,26 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.function.Function;
 
-/** A chat channel reached by an HTTP webhook: the channel's payload format, posted by a {@link WebhookClient}. */
+/**
+ * A chat channel reached over HTTP: the channel's payload format posted by a {@link WebhookClient}, or a
+ * channel-specific way of posting (an API that threads replies).
+ */
 public final class WebhookNotifier implements Notifier {
 
     private final String name;
     private final Severity minSeverity;
-    private final WebhookClient client;
-    private final Function<Notification, JsonObject> payload;
+    private final Function<Notification, Future<Delivery>> post;
 
+    /** Posts {@code payload} of each notification to the webhook. */
     public WebhookNotifier(String name, Severity minSeverity, WebhookClient client, Function<Notification, JsonObject> payload) {
+        this(name, minSeverity, n -> client.post(name, payload.apply(n), n.at()));
+    }
+
+    /** Sends each notification with {@code post}, which never fails its future (a failure is a {@link Delivery}). */
+    public WebhookNotifier(String name, Severity minSeverity, Function<Notification, Future<Delivery>> post) {
         this.name = name;
         this.minSeverity = minSeverity;
-        this.client = client;
-        this.payload = payload;
+        this.post = post;
     }
 
     @Override
@@ -35,6 +42,6 @@ public final class WebhookNotifier implements Notifier {
 
     @Override
     public Future<Delivery> send(Notification n) {
-        return client.post(name, payload.apply(n), n.at());
+        return post.apply(n);
     }
 }

@@ -19,9 +19,11 @@ import java.util.List;
  * worker that parsed the report), so the single writer only compares and writes.
  *
  * @param instances one entry per {@link AgentReport#instances()}, in the same order
+ * @param tags      the agent's tags alone (null when it has none), kept apart from the agent section, which changes
+ *                  every report, so that a change of tags can be told
  */
 public record ReportSections(Section agent, Section probes, Section facts, Section qat, Section licence,
-        List<InstanceSections> instances) {
+        List<InstanceSections> instances, Section tags) {
 
     private static final ObjectMapper JSON = ReportJson.mapper();
 
@@ -46,8 +48,10 @@ public record ReportSections(Section agent, Section probes, Section facts, Secti
                     section(s.accelerators()), section(s.databases()), section(s.runningBackups()),
                     section(s.certificates()), section(s.asymmetricKeys())));
         }
+        var tags = report.agent() == null || report.agent().tags() == null || report.agent().tags().isEmpty() ? null
+                : report.agent().tags();
         return new ReportSections(section(report.agent()), section(report.probes()), section(report.host()),
-                section(report.qat()), section(report.licence()), instances);
+                section(report.qat()), section(report.licence()), instances, section(tags));
     }
 
     private static Section section(Object value) {

@@ -112,6 +112,12 @@ public interface ReportStore {
     List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) throws Exception;
 
     /**
+     * An instance's accelerator status over time, oldest first: the changes at or after {@code since}, preceded by
+     * the change in force at {@code since} (when there was one), so the first element says how it stood then.
+     */
+    List<AcceleratorChange> acceleratorChanges(String host, String instance, Instant since) throws Exception;
+
+    /**
      * The hosts that report any of the databases {@code databaseGuids} as an availability-group database (their
      * replicas), in host-name order.
      */

@@ -150,6 +150,21 @@ public final class SqlReportStore implements ReportStore {
             CREATE TRIGGER instances_sections BEFORE UPDATE ON instances FOR EACH ROW
               EXECUTE FUNCTION instances_sections()""");
 
+    /**
+     * The agent's tags (issue 23) in a column of their own, so that a change of tags moves the section counter: a
+     * component of its own, as on SQLite.
+     */
+    private static final List<String> POSTGRES_TAGS_STEPS = List.of("""
+            ALTER TABLE hosts ADD COLUMN tags_json JSONB;
+            CREATE OR REPLACE FUNCTION hosts_sections() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              IF OLD.facts_json IS DISTINCT FROM NEW.facts_json OR OLD.qat_json IS DISTINCT FROM NEW.qat_json
+                 OR OLD.licence_json IS DISTINCT FROM NEW.licence_json OR OLD.tags_json IS DISTINCT FROM NEW.tags_json THEN
+                NEW.sections_seq := OLD.sections_seq + 1;
+              END IF;
+              RETURN NEW;
+            END $$""");
+
     /** The advisory lock key of retention pruning on PostgreSQL. */
     private static final long PRUNE_LOCK = 0x7161747761746370L;
 
@@ -177,6 +192,7 @@ public final class SqlReportStore implements ReportStore {
         this.onlyWriter = kind == Database.Kind.SQLITE;
         if (kind == Database.Kind.POSTGRESQL) {
             db.migrate("reports", POSTGRES_STEPS);
+            db.migrate("host-tags", POSTGRES_TAGS_STEPS);
             return;
         }
         db.migrate("reports", List.of(String.join(";\n", """
@@ -275,6 +291,15 @@ public final class SqlReportStore implements ReportStore {
                         + "OR OLD.certificates_json IS NOT NEW.certificates_json "
                         + "OR OLD.asymmetric_keys_json IS NOT NEW.asymmetric_keys_json "
                         + "BEGIN UPDATE instances SET sections_seq = sections_seq + 1 WHERE rowid = NEW.rowid; END")));
+        // The agent's tags (issue 23) in a column of their own: the agent section changes every report (uptime), the
+        // tags seldom, and host groups match them, so a change of tags moves the host's section counter.
+        db.migrate("host-tags", List.of(String.join(";\n",
+                "ALTER TABLE hosts ADD COLUMN tags_json TEXT",
+                "DROP TRIGGER hosts_sections",
+                "CREATE TRIGGER hosts_sections AFTER UPDATE OF facts_json, qat_json, licence_json, tags_json ON hosts "
+                        + "WHEN OLD.facts_json IS NOT NEW.facts_json OR OLD.qat_json IS NOT NEW.qat_json "
+                        + "OR OLD.licence_json IS NOT NEW.licence_json OR OLD.tags_json IS NOT NEW.tags_json "
+                        + "BEGIN UPDATE hosts SET sections_seq = sections_seq + 1 WHERE rowid = NEW.rowid; END")));
         // Pages and counts of the fleet walk host names with their last report from this index alone: the host
         // rows hold kilobytes of facts each, 0.4 s to walk at 100,000 hosts against 0.02 s for the index.
         // A component of its own, so the reports tables' steps stay as they are.
@@ -482,10 +507,14 @@ public final class SqlReportStore implements ReportStore {
                 f.setString(6, host);
                 f.executeUpdate();
             }
-            // agent and probes are overwritten (null too); facts, QAT and licence only by a value (null: not known)
+            PreparedStatement t = statement(c, "UPDATE hosts SET tags_json = ? WHERE name = ?");
+            t.setString(1, ReportSections.json(sections.tags()));
+            t.setString(2, host);
+            t.executeUpdate();
+            // agent, probes and tags are overwritten (null too); facts, QAT and licence only by a value (null: not known)
             if (onlyWriter) {
                 hostsWritten.put(host, new Digest[] {digest(sections.agent()), digest(sections.probes()),
-                    digest(sections.facts()), digest(sections.qat()), digest(sections.licence())});
+                    digest(sections.facts()), digest(sections.qat()), digest(sections.licence()), digest(sections.tags())});
             }
             return;
         }
@@ -493,6 +522,7 @@ public final class SqlReportStore implements ReportStore {
         update.set("last_seen", now.toEpochMilli());
         overwrite(update, "agent_json", sections.agent(), known, 0);
         overwrite(update, "probes_json", sections.probes(), known, 1);
+        overwrite(update, "tags_json", sections.tags(), known, 5);
         coalesce(update, "facts_json", sections.facts(), known, 2);
         coalesce(update, "qat_json", sections.qat(), known, 3);
         if (coalesce(update, "licence_json", sections.licence(), known, 4)) {
@@ -902,6 +932,36 @@ public final class SqlReportStore implements ReportStore {
                 s.setString(2, instance);
                 s.setLong(3, since.toEpochMilli());
                 return storedBackups(s);
+            }
+        });
+    }
+
+    @Override
+    public List<AcceleratorChange> acceleratorChanges(String host, String instance, Instant since)
+            throws SQLException, IOException {
+        return db.read(c -> {
+            // the change in force at since, then every change after it
+            try (PreparedStatement before = c.prepareStatement("""
+                    SELECT changed_at, new_json FROM instance_changes
+                    WHERE host = ? AND instance = ? AND section = 'accelerators' AND changed_at < ?
+                    ORDER BY changed_at DESC LIMIT 1""");
+                 PreparedStatement after = c.prepareStatement("""
+                    SELECT changed_at, new_json FROM instance_changes
+                    WHERE host = ? AND instance = ? AND section = 'accelerators' AND changed_at >= ?
+                    ORDER BY changed_at""")) {
+                List<AcceleratorChange> out = new ArrayList<>();
+                for (PreparedStatement s : List.of(before, after)) {
+                    s.setString(1, host);
+                    s.setString(2, instance);
+                    s.setLong(3, since.toEpochMilli());
+                    try (ResultSet rs = s.executeQuery()) {
+                        while (rs.next()) {
+                            out.add(new AcceleratorChange(Instant.ofEpochMilli(rs.getLong(1)),
+                                    readList(rs.getString(2), new TypeReference<List<AcceleratorStatus>>() { })));
+                        }
+                    }
+                }
+                return out;
             }
         });
     }

@@ -42,7 +42,7 @@ public final class StoreCopy {
             new Table("reports", List.of("report_id", "host", "created_at", "received_at", "backups"), "report_id",
                     "report_id", null),
             new Table("hosts", List.of("name", "first_seen", "last_seen", "agent_json", "facts_json", "qat_json",
-                    "licence_json", "licence_verdict", "facts_at", "probes_json"), "name", "name", null),
+                    "licence_json", "licence_verdict", "facts_at", "probes_json", "tags_json"), "name", "name", null),
             new Table("instances", List.of("host", "name", "last_seen", "server_json", "configuration_json",
                     "accelerators_json", "databases_json", "running_json", "certificates_json", "high_water_mark",
                     "asymmetric_keys_json"),
@@ -63,7 +63,7 @@ public final class StoreCopy {
                         return m.find() ? HostSlices.of(m.group(1)) : 0;
                     }),
             new Table("alert_silence", List.of("id", "rule", "host", "instance", "database_name", "comment", "created_by",
-                    "starts_at", "ends_at"), "id", "id", null));
+                    "starts_at", "ends_at", "group_name", "tag"), "id", "id", null));
 
     private StoreCopy() {
     }

@@ -14,9 +14,17 @@ import java.util.regex.Pattern;
  * @param host  a shell-style host name pattern ({@code sql-fra-*}), case-insensitive; null for any
  * @param group a host group of the alert configuration, case-insensitive; null for any
  * @param state a {@link HostState} label or {@code problem} (any state but ok); null for any
+ * @param tag   an agent tag, {@code key=value} (the value may be a pattern) or a bare {@code key}; null for any
  */
-public record FleetQuery(String after, int limit, String host, String group, String state) {
+public record FleetQuery(String after, int limit, String host, String group, String state, String tag) {
 
+    /** A query without a tag filter. */
+    public FleetQuery(String after, int limit, String host, String group, String state) {
+        this(after, limit, host, group, state, null);
+    }
+
+    /** What a tag filter may hold: a tag key, then optionally '=' (or ':') and a value pattern. */
+    private static final Pattern TAG = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._\\-]{0,62}([=:][^,\\p{Cntrl}]{1,128})?");
     /** What a host pattern may hold: host-name characters and the two wildcards. */
     private static final Pattern HOST_PATTERN = Pattern.compile("[A-Za-z0-9._\\-*?]{1,64}");
     /** The {@code state} value that takes every state but ok. */
@@ -68,32 +76,45 @@ public record FleetQuery(String after, int limit, String host, String group, Str
         if (after != null && after.length() > 200) {
             throw new BadQuery("after", "after must be a host name from the previous page's next link");
         }
-        return new FleetQuery(after, limit, host, blankToNull(params.get("group")), state);
+        String tag = blankToNull(params.get("tag"));
+        if (tag != null) {
+            if (!TAG.matcher(tag).matches()) {
+                throw new BadQuery("tag", "tag must be key=value (the value may hold '*' and '?') or a bare key, e.g. "
+                        + "env=prod (got '" + tag + "')");
+            }
+            tag = tag.replaceFirst(":", "=");
+        }
+        return new FleetQuery(after, limit, host, blankToNull(params.get("group")), state, tag);
     }
 
-    /** True when some filter is set (a pattern, a group or a state). */
+    /** True when some filter is set (a pattern, a group, a state or a tag). */
     public boolean filtered() {
-        return host != null || group != null || state != null;
+        return host != null || group != null || state != null || tag != null;
     }
 
     /** The same filters and limit, from the first page. */
     public FleetQuery first() {
-        return new FleetQuery(null, limit, host, group, state);
+        return new FleetQuery(null, limit, host, group, state, tag);
     }
 
     /** The same filters and limit, starting after {@code lastHost}. */
     public FleetQuery next(String lastHost) {
-        return new FleetQuery(lastHost, limit, host, group, state);
+        return new FleetQuery(lastHost, limit, host, group, state, tag);
     }
 
     /** The same query with another state filter, from the first page. */
     public FleetQuery withState(String newState) {
-        return new FleetQuery(null, limit, host, group, newState);
+        return new FleetQuery(null, limit, host, group, newState, tag);
+    }
+
+    /** The same query with another tag filter, from the first page. */
+    public FleetQuery withTag(String newTag) {
+        return new FleetQuery(null, limit, host, group, state, newTag);
     }
 
     /** The same query with another group filter, from the first page. */
     public FleetQuery withGroup(String newGroup) {
-        return new FleetQuery(null, limit, host, newGroup, state);
+        return new FleetQuery(null, limit, host, newGroup, state, tag);
     }
 
     /**
@@ -105,6 +126,7 @@ public record FleetQuery(String after, int limit, String host, String group, Str
         param(q, "host", host);
         param(q, "group", group);
         param(q, "state", state);
+        param(q, "tag", tag);
         param(q, "limit", limit == defaultLimit ? null : Integer.toString(limit));
         param(q, "after", after);
         return q.toString();

@@ -9,6 +9,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -23,11 +24,14 @@ public final class FleetStatus {
     private final Map<String, HostState> alerting;
     private final Instant silentBefore;
     private final Function<String, String> groupOf;
+    private final Function<String, Set<String>> tagsOf;
 
-    private FleetStatus(Map<String, HostState> alerting, Instant silentBefore, Function<String, String> groupOf) {
+    private FleetStatus(Map<String, HostState> alerting, Instant silentBefore, Function<String, String> groupOf,
+            Function<String, Set<String>> tagsOf) {
         this.alerting = alerting;
         this.silentBefore = silentBefore;
         this.groupOf = groupOf;
+        this.tagsOf = tagsOf;
     }
 
     /**
@@ -36,6 +40,12 @@ public final class FleetStatus {
      */
     public static FleetStatus of(List<AlertsView.ActiveAlert> active, Instant now, int silentMinutes,
             Function<String, String> groupOf) {
+        return of(active, now, silentMinutes, groupOf, host -> Set.of());
+    }
+
+    /** As above; {@code tagsOf} gives a host's tags ({@code key=value}) for the tag filter. */
+    public static FleetStatus of(List<AlertsView.ActiveAlert> active, Instant now, int silentMinutes,
+            Function<String, String> groupOf, Function<String, Set<String>> tagsOf) {
         Map<String, HostState> alerting = new HashMap<>();
         for (AlertsView.ActiveAlert a : active) {
             HostState s = HostState.parse(a.severity());
@@ -43,7 +53,7 @@ public final class FleetStatus {
                 alerting.merge(a.host(), s, (x, y) -> x.compareTo(y) <= 0 ? x : y);
             }
         }
-        return new FleetStatus(alerting, now.minus(Duration.ofMinutes(silentMinutes)), groupOf);
+        return new FleetStatus(alerting, now.minus(Duration.ofMinutes(silentMinutes)), groupOf, tagsOf);
     }
 
     /** Silent when its last report is older than the threshold, else its most severe active alert, else ok. */
@@ -58,9 +68,17 @@ public final class FleetStatus {
         return groupOf.apply(host);
     }
 
-    /** The query's group and state filters (the host pattern is the store's). */
+    /** A host's tags, {@code key=value} each. */
+    public Set<String> tagsOf(String host) {
+        return tagsOf.apply(host);
+    }
+
+    /** The query's group, state and tag filters (the host pattern is the store's). */
     public Predicate<HostSeen> filter(FleetQuery q) {
         Predicate<HostSeen> p = h -> true;
+        if (q.tag() != null) {
+            p = p.and(h -> HostGroupConfig.tagMatches(q.tag(), tagsOf.apply(h.host())));
+        }
         if (q.group() != null) {
             p = p.and(h -> q.group().equalsIgnoreCase(String.valueOf(groupOf.apply(h.host()))));
         }
@@ -75,9 +93,16 @@ public final class FleetStatus {
     /** The alerts on the hosts that the query's host pattern and group select. */
     public static List<AlertsView.ActiveAlert> alertsOf(List<AlertsView.ActiveAlert> active, FleetQuery q,
             Function<String, String> groupOf) {
+        return alertsOf(active, q, groupOf, host -> Set.of());
+    }
+
+    /** The alerts on the hosts that the query's host pattern, group and tag select. */
+    public static List<AlertsView.ActiveAlert> alertsOf(List<AlertsView.ActiveAlert> active, FleetQuery q,
+            Function<String, String> groupOf, Function<String, Set<String>> tagsOf) {
         return active.stream()
                 .filter(a -> q.host() == null || HostGroupConfig.glob(q.host(), a.host()))
                 .filter(a -> q.group() == null || q.group().equalsIgnoreCase(String.valueOf(groupOf.apply(a.host()))))
+                .filter(a -> q.tag() == null || (a.host() != null && HostGroupConfig.tagMatches(q.tag(), tagsOf.apply(a.host()))))
                 .toList();
     }
 

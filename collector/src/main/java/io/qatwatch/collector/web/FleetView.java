@@ -4,14 +4,16 @@ import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The {@code GET /api/v1/fleet} rows: one per host, its group and state, QAT, licence, SQL Server instances
+ * The {@code GET /api/v1/fleet} rows: one per host, its group, tags and state, QAT, licence, SQL Server instances
  * and last report.
  */
 public record FleetView(
         String host,
         String group,
+        Map<String, String> tags,
         String state,
         Instant lastSeen,
         long secondsSinceLastReport,
@@ -40,6 +42,7 @@ public record FleetView(
         return new FleetView(
                 r.host(),
                 status.groupOf(r.host()),
+                r.agent() == null || r.agent().tags() == null ? Map.of() : r.agent().tags(),
                 status.stateOf(r.host(), r.lastSeen()).label(),
                 r.lastSeen(),
                 Math.max(0, now.getEpochSecond() - r.lastSeen().getEpochSecond()),

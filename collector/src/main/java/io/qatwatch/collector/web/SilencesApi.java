@@ -11,8 +11,11 @@ public interface SilencesApi {
      * A silence request: matchers are patterns with {@code *} and {@code ?}; at least one is given.
      *
      * @param endsAt when the silence expires (required, in the future, at most 90 days ahead)
+     * @param group  a host group the alert's host must be in, or null
+     * @param tag    a tag the alert's host must carry ({@code key=value} or a bare key), or null
      */
-    record Request(String rule, String host, String instance, String database, String comment, Instant endsAt) {
+    record Request(String rule, String host, String instance, String database, String comment, Instant endsAt,
+                   String group, String tag) {
     }
 
     /** Silences in force at {@code now} (JSON-serialisable values). */

@@ -33,7 +33,7 @@ class FleetStatesTest {
 
             FleetState.HostState host = fleet.hosts().get(0);
             assertThat(host.host()).isEqualTo("sql01");
-            assertThat(host.tags()).containsExactly("emea");
+            assertThat(host.tags()).as("the agent's tags and what the caller adds").containsExactlyInAnyOrder("emea", "env=prod", "site=fra");
             assertThat(host.licence().qatSoftwareInstalled()).isTrue();
             FleetState.InstanceState instance = host.instances().get(0);
             assertThat(instance.backups()).singleElement().satisfies(b -> assertThat(b.databaseName()).isEqualTo("Sales"));

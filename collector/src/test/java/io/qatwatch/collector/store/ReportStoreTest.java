@@ -138,4 +138,31 @@ class ReportStoreTest {
     static long scalar(Database db, String sql) throws Exception {
         return StoreKinds.scalar(db, sql);
     }
+
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void tagsAndTheAcceleratorHistoryAreKeptAndAChangeOfTagsMovesTheHostsCounter(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
+            var hw = new SqlInstanceSnapshot.AcceleratorStatus("QAT", "HARDWARE", "HARDWARE_MODE_ENTERPRISE_SKU", true, "1.9", "2.5");
+            var sw = new SqlInstanceSnapshot.AcceleratorStatus("QAT", "SOFTWARE", "SOFTWARE_MODE_ACCELERATOR_HARDWARE_NOT_FOUND",
+                    false, "1.9", "2.5");
+            java.util.Map<String, String> prod = java.util.Map.of("env", "prod");
+            store.store("sql01", TestReports.tagged(TestReports.accelerator(1, BASE, hw, null), "report-tags-0001", prod), BASE);
+            long before = store.fleetHeads().get(0).sectionsSeq();
+            store.store("sql01", TestReports.tagged(TestReports.accelerator(2, BASE.plusSeconds(300), hw, null),
+                    "report-tags-0002", prod), BASE.plusSeconds(300));
+            assertThat(store.fleetHeads().get(0).sectionsSeq()).as("same tags, same facts").isEqualTo(before);
+            store.store("sql01", TestReports.tagged(TestReports.accelerator(3, BASE.plusSeconds(600), sw, null),
+                    "report-tags-0003", java.util.Map.of("env", "test")), BASE.plusSeconds(600));
+            assertThat(store.fleetHeads().get(0).sectionsSeq()).as("the tags changed").isGreaterThan(before);
+            assertThat(store.fleetRow("sql01").orElseThrow().agent().tags()).isEqualTo(java.util.Map.of("env", "test"));
+
+            assertThat(store.acceleratorChanges("sql01", "MSSQLSERVER", BASE.plusSeconds(60)))
+                    .as("the change in force at the start, then the later ones")
+                    .extracting(c -> c.at() + " " + c.accelerators().get(0).modeDesc())
+                    .containsExactly(BASE + " HARDWARE", BASE.plusSeconds(600) + " SOFTWARE");
+            assertThat(store.acceleratorChanges("sql01", "NOPE", BASE)).isEmpty();
+        }
+    }
 }

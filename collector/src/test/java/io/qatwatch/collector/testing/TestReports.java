@@ -3,6 +3,7 @@ package io.qatwatch.collector.testing;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.GoldenReports;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
+import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,5 +38,30 @@ public final class TestReports {
                 instance.runningBackups(), instance.certificates(), n * 1000L + backups);
         return new AgentReport(golden.schemaVersion(), String.format("report-%04d-0000-4000-8000-000000000000", n),
                 created, golden.agent(), null, null, null, List.of(snapshot), golden.probes());
+    }
+
+    /**
+     * The golden report as agent {@code n} sends it at {@code at} with its instance's QAT row {@code qat} and no
+     * backups: what a cycle reports when only the accelerator status may have changed. {@code qatFacts} replaces the
+     * host probe's QAT section when not null.
+     */
+    public static AgentReport accelerator(int n, Instant at, AcceleratorStatus qat, io.qatwatch.protocol.QatFacts qatFacts) {
+        AgentReport golden = GoldenReports.complete();
+        SqlInstanceSnapshot instance = golden.instances().get(0);
+        SqlInstanceSnapshot snapshot = new SqlInstanceSnapshot(instance.name(), at, instance.server(),
+                instance.configuration(), List.of(qat), instance.databases(), List.of(), List.of(),
+                instance.certificates(), instance.backupHighWaterMark());
+        return new AgentReport(golden.schemaVersion(), java.util.UUID.nameUUIDFromBytes((n + "@" + at).getBytes(
+                java.nio.charset.StandardCharsets.UTF_8)).toString(), at, golden.agent(), golden.host(),
+                qatFacts == null ? golden.qat() : qatFacts, golden.licence(), List.of(snapshot), golden.probes());
+    }
+
+    /** {@code report} as an agent with {@code tags} in its configuration sends it, under report id {@code reportId}. */
+    public static AgentReport tagged(AgentReport report, String reportId, java.util.Map<String, String> tags) {
+        io.qatwatch.protocol.AgentInfo a = report.agent();
+        return new AgentReport(report.schemaVersion(), reportId, report.createdAt(),
+                new io.qatwatch.protocol.AgentInfo(a.name(), a.version(), a.uptimeSeconds(), a.outboxDepth(),
+                        a.outboxDroppedTotal(), a.outboxCorruptTotal(), a.outboxLostTotal(), tags),
+                report.host(), report.qat(), report.licence(), report.instances(), report.probes());
     }
 }

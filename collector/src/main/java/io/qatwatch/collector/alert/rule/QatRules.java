@@ -57,22 +57,39 @@ final class QatRules {
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
             Optional<AcceleratorStatus> q = qat(ia);
-            if (q.isEmpty() || q.get().modeReasonDesc() == null || !FAILURES.contains(q.get().modeReasonDesc().toUpperCase(Locale.ROOT))) {
+            Optional<QatTimeline.Fall> fall = QatTimeline.of(ia.instance()).fall();
+            boolean failing = q.isPresent() && q.get().modeReasonDesc() != null
+                    && FAILURES.contains(q.get().modeReasonDesc().toUpperCase(Locale.ROOT));
+            if (!failing && fall.isEmpty()) {
                 continue;
             }
-            AcceleratorStatus a = q.get();
+            AcceleratorStatus a = q.orElse(new AcceleratorStatus("QAT", "NONE", null, null, null, null));
             String to = "SOFTWARE".equalsIgnoreCase(a.modeDesc()) ? "software mode" : "no QAT";
             List<Fact> facts = new ArrayList<>(List.of(
-                    new Fact("Mode", a.modeDesc() + " (" + a.modeReasonDesc() + ")"),
+                    new Fact("Mode", a.modeDesc() + " (" + nz(a.modeReasonDesc()) + ")"),
                     new Fact("Hardware detected", String.valueOf(a.hardwareDetected())),
                     new Fact("Library / driver", nz(a.libraryVersion()) + " / " + nz(a.driverVersion()))));
+            String summary = "QAT backup compression fell back to " + to + ": " + nz(a.modeReasonDesc());
+            if (fall.isPresent()) {
+                QatTimeline.Point before = fall.get().before();
+                QatTimeline.Point after = fall.get().after();
+                String at = Fmt.when(after.at(), ia.calendar().zone());
+                summary = "QAT backup compression fell back from " + before.mode().toLowerCase(Locale.ROOT) + " to " + to
+                        + " at " + at + ": " + nz(a.modeReasonDesc());
+                facts.add(0, new Fact("Fell back", at + ", the first report showing it; before: " + before.mode() + " ("
+                        + nz(before.reason()) + ") since " + Fmt.when(before.at(), ia.calendar().zone())));
+                if (before.hardwareDetected() && !after.hardwareDetected()) {
+                    facts.add(new Fact("Hardware gone", "detected until then, not since: SQL Server looks for the device "
+                            + "when it starts, so it was missing when the server or SQL Server restarted"));
+                }
+            }
             HostState h = ia.host();
             if (h.qat() != null) {
                 facts.add(new Fact("Host QAT devices", h.qat().devices().isEmpty() ? "none found"
                         : h.qat().devices().stream().map(QatRules::device).reduce((x, y) -> x + ", " + y).orElse("")));
             }
-            out.add(new Alert("qat-fallback", cfg.severity(), h.host(), ia.instance().name(), null, null,
-                    "QAT backup compression fell back to " + to + ": " + a.modeReasonDesc(), FALLBACK_WHY, facts, List.of()));
+            out.add(new Alert("qat-fallback", cfg.severity(), h.host(), ia.instance().name(), null, null, summary,
+                    FALLBACK_WHY, facts, List.of()));
         }
         return out;
     }

@@ -20,6 +20,9 @@ public final class Rules {
         put(all, cfg.qatFallback().enabled(), "qat-fallback", QatRules::fallback);
         put(all, cfg.qatConfigMismatch().enabled(), "qat-config-mismatch", QatRules::configMismatch);
         put(all, cfg.qatRestoreRisk().enabled(), "qat-restore-risk", QatRules::restoreRisk);
+        put(all, cfg.qatChange().enabled(), "qat-change", QatDriftRules::change);
+        put(all, cfg.qatVersionDrift().enabled(), "qat-version-drift", QatDriftRules::drift);
+        put(all, cfg.qatSoftwareMissing().enabled(), "qat-software-missing", QatDriftRules::softwareMissing);
         put(all, cfg.licenceRisk().enabled(), "licence-risk", HostRules::licenceRisk);
         put(all, cfg.certKeyNotBackedUp().enabled(), "cert-key-not-backed-up", HostRules::certKey);
         put(all, cfg.agentSilent().enabled(), "agent-silent", HostRules::agentSilent);

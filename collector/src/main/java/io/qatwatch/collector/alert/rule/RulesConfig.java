@@ -16,10 +16,14 @@ public record RulesConfig(
         QatRestoreRisk qatRestoreRisk,
         LicenceRisk licenceRisk,
         CertKey certKeyNotBackedUp,
-        AgentSilent agentSilent) {
+        AgentSilent agentSilent,
+        QatChange qatChange,
+        QatVersionDrift qatVersionDrift,
+        Basic qatSoftwareMissing) {
 
     /** All defaults. */
-    public static final RulesConfig DEFAULTS = new RulesConfig(null, null, null, null, null, null, null, null, null, null, null);
+    public static final RulesConfig DEFAULTS = new RulesConfig(null, null, null, null, null, null, null, null, null, null, null,
+            null, null, null);
 
     public RulesConfig {
         backupWindowBreach = backupWindowBreach == null ? new Breach(null, null) : backupWindowBreach;
@@ -33,6 +37,9 @@ public record RulesConfig(
         licenceRisk = licenceRisk == null ? new LicenceRisk(null, null, null) : licenceRisk;
         certKeyNotBackedUp = certKeyNotBackedUp == null ? new CertKey(null, null, null, null) : certKeyNotBackedUp;
         agentSilent = agentSilent == null ? new AgentSilent(null, null, null) : agentSilent;
+        qatChange = qatChange == null ? new QatChange(null, null, null) : qatChange;
+        qatVersionDrift = qatVersionDrift == null ? new QatVersionDrift(null, null, null) : qatVersionDrift;
+        qatSoftwareMissing = qatSoftwareMissing == null ? new Basic(null, null) : qatSoftwareMissing;
     }
 
     public void validate(String key, List<String> problems) {
@@ -52,6 +59,7 @@ public record RulesConfig(
         positive(problems, key + ".backupThroughputDrop.baselineBackups", backupThroughputDrop.baselineBackups());
         positive(problems, key + ".certKeyNotBackedUp.maxKeyBackupAgeDays", certKeyNotBackedUp.maxKeyBackupAgeDays());
         positive(problems, key + ".agentSilent.silentMinutes", agentSilent.silentMinutes());
+        positive(problems, key + ".qatChange.recentHours", qatChange.recentHours());
         for (int i = 0; i < qatRestoreRisk.restoreTargets().size(); i++) {
             RestoreTarget t = qatRestoreRisk.restoreTargets().get(i);
             if (t.hosts().isEmpty()) {
@@ -206,6 +214,24 @@ public record RulesConfig(
             enabled = on(enabled);
             severity = sev(severity, Severity.WARNING);
             silentMinutes = silentMinutes == null ? 15 : silentMinutes;
+        }
+    }
+
+    /** qat-change: a QAT library, driver or chosen mode changed; shown for {@code recentHours} after the change. */
+    public record QatChange(Boolean enabled, Severity severity, Integer recentHours) {
+        public QatChange {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.INFO);
+            recentHours = recentHours == null ? 72 : recentHours;
+        }
+    }
+
+    /** qat-version-drift: versions compared within each host group and, with {@code availabilityGroups}, across replicas. */
+    public record QatVersionDrift(Boolean enabled, Severity severity, Boolean availabilityGroups) {
+        public QatVersionDrift {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.WARNING);
+            availabilityGroups = availabilityGroups == null ? Boolean.TRUE : availabilityGroups;
         }
     }
 }

@@ -38,16 +38,28 @@ public final class EmailNotifier implements Notifier {
         return minSeverity;
     }
 
+    /** The first mail of a group is the thread its later mails reply to: its Message-ID is the thread id. */
     @Override
     public Future<Delivery> send(Notification n) {
         return client.sendMail(message(n, from, to))
-                .map(r -> Delivery.ok())
+                .map(r -> n.reply() || r.getMessageID() == null ? Delivery.ok() : Delivery.ok(bracketed(r.getMessageID())))
                 .otherwise(e -> Delivery.failed(true, null, name + ": SMTP " + e.getMessage()));
     }
 
-    /** The mail a user reads. */
+    /**
+     * The mail a user reads; a reply carries {@code In-Reply-To} and {@code References} naming the group's first
+     * mail, so mail clients thread it.
+     */
     public static MailMessage message(Notification n, String from, List<String> to) {
-        return new MailMessage().setFrom(from).setTo(to).setSubject("qatwatch " + MessageText.title(n))
+        MailMessage m = new MailMessage().setFrom(from).setTo(to).setSubject("qatwatch " + MessageText.title(n))
                 .setText(MessageText.full(n, Markup.PLAIN));
+        if (n.reply()) {
+            m.addHeader("In-Reply-To", n.threadId()).addHeader("References", n.threadId());
+        }
+        return m;
+    }
+
+    private static String bracketed(String messageId) {
+        return messageId.startsWith("<") ? messageId : "<" + messageId + ">";
     }
 }

@@ -9,6 +9,8 @@ import io.qatwatch.collector.metrics.PrometheusText;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.store.TokenStore.Kind;
+import io.qatwatch.collector.analysis.FleetStates;
+import io.qatwatch.collector.web.AcceleratorTimeline;
 import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.FleetPage;
@@ -44,6 +46,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -68,6 +71,7 @@ public final class CollectorServer extends VerticleBase {
     private final WindowCharts charts;
     private final SilencesApi silences;
     private final AlertActions actions;
+    private final Function<String, Set<String>> tagsOf;
     private final Function<String, String> groupOf;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     /** Hosts per {@code /api/v1/fleet} page when the request names no limit, and the most it may name. */
@@ -92,12 +96,14 @@ public final class CollectorServer extends VerticleBase {
      * @param alerts  the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
      * @param windows the window analysis's view, or null until it is wired (503)
      * @param actions one alert with its history, acknowledgements and notes, or null until it is wired (503)
+     * @param tagsOf  a host's tags ({@code key=value}) for the {@code tag} filter
      * @param influxMetrics the InfluxDB sink's families for {@code /metrics}, read per scrape ({@link MetricsSource#NONE} without one)
      */
     public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
             WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
-            AlertActions actions, MetricsSource influxMetrics) {
+            AlertActions actions, Function<String, Set<String>> tagsOf, MetricsSource influxMetrics) {
+        this.tagsOf = tagsOf;
         this.silences = silences;
         this.actions = actions;
         this.charts = charts;
@@ -155,6 +161,8 @@ public final class CollectorServer extends VerticleBase {
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.note(ctx)));
         router.get("/api/v1/instances/:host/:instance/windows")
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
+        router.get("/api/v1/instances/:host/:instance/accelerator")
+                .handler(ctx -> readAccess.require(ctx, false, () -> accelerator(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
         // a reader first, the body (at most 64 KiB) after: BodyHandler resumes the request paused here; the CSRF
         // check of a cookie session then reads the body (two routes: Vert.x Web wants a route's BodyHandler first)
@@ -306,7 +314,7 @@ public final class CollectorServer extends VerticleBase {
     /** Each host's state and group now: from the active alerts, the agent-silent threshold and the host groups. */
     private FleetStatus fleetStatus(Instant now) throws Exception {
         return FleetStatus.of(alerts == null ? List.of() : alerts.active(), now,
-                settings.agentSilentMinutes(), groupOf);
+                settings.agentSilentMinutes(), groupOf, tagsOf);
     }
 
     private void alerts(RoutingContext ctx) {
@@ -327,7 +335,7 @@ public final class CollectorServer extends VerticleBase {
         }
         readWorker.executeBlocking(alerts::active, false)
                 .onSuccess(list -> {
-                    List<AlertsView.ActiveAlert> matching = FleetStatus.alertsOf(list, query, groupOf).stream()
+                    List<AlertsView.ActiveAlert> matching = FleetStatus.alertsOf(list, query, groupOf, tagsOf).stream()
                             .filter(a -> severity == null || severity.equalsIgnoreCase(a.severity()))
                             .toList();
                     ctx.response().putHeader("Content-Type", "application/json")
@@ -357,6 +365,29 @@ public final class CollectorServer extends VerticleBase {
                     }
                 })
                 .onFailure(ctx::fail);
+    }
+
+    /** The instance's QAT accelerator timeline over the last {@link FleetStates#ACCELERATOR_HISTORY}, from the store. */
+    private void accelerator(RoutingContext ctx) {
+        String host = ctx.pathParam("host");
+        String instance = ctx.pathParam("instance");
+        if (!TokenStore.NAME.matcher(host).matches() || !ReportValidator.IDENTIFIER.matcher(instance).matches()) {
+            json(ctx, 400, new JsonObject().put("error", "host or instance name not valid: letters, digits, '.', '_', '-'"));
+            return;
+        }
+        Instant since = clock.instant().minus(FleetStates.ACCELERATOR_HISTORY);
+        readWorker.executeBlocking(() -> {
+            boolean known = store.fleetRow(host).map(r -> r.instances().stream().anyMatch(i -> i.name().equals(instance)))
+                    .orElse(false);
+            return known ? AcceleratorTimeline.of(store.acceleratorChanges(host, instance, since)) : null;
+        }, false).onSuccess(points -> {
+            if (points == null) {
+                json(ctx, 404, new JsonObject().put("error", "no instance " + instance + " on host " + host));
+                return;
+            }
+            ctx.response().putHeader("Content-Type", "application/json").end(ReportJson.toPrettyString(
+                    Map.of("host", host, "instance", instance, "since", since.toString(), "timeline", points)));
+        }).onFailure(ctx::fail);
     }
 
     private void silences(RoutingContext ctx) {
@@ -424,7 +455,7 @@ public final class CollectorServer extends VerticleBase {
             return;
         }
         Instant now = clock.instant();
-        readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf,
+        readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf, tagsOf,
                         settings.agentSilentMinutes(), query, STATUS_LIMIT, now), false)
                 .onSuccess(view -> {
                     Sessions.Session session = ctx.get(ReadAccess.SESSION);

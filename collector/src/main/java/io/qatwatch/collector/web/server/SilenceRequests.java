@@ -32,7 +32,7 @@ final class SilenceRequests {
     }
 
     /**
-     * {@code {"rule", "host", "instance", "database", "comment", "endsAt" | "minutes"}}: at least one matcher,
+     * {@code {"rule", "host", "instance", "database", "group", "tag", "comment", "endsAt" | "minutes"}}: at least one matcher,
      * a comment saying why, and an expiry in the future, at most 90 days ahead.
      */
     static SilencesApi.Request parse(Buffer body, Instant now) throws BadRequest {
@@ -49,8 +49,13 @@ final class SilenceRequests {
         String host = text(json, "host", 256);
         String instance = text(json, "instance", 256);
         String database = text(json, "database", 256);
-        if (rule == null && host == null && instance == null && database == null) {
-            throw new BadRequest("rule", "give at least one matcher (rule, host, instance, database); '*' matches any");
+        String group = text(json, "group", 128);
+        String tag = text(json, "tag", 200);
+        if (tag != null && !tag.matches("[A-Za-z0-9][A-Za-z0-9._\\-]{0,62}([=:][^,]{1,128})?")) {
+            throw new BadRequest("tag", "tag must be key=value (the value may hold '*' and '?') or a bare key, e.g. env=prod");
+        }
+        if (rule == null && host == null && instance == null && database == null && group == null && tag == null) {
+            throw new BadRequest("rule", "give at least one matcher (rule, host, instance, database, group, tag); '*' matches any");
         }
         String comment = text(json, "comment", 512);
         if (comment == null || comment.isBlank()) {
@@ -80,7 +85,8 @@ final class SilenceRequests {
         if (endsAt.isAfter(now.plus(LONGEST))) {
             throw new BadRequest("endsAt", "is more than 90 days ahead; silences must expire");
         }
-        return new SilencesApi.Request(rule, host, instance, database, comment, endsAt);
+        return new SilencesApi.Request(rule, host, instance, database, comment, endsAt, group,
+                tag == null ? null : tag.replaceFirst(":", "="));
     }
 
     private static String text(JsonObject json, String field, int max) throws BadRequest {

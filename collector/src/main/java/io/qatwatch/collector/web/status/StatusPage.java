@@ -163,6 +163,7 @@ public final class StatusPage {
         fleet(html, view);
         windows(html, view);
         algorithms(html, view);
+        channels(html, view);
         html.append("<p class=\"muted\">Rendered ").append(UTC.format(view.renderedAt()))
                 .append(". The page refreshes every minute.</p></main></body></html>");
         return html.toString();
@@ -268,7 +269,11 @@ public final class StatusPage {
             if (a.since() != null) {
                 html.append(" · since ").append(esc(ago(a.since(), view.renderedAt())));
             }
-            html.append("</p><p class=\"why\">").append(esc(a.why())).append("</p>");
+            html.append("</p>");
+            if (a.life() != null) {
+                html.append("<p class=\"life\"><strong>").append(esc(a.life())).append("</strong></p>");
+            }
+            html.append("<p class=\"why\">").append(esc(a.why())).append("</p>");
             if (!a.facts().isEmpty()) {
                 html.append("<dl class=\"facts\">");
                 for (Fact f : a.facts()) {
@@ -376,6 +381,10 @@ public final class StatusPage {
             if (row.group() != null) {
                 html.append(" <span class=\"muted\">").append(esc(row.group())).append("</span>");
             }
+            for (String tag : row.tags()) {
+                html.append(" <a class=\"tag host-tag\" href=\"").append(esc(href(view.paging().query().first().withTag(tag),
+                        view.paging().defaultLimit()))).append("\">").append(esc(tag)).append("</a>");
+            }
             if (row.cpuVendor() != null) {
                 html.append("<br><span class=\"muted\">").append(esc(row.cpuVendor())).append("</span>");
             }
@@ -400,6 +409,7 @@ public final class StatusPage {
                     html.append(" <span class=\"tag ag\" title=\"availability group and this replica's role\">AG ")
                             .append(esc(ag)).append("</span>");
                 }
+                qatTimeline(html, i);
                 html.append("</span>");
             }
             html.append("</span></td><td data-label=\"QAT\">").append(qat(row)).append("</td><td data-label=\"Licence\">")
@@ -416,6 +426,48 @@ public final class StatusPage {
     }
 
     /** What each licence verdict means; the Intel driver licence's clause is quoted, no legal advice given. */
+    /** The instance's QAT changes of the last 30 days, when there were any: "when → mode (reason), versions". */
+    private static void qatTimeline(StringBuilder html, SqlInstanceRow i) {
+        if (i.qatTimeline().size() < 2) {
+            return;
+        }
+        html.append("<details class=\"qat-timeline\"><summary>QAT, last 30 days: ").append(i.qatTimeline().size() - 1)
+                .append(i.qatTimeline().size() == 2 ? " change" : " changes").append("</summary><ol>");
+        for (var p : i.qatTimeline()) {
+            html.append("<li><time datetime=\"").append(p.at()).append("\">").append(esc(UTC.format(p.at())))
+                    .append("</time> ").append(p.mode() == null ? "no QAT row" : "<span class=\"tag " + modeClass(p.mode())
+                            + "\">" + esc(p.mode()) + "</span> " + esc(p.reason() == null ? "" : p.reason()))
+                    .append(p.libraryVersion() == null && p.driverVersion() == null ? ""
+                            : " <span class=\"muted\">library " + esc(String.valueOf(p.libraryVersion())) + ", driver "
+                                    + esc(String.valueOf(p.driverVersion())) + (Boolean.TRUE.equals(p.hardwareDetected())
+                                    ? ", hardware detected" : ", no hardware") + "</span>")
+                    .append("</li>");
+        }
+        html.append("</ol></details>");
+    }
+
+    /** Each chat channel's deliveries: how many went, how many attempts failed, the last error. */
+    private static void channels(StringBuilder html, StatusView view) {
+        if (view.channels().isEmpty()) {
+            return;
+        }
+        html.append("<section id=\"channels\"><h2>Chat channels</h2><table><thead><tr><th>Channel</th><th>Delivered</th>"
+                + "<th>Failed attempts</th><th>Last failure</th></tr></thead><tbody>");
+        for (var c : view.channels()) {
+            html.append("<tr data-channel=\"").append(esc(c.name())).append("\"><td data-label=\"Channel\">").append(esc(c.name()))
+                    .append(c.failing() ? " <span class=\"tag bad\">failing</span>" : "")
+                    .append("</td><td data-label=\"Delivered\">").append(c.delivered())
+                    .append("</td><td data-label=\"Failed attempts\">").append(c.failed() == 0 ? "0"
+                            : "<span class=\"count bad\">" + c.failed() + "</span>")
+                    .append("</td><td data-label=\"Last failure\">")
+                    .append(c.lastFailedAt() == null ? "none" : esc(UTC.format(c.lastFailedAt())) + " <span class=\"muted\">"
+                            + esc(c.lastError()) + "</span>")
+                    .append("</td></tr>");
+        }
+        html.append("</tbody></table><p class=\"muted\">Since the collector started; <code>/metrics</code> counts the same "
+                + "(<code>qatwatch_notifications_failed_total</code>).</p></section>");
+    }
+
     private static void licenceLegend(StringBuilder html) {
         html.append("<details class=\"legend-verdicts\" id=\"licence-verdicts\"><summary>What the licence verdicts mean</summary><dl class=\"facts\">");
         VERDICTS.forEach((verdict, meaning) -> html.append("<dt>").append(licence(verdict)).append("</dt><dd>")
@@ -425,11 +477,12 @@ public final class StatusPage {
                 + "operating system\". qatwatch reports the facts and the clause; it gives no legal advice.</p></details>");
     }
 
-    /** A plain GET form (no script): host pattern, group and state; the page size is kept. */
+    /** A plain GET form (no script): host pattern, group, tag and state; the page size is kept. */
     private static void filters(StringBuilder html, StatusView.Paging paging) {
         FleetQuery q = paging.query();
         html.append("<form class=\"filters\" method=\"get\"><label>Host pattern<input name=\"host\" placeholder=\"sql-fra-*\" value=\"")
                 .append(esc(q.host())).append("\"></label><label>Group<input name=\"group\" value=\"").append(esc(q.group()))
+                .append("\"></label><label>Tag<input name=\"tag\" placeholder=\"env=prod\" value=\"").append(esc(q.tag()))
                 .append("\"></label><label>State<select name=\"state\"><option value=\"\">any</option>");
         List<String> states = new java.util.ArrayList<>(HostState.labels());
         states.add(FleetQuery.PROBLEM);

@@ -1,5 +1,7 @@
 package io.qatwatch.collector.web.status;
 
+import io.qatwatch.collector.web.AcceleratorTimeline;
+import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.FleetQuery;
 import io.qatwatch.collector.web.FleetStatus;
 import java.time.Instant;
@@ -18,6 +20,7 @@ import java.util.List;
  *                   {@link StatusViews#ALERTS_SHOWN}
  * @param windows    per SQL Server instance of the page's hosts, its recent nightly windows and their trend
  * @param algorithms per database of the page's hosts and compression algorithm, how its backups did
+ * @param channels   each chat channel's deliveries since the collector started; empty without the alert stage
  */
 public record StatusView(
         Instant renderedAt,
@@ -26,13 +29,21 @@ public record StatusView(
         List<HostRow> fleet,
         List<ActiveAlert> alerts,
         List<InstanceWindows> windows,
-        List<AlgorithmRow> algorithms) {
+        List<AlgorithmRow> algorithms,
+        List<AlertsView.ChannelHealth> channels) {
 
     public StatusView {
         fleet = List.copyOf(fleet);
         alerts = List.copyOf(alerts);
         windows = List.copyOf(windows);
         algorithms = List.copyOf(algorithms);
+        channels = channels == null ? List.of() : List.copyOf(channels);
+    }
+
+    /** A page without the chat channels' deliveries. */
+    public StatusView(Instant renderedAt, FleetStatus.Summary summary, Paging paging, List<HostRow> fleet,
+            List<ActiveAlert> alerts, List<InstanceWindows> windows, List<AlgorithmRow> algorithms) {
+        this(renderedAt, summary, paging, fleet, alerts, windows, algorithms, List.of());
     }
 
     /**
@@ -51,6 +62,7 @@ public record StatusView(
      *
      * @param state          a {@code HostState} label: silent, critical, warning, info or ok
      * @param group          its host group in the alert configuration, null when none
+     * @param tags           its agent's tags, {@code key=value}, in key order
      * @param qat            null when no report carried QAT facts yet
      * @param licenceVerdict a {@code LicenceVerdict} name, null when unknown
      * @param losses         what the agent's last report said it lost, null when it said nothing
@@ -59,6 +71,7 @@ public record StatusView(
             String host,
             String state,
             String group,
+            List<String> tags,
             String cpuVendor,
             QatState qat,
             String licenceVerdict,
@@ -68,12 +81,13 @@ public record StatusView(
 
         public HostRow {
             instances = List.copyOf(instances);
+            tags = tags == null ? List.of() : List.copyOf(tags);
         }
 
         /** A host whose agent reported no losses (or none yet). */
-        public HostRow(String host, String state, String group, String cpuVendor, QatState qat, String licenceVerdict,
-                List<SqlInstanceRow> instances, Instant lastSeen) {
-            this(host, state, group, cpuVendor, qat, licenceVerdict, instances, lastSeen, null);
+        public HostRow(String host, String state, String group, List<String> tags, String cpuVendor, QatState qat,
+                String licenceVerdict, List<SqlInstanceRow> instances, Instant lastSeen) {
+            this(host, state, group, tags, cpuVendor, qat, licenceVerdict, instances, lastSeen, null);
         }
     }
 
@@ -101,17 +115,26 @@ public record StatusView(
      * @param acceleratorMode   {@code sys.dm_server_accelerator_status} mode: HARDWARE, SOFTWARE, NONE; null before SQL Server 2022
      * @param acceleratorReason  its {@code mode_reason_desc}
      * @param availabilityGroups the availability groups its databases are in, with this replica's role ({@code ag-orders SECONDARY})
+     * @param qatTimeline        its QAT row over the last 30 days, oldest first (the first point: how it stood then);
+     *                           empty when unknown
      */
     public record SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason,
-            List<String> availabilityGroups) {
+            List<String> availabilityGroups, List<AcceleratorTimeline.Point> qatTimeline) {
 
         public SqlInstanceRow {
             availabilityGroups = availabilityGroups == null ? List.of() : List.copyOf(availabilityGroups);
+            qatTimeline = qatTimeline == null ? List.of() : List.copyOf(qatTimeline);
+        }
+
+        /** An instance whose QAT history is not shown. */
+        public SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason,
+                List<String> availabilityGroups) {
+            this(name, productVersion, acceleratorMode, acceleratorReason, availabilityGroups, List.of());
         }
 
         /** An instance in no availability group. */
         public SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason) {
-            this(name, productVersion, acceleratorMode, acceleratorReason, List.of());
+            this(name, productVersion, acceleratorMode, acceleratorReason, List.of(), List.of());
         }
     }
 
@@ -122,6 +145,8 @@ public record StatusView(
      * @param why      the rule's plain-language reason with this alert's particulars
      * @param facts    the numbers behind it, already formatted, in display order
      * @param since    when it started firing
+     * @param life     what people and the pipeline did with it ("acknowledged by oncall: ...", "silenced",
+     *                 "flapping"), or null
      */
     public record ActiveAlert(
             String id,
@@ -133,10 +158,17 @@ public record StatusView(
             String summary,
             String why,
             List<Fact> facts,
-            Instant since) {
+            Instant since,
+            String life) {
 
         public ActiveAlert {
             facts = facts == null ? List.of() : List.copyOf(facts);
+        }
+
+        /** An alert nobody acknowledged, silenced or saw flapping. */
+        public ActiveAlert(String id, String rule, String severity, String host, String instance, String database,
+                String summary, String why, List<Fact> facts, Instant since) {
+            this(id, rule, severity, host, instance, database, summary, why, facts, since, null);
         }
     }
 

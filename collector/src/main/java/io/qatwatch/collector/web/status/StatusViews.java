@@ -1,8 +1,11 @@
 package io.qatwatch.collector.web.status;
 
+import io.qatwatch.collector.analysis.FleetStates;
+import io.qatwatch.collector.analysis.HostGroupConfig;
 import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.StoredBackup;
+import io.qatwatch.collector.web.AcceleratorTimeline;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.FleetPage;
 import io.qatwatch.collector.web.FleetQuery;
@@ -14,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,28 +46,33 @@ public final class StatusViews {
      * page's hosts only. The alert pipeline and the window analysis may be null while they are not wired.
      *
      * @param groupOf       a host's group in the alert configuration, null for none
+     * @param tagsOf        a host's tags ({@code key=value}) for the tag filter
      * @param silentMinutes the agent-silent threshold: a host whose last report is older is silent
      * @param defaultLimit  the page size when the query names none (links leave it out)
      */
     public static StatusView fromStore(ReportStore store, AlertsView alerts, WindowCharts windows,
-            Function<String, String> groupOf, int silentMinutes, FleetQuery query, int defaultLimit, Instant now)
-            throws Exception {
+            Function<String, String> groupOf, Function<String, Set<String>> tagsOf, int silentMinutes, FleetQuery query,
+            int defaultLimit, Instant now) throws Exception {
         List<AlertsView.ActiveAlert> active = alerts == null ? List.of() : alerts.active();
-        FleetStatus status = FleetStatus.of(active, now, silentMinutes, groupOf);
+        FleetStatus status = FleetStatus.of(active, now, silentMinutes, groupOf, tagsOf);
         FleetStatus.Summary summary = status.summarise(store.hostsSeen());
         FleetPage page = FleetPage.read(store, status, query);
         List<StoredBackup> backups = new ArrayList<>();
         Set<String> hosts = new HashSet<>();
+        Map<String, List<AcceleratorTimeline.Point>> timelines = new HashMap<>();
         for (FleetRow row : page.rows()) {
             hosts.add(row.host());
             for (SqlInstanceSnapshot instance : row.instances()) {
                 backups.addAll(store.backups(row.host(), instance.name(), now.minus(ALGORITHM_PERIOD)));
+                timelines.put(row.host() + "/" + instance.name(), AcceleratorTimeline.of(
+                        store.acceleratorChanges(row.host(), instance.name(), now.minus(FleetStates.ACCELERATOR_HISTORY))));
             }
         }
-        List<StatusView.ActiveAlert> shown = alerts(FleetStatus.alertsOf(active, query, groupOf));
+        List<StatusView.ActiveAlert> shown = alerts(FleetStatus.alertsOf(active, query, groupOf, tagsOf));
         return new StatusView(now, summary, new StatusView.Paging(query, defaultLimit, page.next(), shown.size()),
-                fleet(page.rows(), status), shown.subList(0, Math.min(ALERTS_SHOWN, shown.size())),
-                windows == null ? List.of() : windows.lastNights(now, hosts), algorithms(backups));
+                fleet(page.rows(), status, timelines), shown.subList(0, Math.min(ALERTS_SHOWN, shown.size())),
+                windows == null ? List.of() : windows.lastNights(now, hosts), algorithms(backups),
+                alerts == null ? List.of() : alerts.channels());
     }
 
     /** The API's active alerts, most severe first, then the oldest first; {@code details} is the why. */
@@ -72,24 +81,49 @@ public final class StatusViews {
                 .sorted(Comparator.comparingInt((AlertsView.ActiveAlert a) -> severityRank(a.severity()))
                         .thenComparing(a -> a.since() == null ? Instant.MAX : a.since()))
                 .map(a -> new StatusView.ActiveAlert(a.id(), a.rule(), a.severity(), a.host(), a.instance(), a.database(),
-                        a.summary(), a.details(), List.of(), a.since()))
+                        a.summary(), a.details(), List.of(), a.since(), life(a)))
                 .toList();
+    }
+
+    /** "acknowledged by oncall until ...: note", "silenced", "flapping", joined; null when none applies. */
+    private static String life(AlertsView.ActiveAlert a) {
+        List<String> parts = new ArrayList<>();
+        if (a.acknowledged() != null) {
+            AlertsView.Acknowledged ack = a.acknowledged();
+            parts.add("acknowledged by " + ack.by() + (ack.expiresAt() == null ? "" : " until " + ack.expiresAt())
+                    + (ack.note() == null ? "" : ": " + ack.note()));
+        }
+        if (a.silenced()) {
+            parts.add("silenced");
+        }
+        if (a.flapping()) {
+            parts.add("flapping: repeats held");
+        }
+        return parts.isEmpty() ? null : String.join(" · ", parts);
     }
 
     /** One row per host, sorted by host name, with its state and group from {@code status}. */
     public static List<StatusView.HostRow> fleet(List<FleetRow> rows, FleetStatus status) {
+        return fleet(rows, status, Map.of());
+    }
+
+    /** As above, with each instance's QAT timeline by {@code host/instance}. */
+    public static List<StatusView.HostRow> fleet(List<FleetRow> rows, FleetStatus status,
+            Map<String, List<AcceleratorTimeline.Point>> timelines) {
         return rows.stream()
                 .sorted(Comparator.comparing(FleetRow::host))
                 .map(r -> new StatusView.HostRow(
                         r.host(),
                         status.stateOf(r.host(), r.lastSeen()).label(),
                         status.groupOf(r.host()),
+                        r.agent() == null || r.agent().tags() == null ? List.of()
+                                : HostGroupConfig.tagSet(r.agent().tags()).stream().toList(),
                         r.facts() == null || r.facts().cpu() == null ? null : r.facts().cpu().vendor(),
                         r.qat() == null ? null : new StatusView.QatState(r.qat().devices().size(),
                                 (int) r.qat().devices().stream().filter(StatusViews::up).count(), r.qat().compressionReady()),
                         r.licence() == null ? null : r.licence().verdict().name(),
                         r.instances().stream().sorted(Comparator.comparing(SqlInstanceSnapshot::name))
-                                .map(StatusViews::instance).toList(),
+                                .map(i -> instance(i, timelines.getOrDefault(r.host() + "/" + i.name(), List.of()))).toList(),
                         r.lastSeen(),
                         losses(r)))
                 .toList();
@@ -167,13 +201,13 @@ public final class StatusViews {
         return d.state() == null ? d.driver() != null : "up".equalsIgnoreCase(d.state());
     }
 
-    private static StatusView.SqlInstanceRow instance(SqlInstanceSnapshot s) {
+    private static StatusView.SqlInstanceRow instance(SqlInstanceSnapshot s, List<AcceleratorTimeline.Point> timeline) {
         var qat = s.accelerators() == null ? null
                 : s.accelerators().stream().filter(a -> "QAT".equalsIgnoreCase(a.accelerator())).findFirst().orElse(null);
         return new StatusView.SqlInstanceRow(s.name(),
                 s.server() == null ? null : s.server().productVersion(),
                 qat == null ? null : qat.modeDesc(),
                 qat == null ? null : qat.modeReasonDesc(),
-                io.qatwatch.collector.web.FleetView.availabilityGroups(s));
+                io.qatwatch.collector.web.FleetView.availabilityGroups(s), timeline);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.testing.MovableClock;
 import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.collector.testing.SelfSignedCertificate;
 import io.qatwatch.collector.web.StatusPageConfig;
@@ -38,32 +39,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StatusPageSignInTest {
 
-    /** A clock the test moves: sessions expire on it. */
-    static final class MovableClock extends Clock {
-        final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-30T09:00:00Z"));
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
-    }
-
     private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
 
     @TempDir
     Path data;
 
-    private final MovableClock clock = new MovableClock();
+    private final MovableClock clock = new MovableClock(Instant.parse("2026-11-30T09:00:00Z"));
     private final HttpClient browser = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
     private RunningCollector running;
     private String base;

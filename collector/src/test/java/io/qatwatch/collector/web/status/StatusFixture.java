@@ -55,14 +55,14 @@ final class StatusFixture {
 
     static List<HostRow> fleet() {
         return List.of(
-                new HostRow("sql01", "critical", "prod", "GenuineIntel", new QatState(2, 2, true), "INTEL_QAT_HARDWARE",
+                new HostRow("sql01", "critical", "prod", List.of("env=prod", "site=fra"), "GenuineIntel", new QatState(2, 2, true), "INTEL_QAT_HARDWARE",
                         List.of(new SqlInstanceRow("MSSQLSERVER", "16.0.4135.4", "HARDWARE", "Hardware mode"),
                                 new SqlInstanceRow("REPORTING", "16.0.4135.4", "SOFTWARE", "Hardware not found")),
                         NOW.minusSeconds(40)),
-                new HostRow("sql02", "ok", "prod", "AuthenticAMD", new QatState(0, 0, false), "INTEL_COMPONENT_ONLY",
+                new HostRow("sql02", "ok", "prod", List.of(), "AuthenticAMD", new QatState(0, 0, false), "INTEL_COMPONENT_ONLY",
                         List.of(new SqlInstanceRow("MSSQLSERVER", "16.0.4135.4", "SOFTWARE", "Software mode forced")),
                         NOW.minusSeconds(300)),
-                new HostRow(HOSTILE_HOST, "silent", null, null, null, null, List.of(), NOW.minusSeconds(3 * 86_400)));
+                new HostRow(HOSTILE_HOST, "silent", null, List.of(), null, null, null, List.of(), NOW.minusSeconds(3 * 86_400)));
     }
 
     static List<ActiveAlert> alerts() {

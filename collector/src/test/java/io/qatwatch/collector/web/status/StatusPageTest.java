@@ -154,7 +154,7 @@ class StatusPageTest {
 
     @Test
     void anAgentThatLostReportsSaysSoInItsRowAndOneThatLostNoneSaysNothing() {
-        StatusView.HostRow lossy = new StatusView.HostRow("sql09", "ok", null, "GenuineIntel", null, null, List.of(),
+        StatusView.HostRow lossy = new StatusView.HostRow("sql09", "ok", null, List.of(), "GenuineIntel", null, null, List.of(),
                 StatusFixture.NOW.minusSeconds(30), new StatusView.AgentLosses(36, 4, 0));
         String page = StatusPage.render(StatusFixture.of(StatusFixture.NOW, List.of(lossy), List.of(), List.of(), List.of()));
         assertThat(page).contains("<span class=\"tag bad\"").contains(">lost 36 reports</span>")
