@@ -173,7 +173,7 @@ public final class AlertStage {
         if (seen == null) {
             return null;
         }
-        FleetState one = FleetStates.loadHost(collector.store(), seen.host().host(), now, config.windows().lookbackDays(),
+        FleetState one = FleetStates.loadHost(collector.store(), seen.host().host(), now, config.analysis(),
                 h -> seen.host().tags());
         var ia = new FleetAnalysis(one, config.analysis(), now).instance(seen.host().host(), seen.instance().name());
         // Plain maps and lists, so any JSON mapper (the web layer uses Jackson) writes them as they are.

@@ -1,5 +1,6 @@
 package io.qatwatch.collector.analysis;
 
+import io.qatwatch.collector.compression.CompressionSamples;
 import io.qatwatch.protocol.HostFacts;
 import io.qatwatch.protocol.LicenceFacts;
 import io.qatwatch.protocol.QatFacts;
@@ -55,6 +56,9 @@ public record FleetState(List<HostState> hosts) {
      * @param collectedAt     when the latest snapshot was taken (the time {@code runningBackups} describes)
      * @param backups         every backup in the lookback period (all types, copy-only included), any order
      * @param runningBackups  backups running at {@code collectedAt}; empty when none
+     * @param compression     what the compression comparison reads of the backups, when already known (the store
+     *                        and the alert stage know each QAT_DEFLATE backup's mode); null: worked out from
+     *                        {@code backups}, in the accelerator's current mode
      */
     public record InstanceState(
             String name,
@@ -65,7 +69,17 @@ public record FleetState(List<HostState> hosts) {
             List<DatabaseInfo> databases,
             List<CertificateInfo> certificates,
             List<RunningBackup> runningBackups,
-            List<BackupRecord> backups) {
+            List<BackupRecord> backups,
+            CompressionSamples compression) {
+
+        /** An instance whose compression samples are worked out from {@code backups}. */
+        public InstanceState(String name, Instant collectedAt, ServerInfo server, List<ConfigOption> configuration,
+                             List<AcceleratorStatus> accelerators, List<DatabaseInfo> databases,
+                             List<CertificateInfo> certificates, List<RunningBackup> runningBackups,
+                             List<BackupRecord> backups) {
+            this(name, collectedAt, server, configuration, accelerators, databases, certificates, runningBackups, backups,
+                    null);
+        }
 
         public InstanceState {
             configuration = configuration == null ? List.of() : List.copyOf(configuration);

@@ -3,6 +3,8 @@ package io.qatwatch.collector.analysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.History;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.compression.CompressionSamples;
+import io.qatwatch.collector.compression.QatModes;
 import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.ReportStore.FleetHead;
@@ -89,6 +91,9 @@ public final class LiveFleet {
         /** When a digest backup crosses the lookback period's start or {@code now}: the digest is worked out again. */
         Instant digestValidUntil = Instant.MIN;
         KeptHistory history;
+        /** The QAT mode over time, and the backups the compression comparison reads: kept apart from the digest. */
+        QatModes modes;
+        CompressionSamples compression;
         boolean stale = true;
         final List<BackupRecord> added = new ArrayList<>();
 
@@ -108,7 +113,7 @@ public final class LiveFleet {
         InstanceState state(List<BackupRecord> backups) {
             SqlInstanceSnapshot s = sections;
             return new InstanceState(s.name(), lastSeen, s.server(), s.configuration(), s.accelerators(), s.databases(),
-                    s.certificates(), running, backups);
+                    s.certificates(), running, backups, compression);
         }
     }
 
@@ -215,6 +220,7 @@ public final class LiveFleet {
             return;
         }
         slot.added.add(b);
+        slot.compression.add(b, slot.modes);
     }
 
     /** Keeps {@code digest} (shared strings) and when it must be worked out again. */
@@ -263,6 +269,8 @@ public final class LiveFleet {
         }
         slot.history = new KeptHistory(scope, known, slot.secondaries, config, history, future, now);
         digest(slot, BackupDigest.of(loaded, config, now), now);
+        slot.modes = FleetStates.qatModes(store, slot.host, state, since);
+        slot.compression = FleetStates.compressionSamples(loaded, slot.modes, config.compression(), now);
         slot.stale = false;
     }
 

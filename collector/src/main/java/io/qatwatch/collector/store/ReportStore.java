@@ -111,6 +111,19 @@ public interface ReportStore {
      */
     List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) throws Exception;
 
+    /** One state of an instance's accelerators section ({@code sys.dm_server_accelerator_status}) and when it was reported. */
+    record AcceleratorState(Instant at, List<io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus> accelerators) {
+    }
+
+    /**
+     * The accelerator states an instance reported, oldest first: the one in force at {@code since} (when the store
+     * knows it) and every change after it. The compression comparison judges each QAT_DEFLATE backup in the mode
+     * it ran in. A store that keeps no history answers none, and the latest state stands for all time.
+     */
+    default List<AcceleratorState> acceleratorHistory(String host, String instance, Instant since) throws Exception {
+        return List.of();
+    }
+
     /** Deletes backups started before {@code backupsBefore} and report ids received before {@code reportIdsBefore}. */
     int prune(Instant backupsBefore, Instant reportIdsBefore) throws Exception;
 }

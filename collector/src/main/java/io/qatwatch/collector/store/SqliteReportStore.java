@@ -766,6 +766,33 @@ public final class SqliteReportStore implements ReportStore {
         }
     }
 
+    @Override
+    public List<AcceleratorState> acceleratorHistory(String host, String instance, Instant since) throws Exception {
+        synchronized (readLock) {
+            List<AcceleratorState> out = new ArrayList<>();
+            // the state in force at since, then every change after it (instance_changes_at covers both)
+            try (PreparedStatement before = reader().prepareStatement("""
+                    SELECT changed_at, new_json FROM instance_changes WHERE host = ? AND instance = ? AND section = 'accelerators'
+                      AND changed_at < ? ORDER BY changed_at DESC LIMIT 1""");
+                 PreparedStatement after = reader().prepareStatement("""
+                    SELECT changed_at, new_json FROM instance_changes WHERE host = ? AND instance = ? AND section = 'accelerators'
+                      AND changed_at >= ? ORDER BY changed_at, rowid""")) {
+                for (PreparedStatement s : List.of(before, after)) {
+                    s.setString(1, host);
+                    s.setString(2, instance);
+                    s.setLong(3, since.toEpochMilli());
+                    try (ResultSet rs = s.executeQuery()) {
+                        while (rs.next()) {
+                            out.add(new AcceleratorState(Instant.ofEpochMilli(rs.getLong(1)),
+                                    readList(rs.getString(2), new TypeReference<List<AcceleratorStatus>>() { })));
+                        }
+                    }
+                }
+            }
+            return out;
+        }
+    }
+
     /** The read connection (see {@link Database#openReader()}); under {@code readLock}. */
     private Connection reader() throws SQLException {
         if (reader == null) {

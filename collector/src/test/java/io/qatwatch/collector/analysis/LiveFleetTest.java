@@ -160,7 +160,7 @@ class LiveFleetTest {
         LiveFleet.Refresh refresh = live.refresh(store, now);
         rebuilt += refresh.rebuilt();
         FleetAnalysis incremental = refresh.analysis();
-        FleetAnalysis fresh = new FleetAnalysis(FleetStates.load(store, now, CONFIG.windows().lookbackDays(), h -> Set.of()),
+        FleetAnalysis fresh = new FleetAnalysis(FleetStates.load(store, now, CONFIG.analysis(), h -> Set.of()),
                 CONFIG.analysis(), now);
         List<Alert> alerts = evaluator.evaluate(fresh).alerts();
         assertThat(evaluator.evaluate(incremental).alerts()).as("alerts at %s", now).isEqualTo(alerts);

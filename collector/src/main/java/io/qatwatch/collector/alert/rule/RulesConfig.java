@@ -1,6 +1,7 @@
 package io.qatwatch.collector.alert.rule;
 
 import io.qatwatch.collector.alert.Severity;
+import io.qatwatch.collector.compression.VerdictThresholds;
 import io.qatwatch.collector.window.CreepSettings;
 import java.util.List;
 
@@ -16,10 +17,14 @@ public record RulesConfig(
         QatRestoreRisk qatRestoreRisk,
         LicenceRisk licenceRisk,
         CertKey certKeyNotBackedUp,
-        AgentSilent agentSilent) {
+        AgentSilent agentSilent,
+        VerdictThresholds compressionVerdicts,
+        Info qatNoGain,
+        Info compressionWorthTrying) {
 
     /** All defaults. */
-    public static final RulesConfig DEFAULTS = new RulesConfig(null, null, null, null, null, null, null, null, null, null, null);
+    public static final RulesConfig DEFAULTS = new RulesConfig(null, null, null, null, null, null, null, null, null, null, null,
+            null, null, null);
 
     public RulesConfig {
         backupWindowBreach = backupWindowBreach == null ? new Breach(null, null) : backupWindowBreach;
@@ -33,6 +38,9 @@ public record RulesConfig(
         licenceRisk = licenceRisk == null ? new LicenceRisk(null, null, null) : licenceRisk;
         certKeyNotBackedUp = certKeyNotBackedUp == null ? new CertKey(null, null, null, null) : certKeyNotBackedUp;
         agentSilent = agentSilent == null ? new AgentSilent(null, null, null) : agentSilent;
+        compressionVerdicts = compressionVerdicts == null ? VerdictThresholds.DEFAULTS : compressionVerdicts;
+        qatNoGain = qatNoGain == null ? new Info(null, null) : qatNoGain;
+        compressionWorthTrying = compressionWorthTrying == null ? new Info(null, null) : compressionWorthTrying;
     }
 
     public void validate(String key, List<String> problems) {
@@ -52,6 +60,7 @@ public record RulesConfig(
         positive(problems, key + ".backupThroughputDrop.baselineBackups", backupThroughputDrop.baselineBackups());
         positive(problems, key + ".certKeyNotBackedUp.maxKeyBackupAgeDays", certKeyNotBackedUp.maxKeyBackupAgeDays());
         positive(problems, key + ".agentSilent.silentMinutes", agentSilent.silentMinutes());
+        compressionVerdicts.validate(key + ".compressionVerdicts", problems);
         for (int i = 0; i < qatRestoreRisk.restoreTargets().size(); i++) {
             RestoreTarget t = qatRestoreRisk.restoreTargets().get(i);
             if (t.hosts().isEmpty()) {
@@ -87,6 +96,14 @@ public record RulesConfig(
         public Basic {
             enabled = on(enabled);
             severity = sev(severity, Severity.WARNING);
+        }
+    }
+
+    /** A rule with a switch and a severity that is a hint by default: qat-no-gain, compression-worth-trying. */
+    public record Info(Boolean enabled, Severity severity) {
+        public Info {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.INFO);
         }
     }
 
