@@ -3,6 +3,8 @@ package io.qatwatch.collector;
 import io.qatwatch.collector.alert.AlertRecord;
 import io.qatwatch.collector.alert.rule.AlertEvaluator;
 import io.qatwatch.collector.analysis.FleetAnalysis;
+import io.qatwatch.collector.analysis.FleetCompression;
+import io.qatwatch.collector.compression.Comparison;
 import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.analysis.FleetState;
 import io.qatwatch.collector.analysis.FleetStates;
@@ -17,6 +19,7 @@ import io.qatwatch.collector.influx.InfluxSink;
 import io.qatwatch.collector.notify.all.Notifiers;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.CompressionView;
 import io.qatwatch.collector.web.SilencesApi;
 import io.qatwatch.collector.web.WindowsView;
 import io.qatwatch.collector.web.status.StatusWindows;
@@ -63,6 +66,14 @@ public final class AlertStage {
     /** Per instance, the windows last written to InfluxDB (the list the fleet holds until it rebuilds them). */
     private final Map<String, List<NightlyWindow>> windowsWritten = new HashMap<>();
     private Map<String, AlertRecord> lastActive = Map.of();
+    /** Per instance, the compression comparisons last written to InfluxDB and when: rewritten on change or daily. */
+    private final Map<String, Written> compressionWritten = new HashMap<>();
+
+    /** How often unchanged verdicts are written again, so a Grafana panel over the last day sees every row. */
+    static final Duration COMPRESSION_REWRITE = Duration.ofHours(24);
+
+    private record Written(List<Comparison> comparisons, Instant at) {
+    }
 
     public AlertStage(Vertx vertx, CollectorConfig collectorConfig, Clock clock) {
         this.vertx = vertx;
@@ -115,7 +126,12 @@ public final class AlertStage {
                 return s == null ? Future.succeededFuture(false) : s.expireSilence(id, now);
             }
         };
-        return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { }, charts, silences);
+        CompressionView compression = () -> {
+            AlertService s = service;
+            AlertEvaluator.Evaluation e = s == null ? null : s.lastEvaluation();
+            return e == null ? null : e.analysis().compression();
+        };
+        return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { }, charts, silences, compression);
     }
 
     /** The name of the first host group matching {@code host}, or null. */
@@ -211,6 +227,7 @@ public final class AlertStage {
             }
         }
         windowsWritten.keySet().retainAll(seen);
+        compressionLines(evaluation.analysis().compression(), now, lines);
         Map<String, AlertRecord> active = new HashMap<>();
         for (AlertRecord r : service.activeAlerts()) {
             active.put(r.id(), r);
@@ -228,6 +245,32 @@ public final class AlertStage {
         if (!lines.isEmpty()) {
             sink.submit(() -> lines);
         }
+    }
+
+    /**
+     * The compression verdicts of the instances whose comparisons changed (or were last written a day ago): one
+     * point per row and method compared (per row with one method, that method).
+     */
+    private void compressionLines(FleetCompression compression, Instant now, List<String> lines) {
+        compression.byInstance().forEach((scope, comparisons) -> {
+            Written before = compressionWritten.get(scope);
+            if (before != null && now.isBefore(before.at().plus(COMPRESSION_REWRITE))
+                    && (before.comparisons() == comparisons || before.comparisons().equals(comparisons))) {
+                return;
+            }
+            compressionWritten.put(scope, new Written(comparisons, now));
+            int slash = scope.indexOf('/');
+            String host = scope.substring(0, slash);
+            String group = groupOf(host);
+            for (Comparison c : comparisons) {
+                for (Comparison.Entry e : c.algorithms()) {
+                    if (e.judgement() != null || c.algorithms().size() == 1) {
+                        lines.add(InfluxPoints.compression(host, group, scope.substring(slash + 1), c, e, now));
+                    }
+                }
+            }
+        });
+        compressionWritten.keySet().retainAll(compression.byInstance().keySet());
     }
 
     private String alertLine(AlertRecord r, boolean firing, Instant now) {

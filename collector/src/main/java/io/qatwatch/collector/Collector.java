@@ -13,6 +13,7 @@ import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.SqliteReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.CompressionView;
 import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.web.server.CollectorServer;
 import io.qatwatch.collector.web.WindowsView;
@@ -48,9 +49,15 @@ public final class Collector {
      * @param afterStore called on the event loop for each report stored (not for duplicates); must not block
      * @param charts     the status page's per-instance window charts; null shows none
      * @param silences   {@code /api/v1/silences}; null answers 503
+     * @param compression {@code /api/v1/compression} and the status page's verdicts; null answers 503
      */
     public record Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
-            Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences) {
+            Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences, CompressionView compression) {
+
+        public Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
+                Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences) {
+            this(groupOf, alerts, windows, afterStore, charts, silences, null);
+        }
 
         public Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
                 Consumer<AcceptedReport> afterStore) {
@@ -99,7 +106,8 @@ public final class Collector {
         };
         this.server = new CollectorServer(new CollectorServer.Settings(config.listen(), config.tls(), config.ingest(),
                 config.alerts().rules().agentSilent().silentMinutes()), tokens, store, clock, new CollectorMetrics(), afterStore,
-                stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(), () -> sink == null ? Map.of() : sink.metrics());
+                stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(), stages.compression(),
+                () -> sink == null ? Map.of() : sink.metrics());
     }
 
     private static InfluxWriter writer(InfluxConfig influx) {

@@ -80,6 +80,7 @@ public final class FleetCompression {
     private final List<String> restoreReady;
     private final int probedHosts;
     private final Map<String, Row> jobRows = new LinkedHashMap<>();
+    private final Map<String, List<Comparison>> byInstance = new LinkedHashMap<>();
 
     /** @param comparisons each instance's comparisons, in the fleet's order of hosts and instances */
     FleetCompression(FleetState state, Map<InstanceState, List<Comparison>> comparisons) {
@@ -91,6 +92,7 @@ public final class FleetCompression {
             Map<String, Map<String, Map<Verdict, Integer>>> hostCounts = new TreeMap<>();
             boolean qat = false;
             for (InstanceState i : h.instances()) {
+                byInstance.put(h.host() + "/" + i.name(), comparisons.getOrDefault(i, List.of()));
                 for (Comparison c : comparisons.getOrDefault(i, List.of())) {
                     Row row = new Row(h.host(), i.name(), c);
                     all.add(row);
@@ -192,6 +194,14 @@ public final class FleetCompression {
     /** Every comparison of the fleet, by host, instance, database, kind, target and encryption. */
     public List<Row> rows() {
         return rows;
+    }
+
+    /**
+     * Each instance's comparisons by {@code host/instance}: the same list object from one evaluation to the next
+     * while nothing changed (the alert stage writes InfluxDB points only for lists that changed).
+     */
+    public Map<String, List<Comparison>> byInstance() {
+        return byInstance;
     }
 
     /** Each host's verdict, by host name. */

@@ -5,7 +5,10 @@ import io.qatwatch.collector.ingest.IngestHandler;
 import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.CompressionQuery;
+import io.qatwatch.collector.web.CompressionView;
 import io.qatwatch.collector.web.FleetPage;
 import io.qatwatch.collector.web.FleetQuery;
 import io.qatwatch.collector.web.FleetStatus;
@@ -57,6 +60,7 @@ public final class CollectorServer extends VerticleBase {
     private final Supplier<Map<String, Long>> gauges;
     private final WindowCharts charts;
     private final SilencesApi silences;
+    private final CompressionView compression;
     private final Function<String, String> groupOf;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     /** Hosts per {@code /api/v1/fleet} page when the request names no limit, and the most it may name. */
@@ -77,15 +81,17 @@ public final class CollectorServer extends VerticleBase {
     }
 
     /**
-     * @param alerts  the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
-     * @param windows the window analysis's view, or null until it is wired (503)
-     * @param gauges  extra gauges and counters for {@code /metrics} (the InfluxDB sink's), read per scrape
+     * @param alerts      the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
+     * @param windows     the window analysis's view, or null until it is wired (503)
+     * @param compression the compression comparison's view, or null until it is wired (503)
+     * @param gauges      extra gauges and counters for {@code /metrics} (the InfluxDB sink's), read per scrape
      */
     public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
             WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
-            Supplier<Map<String, Long>> gauges) {
+            CompressionView compression, Supplier<Map<String, Long>> gauges) {
         this.silences = silences;
+        this.compression = compression;
         this.charts = charts;
         this.groupOf = groupOf;
         this.settings = settings;
@@ -123,6 +129,7 @@ public final class CollectorServer extends VerticleBase {
         router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
         router.get("/api/v1/instances/:host/:instance/windows")
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
+        router.get("/api/v1/compression").handler(ctx -> readAccess.require(ctx, false, () -> compression(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
         router.post("/api/v1/silences").handler(BodyHandler.create(false).setBodyLimit(64 * 1024))
                 .handler(ctx -> readAccess.require(ctx, false, () -> createSilence(ctx)));
@@ -245,6 +252,33 @@ public final class CollectorServer extends VerticleBase {
                 .onFailure(ctx::fail);
     }
 
+    private void compression(RoutingContext ctx) {
+        FleetCompression latest = compression == null ? null : compression.latest();
+        if (latest == null) {
+            json(ctx, 503, new JsonObject().put("error", compression == null ? "not configured"
+                    : "the first evaluation has not run yet; try again in a minute"));
+            return;
+        }
+        CompressionQuery query;
+        try {
+            query = CompressionQuery.parse(ctx.queryParams());
+        } catch (FleetQuery.BadQuery e) {
+            json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
+            return;
+        }
+        readWorker.executeBlocking(() -> {
+            CompressionQuery.Page page = query.page(latest);
+            return Map.entry(page, ReportJson.toPrettyString(page.rows()));
+        }, false).onSuccess(done -> {
+            CompressionQuery.Page page = done.getKey();
+            if (page.next() != null) {
+                ctx.response().putHeader("Link", "</api/v1/compression" + page.next().queryString() + ">; rel=\"next\"");
+            }
+            ctx.response().putHeader("Content-Type", "application/json")
+                    .putHeader("X-Total-Count", Integer.toString(page.total())).end(done.getValue());
+        }).onFailure(ctx::fail);
+    }
+
     private void silences(RoutingContext ctx) {
         if (silences == null) {
             notConfigured(ctx);
@@ -310,7 +344,7 @@ public final class CollectorServer extends VerticleBase {
             return;
         }
         Instant now = clock.instant();
-        readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf,
+        readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, compression, groupOf,
                         settings.agentSilentMinutes(), query, STATUS_LIMIT, now), false)
                 .onSuccess(view -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
                         .end(StatusPage.render(view)))
