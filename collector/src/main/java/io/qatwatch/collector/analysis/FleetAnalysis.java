@@ -85,8 +85,8 @@ public final class FleetAnalysis {
         for (HostState h : fleet.hosts()) {
             for (InstanceState i : h.instances()) {
                 CompressionSamples samples = i.compression() != null ? i.compression()
-                        : CompressionSamples.of(recent(i), QatModes.constant(QatModes.modeOf(i.accelerators())),
-                                config.compression().minDurationSeconds());
+                        : FleetStates.compressionSamples(i.backups(), QatModes.constant(QatModes.modeOf(i.accelerators())),
+                                config.compression(), now);
                 comparisons.put(i, samples.comparisons(from, tde(i), config.compression()));
             }
         }

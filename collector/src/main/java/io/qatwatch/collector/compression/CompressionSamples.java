@@ -28,7 +28,12 @@ public final class CompressionSamples {
     }
 
     /** One backup. {@code seconds} is at least 1; {@code compressedBytes} equals {@code bytes} when uncompressed. */
-    public record Point(long backupSetId, Instant finishedAt, long seconds, long bytes, long compressedBytes, boolean copyOnly) {
+    public record Point(long backupSetId, Instant startedAt, long seconds, long bytes, long compressedBytes, boolean copyOnly) {
+
+        /** The start plus the whole seconds it took. */
+        public Instant finishedAt() {
+            return startedAt.plusSeconds(seconds);
+        }
 
         /** MB/s of {@code backup_size}, as SQL Server prints it (1 MB = 2^20 bytes). */
         public double mbps() {
@@ -63,7 +68,7 @@ public final class CompressionSamples {
 
     /**
      * Takes one backup: true when it counts (a full or differential, not a snapshot, not shorter than the
-     * minimum, not already taken). A series keeps its newest backups by finish.
+     * minimum, not already taken). A series keeps its newest backups by start.
      */
     public boolean add(BackupRecord b, QatModes modes) {
         BackupKind kind = BackupKind.of(b.type());
@@ -79,16 +84,19 @@ public final class CompressionSamples {
         Key key = new Key(b.databaseName(), kind, target, backupEncrypted(b.keyAlgorithm()), method);
         long compressed = method.algorithm().equals(Method.NONE) ? b.backupSizeBytes() : b.compressedSizeBytes();
         boolean added = series.computeIfAbsent(key, k -> new Series())
-                .add(b.backupSetId(), b.finishedAt().getEpochSecond(), seconds, b.backupSizeBytes(), compressed, b.copyOnly());
+                .add(b.backupSetId(), b.startedAt().toEpochMilli(), seconds, b.backupSizeBytes(), compressed, b.copyOnly());
         if (added) {
             version++;
         }
         return added;
     }
 
-    /** Drops the backups that finished at or before {@code from}: they left the lookback period. */
+    /**
+     * Drops the backups that started before {@code from}: they left the lookback period (which counts a backup by its
+     * start, as the store reads it).
+     */
     public void dropBefore(Instant from) {
-        long cut = from.getEpochSecond();
+        long cut = from.toEpochMilli();
         boolean dropped = false;
         for (Iterator<Series> it = series.values().iterator(); it.hasNext(); ) {
             Series s = it.next();
@@ -154,11 +162,12 @@ public final class CompressionSamples {
     }
 
     /**
-     * One series' backups in finish order, at most {@link #KEPT_PER_SERIES}: per backup its id, one long for
-     * finish (epoch seconds), copy-only and duration, and the two sizes.
+     * One series' backups in start order (then backup_set_id), at most {@link #KEPT_PER_SERIES}: per backup its id,
+     * one long for start (epoch milliseconds, 42 bits: until 2109), copy-only and duration (21 bits: a backup longer
+     * than 24 days counts as 24 days), and the two sizes.
      */
     private static final class Series {
-        private static final int SECONDS_BITS = 29;
+        private static final int SECONDS_BITS = 21;
         private static final long SECONDS_MASK = (1L << SECONDS_BITS) - 1;
 
         long[] ids = new long[4];
@@ -167,15 +176,15 @@ public final class CompressionSamples {
         long[] compressed = new long[4];
         int size;
 
-        boolean add(long id, long finish, long seconds, long size, long compressedSize, boolean copyOnly) {
+        boolean add(long id, long startMillis, long seconds, long size, long compressedSize, boolean copyOnly) {
             for (int i = 0; i < this.size; i++) {
                 if (ids[i] == id) {
                     return false;
                 }
             }
-            long m = finish << (SECONDS_BITS + 1) | (copyOnly ? 1L << SECONDS_BITS : 0) | Math.min(seconds, SECONDS_MASK);
+            long m = startMillis << (SECONDS_BITS + 1) | (copyOnly ? 1L << SECONDS_BITS : 0) | Math.min(seconds, SECONDS_MASK);
             int at = this.size;
-            while (at > 0 && (finishOf(meta[at - 1]) > finish || finishOf(meta[at - 1]) == finish && ids[at - 1] > id)) {
+            while (at > 0 && (startOf(meta[at - 1]) > startMillis || startOf(meta[at - 1]) == startMillis && ids[at - 1] > id)) {
                 at--;
             }
             if (this.size == KEPT_PER_SERIES) {
@@ -198,10 +207,10 @@ public final class CompressionSamples {
             return true;
         }
 
-        /** Drops backups that finished at or before {@code cut}; true when any was. */
+        /** Drops backups that started before {@code cut} (epoch milliseconds); true when any was. */
         boolean dropUpTo(long cut) {
             int n = 0;
-            while (n < size && finishOf(meta[n]) <= cut) {
+            while (n < size && startOf(meta[n]) < cut) {
                 n++;
             }
             for (int i = 0; i < n; i++) {
@@ -228,14 +237,14 @@ public final class CompressionSamples {
             }
         }
 
-        private static long finishOf(long m) {
+        private static long startOf(long m) {
             return m >> (SECONDS_BITS + 1);
         }
 
         List<Point> points() {
             List<Point> out = new ArrayList<>(size);
             for (int i = 0; i < size; i++) {
-                out.add(new Point(ids[i], Instant.ofEpochSecond(finishOf(meta[i])), meta[i] & SECONDS_MASK, bytes[i],
+                out.add(new Point(ids[i], Instant.ofEpochMilli(startOf(meta[i])), meta[i] & SECONDS_MASK, bytes[i],
                         compressed[i], (meta[i] >> SECONDS_BITS & 1) == 1));
             }
             return out;

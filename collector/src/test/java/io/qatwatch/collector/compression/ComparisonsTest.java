@@ -116,9 +116,9 @@ class ComparisonsTest {
         assertThat(kept.get(0).finishedAt()).as("the 32nd newest").isEqualTo(b.get(31).finishedAt());
         assertThat(kept).isSortedAccordingTo(java.util.Comparator.comparing(Point::finishedAt));
 
-        s.dropBefore(b.get(9).finishedAt());
-        assertThat(s.size()).isEqualTo(9);
-        s.dropBefore(b.get(0).finishedAt());
+        s.dropBefore(b.get(9).startedAt());
+        assertThat(s.size()).as("a backup counts while it started within the lookback period").isEqualTo(10);
+        s.dropBefore(b.get(0).startedAt().plusMillis(1));
         assertThat(s.series()).isEmpty();
     }
 }
