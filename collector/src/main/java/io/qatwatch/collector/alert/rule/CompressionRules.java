@@ -97,8 +97,11 @@ final class CompressionRules {
         return "MB/s " + signed(j.speedGainPercent()) + " %, compressed size " + signed(-j.sizeGainPercent()) + " %";
     }
 
+    /** {@code +2.0}, {@code -25.8}, and {@code 0.0} rather than {@code -0.0}. */
     private static String signed(double v) {
-        return (v >= 0 ? "+" : "") + Fmt.one(v);
+        String t = Fmt.one(v);
+        t = t.equals("-0.0") ? "0.0" : t;
+        return t.startsWith("-") ? t : "+" + t;
     }
 
     private static String thresholds(VerdictThresholds t) {
