@@ -136,6 +136,30 @@ class DashboardQueriesTest {
                 "sql03 backup-window-spill-forecast", 1));
     }
 
+    @Test
+    void theVerdictPanelShowsTheLatestVerdictOfEachComparison() throws Exception {
+        JsonNode series = panelResult("qat-licence.json", "Is QAT worth it? Compression verdicts per database",
+                DashboardScenario.wholeFleet());
+        Map<String, String> verdicts = new TreeMap<>();
+        for (JsonNode s : series) {
+            JsonNode columns = s.path("columns");
+            JsonNode row = s.path("values").path(0);
+            assertThat(s.path("values").size()).as("one row per comparison").isEqualTo(1);
+            for (int i = 0; i < columns.size(); i++) {
+                if ("verdict".equals(columns.get(i).asText())) {
+                    JsonNode t = s.path("tags");
+                    verdicts.put(t.path("host").asText() + " " + t.path("instance").asText() + " " + t.path("database").asText()
+                            + " " + t.path("target").asText() + " " + t.path("algorithm").asText() + " vs " + t.path("baseline").asText(),
+                            row.get(i).asText());
+                }
+            }
+        }
+        assertThat(verdicts).as("sql01 switched Sales to QAT_DEFLATE, whose MB/s fell as the database grew")
+                .containsEntry("sql01 MSSQLSERVER Sales UNC QAT_DEFLATE vs MS_XPRESS", "SLOWER")
+                .containsEntry("sql01 MSSQLSERVER HR LOCAL MS_XPRESS vs MS_XPRESS", "SINGLE_ALGORITHM")
+                .containsEntry("sql02 MSSQLSERVER Sales UNC QAT_DEFLATE vs QAT_DEFLATE (SOFTWARE)", "SINGLE_ALGORITHM");
+    }
+
     private JsonNode panelResult(String file, String panel, Selection selection) throws Exception {
         Dashboard d = dashboards.stream().filter(x -> x.file().equals(file)).findFirst().orElseThrow();
         PanelQuery q = d.queries().stream().filter(x -> x.panel().equals(panel)).findFirst().orElseThrow();
