@@ -1,5 +1,5 @@
 @echo off
-rem qatwatch launcher (Windows). Commands: probe, agent, collector, up, version; see "qatwatch --help".
+rem qatwatch launcher (Windows). Commands: probe, agent, collector, up, tds-server, version; see "qatwatch --help".
 setlocal
 if "%QATWATCH_HOME%"=="" set "QATWATCH_HOME=%~dp0"
 if "%QATWATCH_HOME:~-1%"=="\" set "QATWATCH_HOME=%QATWATCH_HOME:~0,-1%"
@@ -10,10 +10,14 @@ set "AGENT_JAR=%QATWATCH_HOME%\lib\qatwatch-agent.jar"
 if not exist "%AGENT_JAR%" set "AGENT_JAR=%QATWATCH_HOME%\agent\target\qatwatch-agent-all.jar"
 set "COLLECTOR_JAR=%QATWATCH_HOME%\lib\qatwatch-collector.jar"
 if not exist "%COLLECTOR_JAR%" set "COLLECTOR_JAR=%QATWATCH_HOME%\collector\target\qatwatch-collector-all.jar"
+set "TDS_JAR=%QATWATCH_HOME%\lib\qatwatch-tds-server.jar"
+if not exist "%TDS_JAR%" set "TDS_JAR=%QATWATCH_HOME%\tds-test-server\target\qatwatch-tds-server-all.jar"
 
 if "%QATWATCH_AGENT_JAVA_OPTS%"=="" set "QATWATCH_AGENT_JAVA_OPTS=-XX:+UseSerialGC -Xms8m -Xmx48m -XX:MaxMetaspaceSize=48m -Xss256k -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=16m -XX:-UsePerfData -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:+UnlockDiagnosticVMOptions -XX:AsyncDeflationInterval=10000 -XX:GuaranteedSafepointInterval=0 -Dio.netty.allocator.type=unpooled -Dio.netty.noPreferDirect=true"
 if "%QATWATCH_PROBE_JAVA_OPTS%"=="" set "QATWATCH_PROBE_JAVA_OPTS=-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto"
 if "%QATWATCH_JAVA_OPTS%"=="" set "QATWATCH_JAVA_OPTS=-Xms64m -XX:MaxRAMPercentage=25 -XX:+ExitOnOutOfMemoryError"
+rem QATWATCH_AGENT_JAVA_OPTS / QATWATCH_JAVA_OPTS replace these defaults; QATWATCH_AGENT_EXTRA_JAVA_OPTS /
+rem QATWATCH_EXTRA_JAVA_OPTS are added after them (a trust store, a larger heap) and keep the rest.
 
 set "CMD=%~1"
 if "%CMD%"=="probe" goto agentjar_probe
@@ -21,7 +25,10 @@ if "%CMD%"=="agent" goto agentjar
 if "%CMD%"=="version" goto agentjar_probe
 if "%CMD%"=="collector" goto collectorjar
 if "%CMD%"=="up" goto collectorjar
-echo Usage: qatwatch up ^| probe [--json] ^| agent --config FILE ^| collector [--config FILE] ^| collector token add^|list^|revoke NAME ^| version
+if "%CMD%"=="tds-server" goto tdsjar
+if "%CMD%"=="-V" goto agentjar_version
+if "%CMD%"=="--version" goto agentjar_version
+echo Usage: qatwatch up ^| probe [--json] ^| agent --config FILE ^| collector [--config FILE] ^| collector token add^|list^|revoke NAME ^| tds-server --scenario FILE [--port N] ^| version
 if "%CMD%"=="" exit /b 2
 if "%CMD%"=="--help" exit /b 0
 exit /b 2
@@ -33,12 +40,22 @@ exit /b %ERRORLEVEL%
 
 :agentjar
 if not exist "%AGENT_JAR%" goto missing
-"%JAVA%" %QATWATCH_AGENT_JAVA_OPTS% -jar "%AGENT_JAR%" %*
+"%JAVA%" %QATWATCH_AGENT_JAVA_OPTS% %QATWATCH_AGENT_EXTRA_JAVA_OPTS% -jar "%AGENT_JAR%" %*
 exit /b %ERRORLEVEL%
 
 :collectorjar
 if not exist "%COLLECTOR_JAR%" goto missing
-"%JAVA%" %QATWATCH_JAVA_OPTS% "-Dqatwatch.agentJar=%AGENT_JAR%" "-Dqatwatch.agentJavaOpts=%QATWATCH_AGENT_JAVA_OPTS%" -jar "%COLLECTOR_JAR%" %*
+"%JAVA%" %QATWATCH_JAVA_OPTS% %QATWATCH_EXTRA_JAVA_OPTS% "-Dqatwatch.agentJar=%AGENT_JAR%" "-Dqatwatch.agentJavaOpts=%QATWATCH_AGENT_JAVA_OPTS% %QATWATCH_AGENT_EXTRA_JAVA_OPTS%" -jar "%COLLECTOR_JAR%" %*
+exit /b %ERRORLEVEL%
+
+:tdsjar
+if not exist "%TDS_JAR%" goto missing
+"%JAVA%" %QATWATCH_PROBE_JAVA_OPTS% -jar "%TDS_JAR%" %*
+exit /b %ERRORLEVEL%
+
+:agentjar_version
+if not exist "%AGENT_JAR%" goto missing
+"%JAVA%" %QATWATCH_PROBE_JAVA_OPTS% -jar "%AGENT_JAR%" version
 exit /b %ERRORLEVEL%
 
 :missing

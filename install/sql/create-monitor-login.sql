@@ -3,13 +3,17 @@
 -- Replace the password below, store it in the agent's password file (mode 0600 / ACL to the service account),
 -- and never put it in the agent's config file. For Windows authentication, see the end of this file.
 --
--- What each grant is for (docs/sqlserver.md has the full table):
---   SERVERPROPERTY, sys.configurations, sys.databases ............ public, nothing to grant
---   sys.dm_server_accelerator_status, sys.dm_exec_requests,
---   sys.dm_hadr_availability_replica_states ........................ VIEW SERVER PERFORMANCE STATE (2022+), VIEW SERVER STATE (2016, 2019)
+-- It grants exactly what the queries' "-- Permission:" headers in agent/src/main/resources/sqlserver/*.sql declare,
+-- no more (a test compares the two). What each grant is for (docs/sqlserver.md has the table per query):
+--   SERVERPROPERTY, sys.configurations, sys.databases,
+--   sys.database_recovery_status ................................... public (VIEW ANY DATABASE), nothing to grant
+--   sys.dm_server_accelerator_status, sys.dm_exec_requests, sys.dm_hadr_database_replica_states,
+--   sys.dm_hadr_availability_replica_states, sys.dm_hadr_name_id_map  VIEW SERVER PERFORMANCE STATE (2022+), VIEW SERVER STATE (2016, 2019)
 --   sys.dm_database_encryption_keys (TDE) .......................... VIEW SERVER SECURITY STATE (2022+), VIEW SERVER STATE (2016, 2019)
 --   msdb.dbo.backupset, msdb.dbo.backupmediafamily ................. SELECT, through a user in msdb
---   master.sys.certificates ........................................ VIEW DEFINITION on each certificate, through a user in master
+--   master.sys.certificates, master.sys.asymmetric_keys ............ VIEW DEFINITION on each one, through a user in master
+-- Not granted: VIEW ANY DEFINITION. The availability-group name comes from sys.dm_hadr_name_id_map (server state), not
+-- from sys.availability_groups, which without VIEW ANY DEFINITION silently answers no rows.
 -- Nothing here lets the login change data, configuration or backups.
 
 USE master;
@@ -33,14 +37,18 @@ ELSE
     EXEC (N'GRANT VIEW SERVER STATE TO [qatwatch_monitor];');
 GO
 
--- Certificates in master: without VIEW DEFINITION the rows are silently invisible (metadata visibility).
--- Re-run this part after creating a new backup or TDE certificate, or grant VIEW ANY DEFINITION instead (broader).
+-- Certificates and asymmetric keys in master: without VIEW DEFINITION their rows are silently invisible (metadata
+-- visibility). They are the encryptors of encrypted backups and of TDE database keys, whose loss makes those backups
+-- unrestorable. Re-run this part after creating a new certificate or asymmetric key.
 IF USER_ID(N'qatwatch_monitor') IS NULL
     CREATE USER [qatwatch_monitor] FOR LOGIN [qatwatch_monitor];
 GO
 DECLARE @grants nvarchar(max) = N'';
 SELECT @grants += N'GRANT VIEW DEFINITION ON CERTIFICATE::' + QUOTENAME(name) + N' TO [qatwatch_monitor];' + NCHAR(10)
 FROM sys.certificates
+WHERE name NOT LIKE N'##%';
+SELECT @grants += N'GRANT VIEW DEFINITION ON ASYMMETRIC KEY::' + QUOTENAME(name) + N' TO [qatwatch_monitor];' + NCHAR(10)
+FROM sys.asymmetric_keys
 WHERE name NOT LIKE N'##%';
 EXEC sys.sp_executesql @grants;
 GO

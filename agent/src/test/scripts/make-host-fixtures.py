@@ -456,11 +456,11 @@ def cpu_keys(reg, vendor, name, identifier, count, mhz):
                 ("~MHz", "dword", mhz))
 
 
-def bios_key(reg, manufacturer, product, bios_vendor):
+def bios_key(reg, manufacturer, product, bios_vendor, bios_version="2.1.4"):
     reg.key("HARDWARE\\DESCRIPTION\\System\\BIOS",
             ("BaseBoardManufacturer", "sz", manufacturer),
             ("BIOSVendor", "sz", bios_vendor),
-            ("BIOSVersion", "sz", "2.1.4"),
+            ("BIOSVersion", "sz", bios_version),
             ("SystemManufacturer", "sz", manufacturer),
             ("SystemProductName", "sz", product))
 
@@ -475,23 +475,32 @@ def os_keys(reg, product, build, computer):
     reg.key("SYSTEM\\CurrentControlSet\\Control\\ComputerName\\ComputerName", ("ComputerName", "sz", computer))
 
 
-def pci_key(reg, ven, dev, subsys, rev, instance, cc, desc, inf, service=None, driver=None, cls="{4d36e97d-e325-11ce-bfc1-08002be10318}"):
+def pci_key(reg, ven, dev, subsys, rev, instance, cc, desc, inf, service=None, driver=None, cls="{4d36e97d-e325-11ce-bfc1-08002be10318}",
+            config_flags=0, location="PCI bus 107, device 0, function 0", subkeys=False):
     hwid = f"VEN_{ven}&DEV_{dev}&SUBSYS_{subsys}&REV_{rev}"
     compatible = [f"PCI\\VEN_{ven}&DEV_{dev}&REV_{rev}", f"PCI\\VEN_{ven}&DEV_{dev}", f"PCI\\VEN_{ven}&CC_{cc}",
                   f"PCI\\VEN_{ven}&CC_{cc[:4]}", f"PCI\\VEN_{ven}", f"PCI\\CC_{cc}", f"PCI\\CC_{cc[:4]}"]
     values = [("DeviceDesc", "sz", f"@{inf},%{desc.split()[1].lower()}.devicedesc%;{desc}"),
-              ("LocationInformation", "sz", "PCI bus 107, device 0, function 0"),
+              ("LocationInformation", "sz", location),
               ("Capabilities", "dword", 0x10),
               ("HardwareID", "multi", [f"PCI\\{hwid}", f"PCI\\VEN_{ven}&DEV_{dev}&SUBSYS_{subsys}"]),
               ("CompatibleIDs", "multi", compatible),
               ("ContainerID", "sz", "{00000000-0000-0000-ffff-ffffffffffff}"),
               ("ClassGUID", "sz", cls),
-              ("ConfigFlags", "dword", 0)]
+              ("ConfigFlags", "dword", config_flags)]
     if service:
         values.append(("Service", "sz", service))
     if driver:
         values.append(("Driver", "sz", f"{cls}\\{driver}"))
-    reg.key(f"SYSTEM\\CurrentControlSet\\Enum\\PCI\\{hwid}\\{instance}", *values)
+    key = f"SYSTEM\\CurrentControlSet\\Enum\\PCI\\{hwid}\\{instance}"
+    reg.key(key, *values)
+    if subkeys:
+        # What 'reg export' of Enum\PCI also writes under each device (Properties is not readable, so absent).
+        reg.key(key + "\\Device Parameters")
+        reg.key(key + "\\Device Parameters\\Interrupt Management")
+        reg.key(key + "\\Device Parameters\\Interrupt Management\\MessageSignaledInterruptProperties",
+                ("MSISupported", "dword", 1))
+        reg.key(key + "\\LogConf")
 
 
 def write_reg(name, text, encoding):
@@ -504,12 +513,44 @@ def write_reg(name, text, encoding):
         f.write(data)
 
 
+SYSTEM_CLASS = "{4d36e97d-e325-11ce-bfc1-08002be10318}"
+NET_CLASS = "{4d36e972-e325-11ce-bfc1-08002be10318}"
+SCSI_CLASS = "{4d36e97b-e325-11ce-bfc1-08002be10318}"
+QAT_4XXX = "Intel(R) 4xxx Accelerator"
+
+
+def qat_driver_keys(reg, drivers, version="2.4.0.14"):
+    for driver in drivers:
+        reg.key(f"SYSTEM\\CurrentControlSet\\Control\\Class\\{SYSTEM_CLASS}\\{driver}",
+                ("DriverDesc", "sz", QAT_4XXX),
+                ("DriverVersion", "sz", version),
+                ("ProviderName", "sz", "Intel"))
+
+
+def qat_service_keys(reg, running=None):
+    """icp_qat4 and cfqat as the Intel QAT 2.x driver installs them; Enum lists the devices the driver runs now
+    (None: an export made without the volatile Enum key)."""
+    reg.key("SYSTEM\\CurrentControlSet\\Services\\icp_qat4",
+            ("DisplayName", "sz", "@oem23.inf,%icp_qat4.svcdesc%;Intel(R) QuickAssist Technology 4xxx Driver"),
+            ("ErrorControl", "dword", 1),
+            ("ImagePath", "expand", "\\SystemRoot\\System32\\drivers\\icp_qat4.sys"),
+            ("Start", "dword", 3),
+            ("Type", "dword", 1))
+    if running is not None:
+        reg.key("SYSTEM\\CurrentControlSet\\Services\\icp_qat4\\Enum",
+                *([(str(i), "sz", path) for i, path in enumerate(running)]
+                  + [("Count", "dword", len(running)), ("NextInstance", "dword", max(len(running), 1))]))
+    reg.key("SYSTEM\\CurrentControlSet\\Services\\cfqat",
+            ("ImagePath", "expand", "\\SystemRoot\\System32\\drivers\\cfqat.sys"),
+            ("Start", "dword", 3),
+            ("Type", "dword", 1))
+
+
 def windows_4xxx():
     reg = Reg()
     cpu_keys(reg, "GenuineIntel", "Intel(R) Xeon(R) Gold 6430", "Intel64 Family 6 Model 143 Stepping 8", 8, 2100)
     bios_key(reg, "Lenovo", "ThinkSystem SR650 V3", "Lenovo")
     os_keys(reg, "Windows Server 2022 Datacenter", "20348", "SQLPROD01")
-    system = "{4d36e97d-e325-11ce-bfc1-08002be10318}"
     pci_key(reg, "8086", "4940", "00008086", "40", "6&2b5e1c4f&0&00000008", "0B4000", "Intel(R) 4xxx Accelerator",
             "oem23.inf", "icp_qat4", "0041")
     pci_key(reg, "8086", "4940", "00008086", "40", "6&3a7d2e10&0&00000008", "0B4000", "Intel(R) 4xxx Accelerator",
@@ -519,21 +560,8 @@ def windows_4xxx():
             "{4d36e972-e325-11ce-bfc1-08002be10318}")
     pci_key(reg, "1000", "10E2", "217517AA", "01", "4&1d3e4c1b&0&0018", "010400", "Broadcom MegaRAID 9560-8i",
             "oem12.inf", "megasas35i", "0000", "{4d36e97b-e325-11ce-bfc1-08002be10318}")
-    for driver in ("0041", "0042"):
-        reg.key(f"SYSTEM\\CurrentControlSet\\Control\\Class\\{system}\\{driver}",
-                ("DriverDesc", "sz", "Intel(R) 4xxx Accelerator"),
-                ("DriverVersion", "sz", "2.4.0.14"),
-                ("ProviderName", "sz", "Intel"))
-    reg.key("SYSTEM\\CurrentControlSet\\Services\\icp_qat4",
-            ("DisplayName", "sz", "@oem23.inf,%icp_qat4.svcdesc%;Intel(R) QuickAssist Technology 4xxx Driver"),
-            ("ErrorControl", "dword", 1),
-            ("ImagePath", "expand", "\\SystemRoot\\System32\\drivers\\icp_qat4.sys"),
-            ("Start", "dword", 3),
-            ("Type", "dword", 1))
-    reg.key("SYSTEM\\CurrentControlSet\\Services\\cfqat",
-            ("ImagePath", "expand", "\\SystemRoot\\System32\\drivers\\cfqat.sys"),
-            ("Start", "dword", 3),
-            ("Type", "dword", 1))
+    qat_driver_keys(reg, ("0041", "0042"))
+    qat_service_keys(reg)
     reg.key("SYSTEM\\CurrentControlSet\\Services\\icea",
             ("ImagePath", "expand", "\\SystemRoot\\System32\\drivers\\icea.sys"),
             ("Start", "dword", 3))
@@ -569,6 +597,100 @@ def windows_vmware_epyc():
     write_reg("windows-vmware-guest-epyc", reg.text(), "utf-8")
 
 
+def windows_ec2_metal():
+    """An EC2 m7i.metal-48xl: bare metal (no hypervisor) that says 'Amazon EC2' like every Nitro guest does."""
+    reg = Reg()
+    cpu_keys(reg, "GenuineIntel", "Intel(R) Xeon(R) Platinum 8488C", "Intel64 Family 6 Model 143 Stepping 8", 192, 2400)
+    bios_key(reg, "Amazon EC2", "m7i.metal-48xl", "Amazon EC2", "1.0")
+    os_keys(reg, "Windows Server 2022 Datacenter", "20348", "EC2AMAZ-7K3L9QF")
+    qat = []
+    for bus, instance, driver in ((0x6b, "6&1f0c3a5d&0&00000008", "0011"), (0x70, "6&2e7b4c19&0&00000008", "0012"),
+                                  (0xe8, "6&35a0d2e7&0&00000008", "0013"), (0xed, "6&9c41b6f2&0&00000008", "0014")):
+        pci_key(reg, "8086", "4940", "00008086", "40", instance, "0B4000", QAT_4XXX, "oem23.inf", "icp_qat4", driver,
+                SYSTEM_CLASS, location=f"PCI bus {bus}, device 0, function 0")
+        qat.append(f"PCI\\VEN_8086&DEV_4940&SUBSYS_00008086&REV_40\\{instance}")
+    # The accelerators next to QAT that Windows has no driver for: DSA and IAA.
+    pci_key(reg, "8086", "0B25", "00008086", "01", "6&1c2b7e0a&0&00000008", "088000",
+            "Intel(R) Data Streaming Accelerator", "machine.inf", None, None, SYSTEM_CLASS,
+            location="PCI bus 106, device 1, function 0")
+    pci_key(reg, "8086", "0CFE", "00008086", "01", "6&1c2b7e0a&0&00000010", "088000",
+            "Intel(R) In-Memory Analytics Accelerator", "machine.inf", None, None, SYSTEM_CLASS,
+            location="PCI bus 106, device 2, function 0")
+    pci_key(reg, "1D0F", "EC20", "00001D0F", "00", "3&13c0b0c5&0&28", "020000", "Amazon Elastic Network Adapter",
+            "oem8.inf", "ena", "0001", NET_CLASS, location="PCI bus 0, device 5, function 0")
+    pci_key(reg, "1D0F", "8061", "00001D0F", "00", "3&13c0b0c5&0&20", "010802", "AWS NVMe Elastic Block Storage Adapter",
+            "oem9.inf", "AWSNVMe", "0000", SCSI_CLASS, location="PCI bus 0, device 4, function 0")
+    qat_driver_keys(reg, ("0011", "0012", "0013", "0014"))
+    qat_service_keys(reg, qat)
+    reg.key("SYSTEM\\CurrentControlSet\\Services\\ena",
+            ("ImagePath", "expand", "\\SystemRoot\\System32\\drivers\\ena.sys"),
+            ("Start", "dword", 3))
+    reg.key("SYSTEM\\CurrentControlSet\\Services\\AWSNVMe",
+            ("ImagePath", "expand", "\\SystemRoot\\System32\\drivers\\AWSNVMe.sys"),
+            ("Start", "dword", 0))
+    write_reg("windows-ec2-m7i-metal-48xl-4xxx", reg.text(), "utf-16")
+
+
+def windows_4xxx_disabled():
+    """A 4xxx PF disabled in Device Manager: ConfigFlags has CONFIGFLAG_DISABLED, the driver runs no device."""
+    reg = Reg()
+    cpu_keys(reg, "GenuineIntel", "Intel(R) Xeon(R) Gold 6438Y+", "Intel64 Family 6 Model 143 Stepping 8", 16, 2000)
+    bios_key(reg, "HPE", "ProLiant DL380 Gen11", "HPE", "2.20")
+    os_keys(reg, "Windows Server 2022 Standard", "20348", "SQLRPT02")
+    pci_key(reg, "8086", "4940", "00008086", "40", "6&18a3c7e2&0&00000008", "0B4000", QAT_4XXX, "oem23.inf",
+            "icp_qat4", "0031", SYSTEM_CLASS, config_flags=0x1)
+    pci_key(reg, "8086", "1521", "00A3103C", "01", "6&3b9e4c77&0&00000010", "020000",
+            "Intel(R) I350 Gigabit Network Connection", "oem4.inf", "e1rexpress", "0001", NET_CLASS,
+            location="PCI bus 49, device 0, function 0")
+    qat_driver_keys(reg, ("0031",))
+    qat_service_keys(reg, [])
+    reg.key("SYSTEM\\CurrentControlSet\\Services\\e1rexpress",
+            ("ImagePath", "expand", "\\SystemRoot\\System32\\drivers\\e1r68x64.sys"),
+            ("Start", "dword", 3))
+    write_reg("windows-4xxx-disabled", reg.text(), "utf-16")
+
+
+def windows_pci_only():
+    """Only 'reg export HKLM\\SYSTEM\\CurrentControlSet\\Enum\\PCI', every key as reg writes it, parents included."""
+    reg = Reg()
+    reg.key("SYSTEM\\CurrentControlSet\\Enum\\PCI")
+    devices = (("4940", "00008086", "40", "6&2b5e1c4f&0&00000008", "0B4000", QAT_4XXX, "oem23.inf", "icp_qat4",
+                "0041", SYSTEM_CLASS, "PCI bus 107, device 0, function 0"),
+               ("4940", "00008086", "40", "6&3a7d2e10&0&00000008", "0B4000", QAT_4XXX, "oem23.inf", "icp_qat4",
+                "0042", SYSTEM_CLASS, "PCI bus 232, device 0, function 0"),
+               ("159B", "00038086", "02", "6&11e3f3b&0&00000010", "020000", "Intel(R) Ethernet Controller E810-XXV for SFP",
+                "oem7.inf", "icea", "0003", NET_CLASS, "PCI bus 22, device 0, function 0"))
+    seen = set()
+    for dev, subsys, rev, instance, cc, desc, inf, service, driver, cls, location in devices:
+        hwid = f"VEN_8086&DEV_{dev}&SUBSYS_{subsys}&REV_{rev}"
+        if hwid not in seen:
+            seen.add(hwid)
+            reg.key(f"SYSTEM\\CurrentControlSet\\Enum\\PCI\\{hwid}")
+        pci_key(reg, "8086", dev, subsys, rev, instance, cc, desc, inf, service, driver, cls, location=location,
+                subkeys=True)
+    write_reg("windows-pci-only-export", reg.text(), "utf-16")
+
+
+def ec2_metal_linux():
+    r = Root("linux-ec2-m7i-metal-48xl-4xxx")
+    r.basics("ip-10-0-12-34.ec2.internal", "Amazon Linux 2023.6.20241212", "2023", 790224512)
+    r.cpuinfo("GenuineIntel", 6, 143, "Intel(R) Xeon(R) Platinum 8488C", 2, 96, INTEL_FLAGS, False)
+    r.dmi("Amazon EC2", "m7i.metal-48xl", "Amazon EC2")
+    for bdf, services in (("0000:6b:00.0", "dc"), ("0000:70:00.0", "dc"),
+                          ("0000:e8:00.0", "sym;asym"), ("0000:ed:00.0", "sym;asym")):
+        r.pci(bdf, "0x8086", "0x4940", "0x0b4000", "4xxx", "qat_4xxx", qat=("up", services))
+    r.pci("0000:6a:01.0", "0x8086", "0x0b25", "0x088000", "idxd", "idxd")
+    r.pci("0000:00:05.0", "0x1d0f", "0xec20", "0x020000", "ena", "ena", subsystem=("0x1d0f", "0xec20"))
+    r.pci("0000:00:04.0", "0x1d0f", "0x8061", "0x010802", "nvme", "nvme", subsystem=("0x1d0f", "0x8061"))
+    r.module("intel_qat")
+    r.firmware("qat_4xxx.bin.xz", "qat_4xxx_mmp.bin.xz")
+    r.library("usr/lib64", "libqat.so.4.2.0", "libqat.so.4")
+    r.library("usr/lib64", "libusdm.so.0.1.0", "libusdm.so.0")
+    r.qat_service(True)
+    r.dev("qat_adf_ctl", "vfio/vfio")
+    r.pci_ids("usr/share/hwdata/pci.ids")
+
+
 def windows_malformed():
     reg = Reg()
     cpu_keys(reg, "GenuineIntel", "Intel(R) Xeon(R) Gold 6248R CPU @ 3.00GHz",
@@ -590,6 +712,7 @@ def windows_malformed():
 if __name__ == "__main__":
     for scenario in (spr_4xxx_dc_up, spr_4xxx_crypto_only, c62x_lewisburg, kvm_guest_4xxx_vfs, kvm_guest_epyc,
                      epyc_intel_nic, epyc_no_intel_qat_libs, vmware_guest, azure_hyperv_guest_intel, broken_root,
-                     windows_4xxx, windows_vmware_epyc, windows_malformed):
+                     ec2_metal_linux, windows_4xxx, windows_vmware_epyc, windows_malformed, windows_ec2_metal,
+                     windows_4xxx_disabled, windows_pci_only):
         scenario()
     print("fixtures written to " + HOSTS, file=sys.stderr)

@@ -7,7 +7,8 @@
 # dpkg itself runs chrooted into WORK/root, so user and group names (statoverride) resolve there; .deb
 # arguments are copied into WORK/root/tmp first. No systemd runs there, so the maintainer scripts take
 # their "not booted with systemd" paths (enable, but no start/stop).
-# usage: dpkg-root.sh WORK DPKG_ARGS...   (needs root: mount namespace, overlayfs, chroot)
+# usage: dpkg-root.sh WORK DPKG_ARGS...       (needs root: mount namespace, overlayfs, chroot)
+#        dpkg-root.sh WORK --run COMMAND...    runs a command in that root instead, e.g. a documented one
 set -euo pipefail
 work="$(readlink -f "$1")"
 shift
@@ -24,9 +25,17 @@ if [ ! -d "$root" ]; then
     chmod 1777 "$root/tmp"
 fi
 
+program=(dpkg --force-depends --force-confold)
+run=false
+if [ "${1:-}" = --run ]; then
+    shift
+    program=()
+    run=true
+fi
+
 args=()
 for arg in "$@"; do
-    if [ -f "$arg" ]; then
+    if ! $run && [ -f "$arg" ]; then
         cp "$arg" "$root/tmp/"
         arg="/tmp/$(basename "$arg")"
     fi
@@ -40,5 +49,5 @@ exec unshare --mount --propagation private -- bash -c '
     mount -t overlay overlay -o "lowerdir=/usr,upperdir=$work/usr-upper,workdir=$work/usr-work" "$root/usr"
     mount --bind /dev "$root/dev"
     mount -t proc proc "$root/proc"
-    exec chroot "$root" dpkg --force-depends --force-confold "$@"
-' dpkg-root "$work" "$root" "${args[@]}"
+    exec chroot "$root" "$@"
+' dpkg-root "$work" "$root" "${program[@]}" "${args[@]}"

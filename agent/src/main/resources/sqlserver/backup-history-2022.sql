@@ -1,14 +1,23 @@
 -- qatwatch query: backup-history-2022.sql
 -- Purpose:    one page of backup history above the high-water mark, oldest first, with the compression algorithm of each backup
 -- Minimum:    16 (SQL Server 2022; backupset.compression_algorithm does not exist before)
--- Permission: SELECT on msdb.dbo.backupset and msdb.dbo.backupmediafamily
+-- Permission: SELECT ON dbo.backupset IN msdb; SELECT ON dbo.backupmediafamily IN msdb
+-- Source:     sql-docs system-tables/backupset-transact-sql.md (types; time_zone in 15-minute steps, 127 unknown; key_algorithm
+--             NO_Encryption for an unencrypted backup; is_snapshot: "For VSS backups, backup_size is an estimated value";
+--             family_guid kept through restores, database_guid new on restore; server_name, the server that ran the backup),
+--             backupmediafamily-transact-sql.md (device_type 2/102 disk, 5/105 tape, 7 virtual device, 9 URL), "Backup history
+--             and header information" (a restore writes the source's backup sets into msdb); DBA Dash DBADash/SQL/SQLBackups.sql
+--             (server_name = SERVERPROPERTY('SERVERNAME'), compared case-insensitively).
 -- Columns:    backup_set_id int, database_name nvarchar(128), database_guid uniqueidentifier, type char(1), is_copy_only bit,
 --             backup_start_date datetime, backup_finish_date datetime, time_zone smallint, backup_size numeric(20,0),
 --             compressed_backup_size numeric(20,0), compression_algorithm nvarchar(32), has_backup_checksums bit,
 --             key_algorithm nvarchar(32), encryptor_thumbprint varbinary(20), encryptor_type nvarchar(32),
---             device_type tinyint, physical_device_name nvarchar(260)
+--             device_type tinyint, physical_device_name nvarchar(260), server_name nvarchar(128), family_guid uniqueidentifier,
+--             is_snapshot bit
 -- The page size (TOP) and the high-water mark are numbers the agent formats into the text; nothing else is substituted.
 -- A striped backup has one media family per stripe: the first family stands for the set, so each set is one row.
+-- Rows whose server_name is not this instance's SERVERPROPERTY('ServerName') were written by RESTORE from another server's
+-- history; the agent reads them (so the high-water mark passes them) and does not report them.
 SELECT TOP ({page_size})
     bs.backup_set_id,
     bs.database_name,
@@ -26,7 +35,10 @@ SELECT TOP ({page_size})
     bs.encryptor_thumbprint,
     bs.encryptor_type,
     mf.device_type,
-    mf.physical_device_name
+    mf.physical_device_name,
+    bs.server_name,
+    bs.family_guid,
+    bs.is_snapshot
 FROM msdb.dbo.backupset AS bs
 OUTER APPLY (
     SELECT TOP (1) f.device_type, f.physical_device_name

@@ -1,8 +1,13 @@
 -- qatwatch query: running-backups.sql
 -- Purpose:    backups running now, with progress and the server's own estimate of the time left
 -- Minimum:    13 (SQL Server 2016)
--- Permission: VIEW SERVER STATE (2016, 2019); VIEW SERVER PERFORMANCE STATE (2022+). Without it the view shows only this
---             login's own requests and no error, so the first column says whether the answer is complete.
+-- Permission: VIEW SERVER STATE (2016-2019); VIEW SERVER PERFORMANCE STATE (2022+)
+-- Source:     sql-docs sys-dm-exec-requests-transact-sql.md: without VIEW SERVER STATE "the user will see only the current
+--             session", no error, so the first column says whether the answer is complete; on a read-intent-only
+--             secondary replica the access check "won't pass for databases in the availability group, even if VIEW SERVER
+--             STATE permission is present" unless the connection says applicationintent=readonly; estimated_completion_time
+--             is "Internal only" (units undocumented; community tools read milliseconds), so it is passed on raw and
+--             percent_complete extrapolation stays the primary estimate.
 -- Columns:    can_see_all_sessions int, server_utc_offset_minutes int, session_id smallint, command nvarchar(32),
 --             database_name nvarchar(128), start_time datetime, percent_complete real, total_elapsed_time int,
 --             estimated_completion_time bigint

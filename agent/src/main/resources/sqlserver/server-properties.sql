@@ -1,7 +1,8 @@
 -- qatwatch query: server-properties.sql
 -- Purpose:    the instance's identity and version; read first, because the version decides which other queries run
 -- Minimum:    13 (SQL Server 2016)
--- Permission: public (SERVERPROPERTY needs none)
+-- Permission: public
+-- Source:     sql-docs serverproperty-transact-sql.md (ProductMajorVersion, EngineEdition, ServerName, IsHadrEnabled).
 -- Columns:    product_version nvarchar(128), product_major_version int, edition nvarchar(128), engine_edition int,
 --             machine_name nvarchar(128), server_name nvarchar(128), is_hadr_enabled int
 SELECT

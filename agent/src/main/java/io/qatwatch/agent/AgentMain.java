@@ -27,6 +27,7 @@ public final class AgentMain {
     /** The command line with its subcommands made by {@code factory}; a bad flag prints the error, suggestions and usage. */
     public static CommandLine commandLine(CommandLine.IFactory factory) {
         CommandLine cli = new CommandLine(new AgentMain(), factory);
+        everyCommandPrintsTheVersion(cli, new VersionCommand.Provider());
         cli.setParameterExceptionHandler((e, args) -> {
             CommandLine command = e.getCommandLine();
             PrintWriter err = command.getErr();
@@ -36,5 +37,13 @@ public final class AgentMain {
             return command.getCommandSpec().exitCodeOnInvalidInput();
         });
         return cli;
+    }
+
+    /** {@code -V/--version} on a subcommand would print nothing without a provider of its own. */
+    private static void everyCommandPrintsTheVersion(CommandLine command, CommandLine.IVersionProvider provider) {
+        if (command.getCommandSpec().versionProvider() == null) {
+            command.getCommandSpec().versionProvider(provider);
+        }
+        command.getSubcommands().values().forEach(sub -> everyCommandPrintsTheVersion(sub, provider));
     }
 }

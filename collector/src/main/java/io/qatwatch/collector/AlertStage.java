@@ -222,7 +222,7 @@ public final class AlertStage {
                 Instant forecast = trend.forecastDate() == null ? null
                         : trend.forecastDate().atStartOfDay(ZoneOffset.UTC).toInstant();
                 Double days = trend.daysUntilForecast() == null ? null : trend.daysUntilForecast().doubleValue();
-                lines.add(InfluxPoints.windowTrend(host, group, instance, now, trend.slopeMinutesPerDay(),
+                lines.add(InfluxPoints.windowTrend(host, group, instance, trend.kind(), now, trend.slopeMinutesPerDay(),
                         trend.nights().size(), days, forecast));
             }
         }
@@ -274,9 +274,7 @@ public final class AlertStage {
     }
 
     private String alertLine(AlertRecord r, boolean firing, Instant now) {
-        var a = r.alert();
-        return InfluxPoints.alert(a.host(), groupOf(a.host()), a.instance(), a.database(), a.rule(),
-                a.severity().label(), firing, a.summary(), now);
+        return InfluxPoints.alert(r.alert(), groupOf(r.alert().host()), firing, now);
     }
 
     public void stop() {

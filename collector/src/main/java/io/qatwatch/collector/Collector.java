@@ -15,6 +15,7 @@ import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.CompressionView;
 import io.qatwatch.collector.metrics.CollectorMetrics;
+import io.qatwatch.collector.metrics.MetricsSource;
 import io.qatwatch.collector.web.server.CollectorServer;
 import io.qatwatch.collector.web.WindowsView;
 import io.vertx.core.Future;
@@ -27,7 +28,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -76,6 +76,7 @@ public final class Collector {
     private final ReportStore store;
     private final Clock clock;
     private final InfluxSink sink;
+    private final CollectorMetrics metrics = new CollectorMetrics();
     private final CollectorServer server;
     private String deploymentId;
     private long pruneTimer = -1;
@@ -101,13 +102,14 @@ public final class Collector {
                 sink.submit(() -> InfluxPoints.lines(accepted.host(), group, accepted.report(), receivedAt));
             }
             if (!accepted.stored().duplicate()) {
+                metrics.agentOutbox(accepted.host(), accepted.report().agent().outboxDepth());
                 stages.afterStore().accept(accepted);
             }
         };
         this.server = new CollectorServer(new CollectorServer.Settings(config.listen(), config.tls(), config.ingest(),
-                config.alerts().rules().agentSilent().silentMinutes()), tokens, store, clock, new CollectorMetrics(), afterStore,
-                stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(), stages.compression(),
-                () -> sink == null ? Map.of() : sink.metrics());
+                config.alerts().rules().agentSilent().silentMinutes(), config.statusPage()), tokens, store, clock, metrics,
+                afterStore, stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(),
+                stages.compression(), sink == null ? MetricsSource.NONE : sink::writeMetrics);
     }
 
     private static InfluxWriter writer(InfluxConfig influx) {

@@ -35,7 +35,8 @@ public record CollectorConfig(ListenConfig listen, TlsConfig tls, IngestConfig i
     }
 
     public CollectorConfig withStatusPage(String publicUrl) {
-        return new CollectorConfig(listen, tls, ingest, retention, new StatusPageConfig(publicUrl), influx, alerts);
+        return new CollectorConfig(listen, tls, ingest, retention, new StatusPageConfig(publicUrl, statusPage.notice(),
+                statusPage.sessionMinutes(), statusPage.openOnLoopback()), influx, alerts);
     }
 
     public CollectorConfig withInflux(InfluxConfig newInflux) {
@@ -44,6 +45,10 @@ public record CollectorConfig(ListenConfig listen, TlsConfig tls, IngestConfig i
 
     public CollectorConfig withIngest(IngestConfig newIngest) {
         return new CollectorConfig(listen, tls, newIngest, retention, statusPage, influx, alerts);
+    }
+
+    public CollectorConfig withStatusPage(StatusPageConfig newStatusPage) {
+        return new CollectorConfig(listen, tls, ingest, retention, newStatusPage, influx, alerts);
     }
 
     public CollectorConfig withTls(TlsConfig newTls) {
@@ -62,7 +67,7 @@ public record CollectorConfig(ListenConfig listen, TlsConfig tls, IngestConfig i
                 tls == null ? d.tls : tls,
                 ingest == null ? d.ingest : ingest.withDefaults(),
                 retention == null ? d.retention : retention.withDefaults(),
-                statusPage == null || statusPage.publicUrl() == null ? d.statusPage : statusPage,
+                statusPage == null ? d.statusPage : statusPage.withDefaults(),
                 influx == null ? d.influx : influx.withDefaults(),
                 alerts == null ? d.alerts : alerts);
     }
@@ -74,6 +79,7 @@ public record CollectorConfig(ListenConfig listen, TlsConfig tls, IngestConfig i
         tls.validate(problems);
         ingest.validate(problems);
         retention.validate(problems);
+        statusPage.validate(problems);
         influx.validate(problems);
         try {
             alerts.validate();

@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,8 +43,12 @@ class DebianLifecycleIT {
 
         // install (the collector too, on the same host): a system user each, a config only root and that
         // user can read, the unit enabled for boot
-        dpkg("--install", Dist.deb("qatwatch-common").toString(), Dist.deb("qatwatch-agent").toString(),
+        String install = dpkg("--install", Dist.deb("qatwatch-common").toString(), Dist.deb("qatwatch-agent").toString(),
                 Dist.deb("qatwatch-collector").toString());
+
+        // the install output says why the services are not running and what to do
+        assertThat(install).contains("qatwatch-agent: installed and enabled, not started: it starts (at boot too) once "
+                + "/etc/qatwatch/agent.token exists.", "qatwatch-collector: installed and enabled, not started.");
 
         String[] user = passwd(root, "qatwatch-agent").orElseThrow(() -> new AssertionError("no user qatwatch-agent"));
         assertThat(Integer.parseInt(user[2])).as("a system uid").isLessThan(1000);
@@ -58,6 +65,12 @@ class DebianLifecycleIT {
         assertThat(collector[2]).isNotEqualTo(user[2]);
         assertThat(Files.getAttribute(root.resolve("etc/qatwatch/collector.yaml"), "unix:gid"))
                 .isEqualTo(Integer.parseInt(collector[3]));
+        // each state directory exists from the install on, as the unit's StateDirectory= would make it
+        assertOwnedDirectory(root.resolve(STATE), user);
+        assertOwnedDirectory(root.resolve("var/lib/qatwatch/collector"), collector);
+
+        // enrol before the collector ever started, retire, and check: the commands exactly as docs/install.md has them
+        enrolAndRetireAsDocumented(root, collector);
 
         // the DBA edits the config; the running agent leaves reports in its outbox
         Files.writeString(config, "# edited by the DBA\n", StandardOpenOption.APPEND);
@@ -103,7 +116,53 @@ class DebianLifecycleIT {
         assertThat(Files.readString(root.resolve("var/lib/dpkg/statoverride"))).doesNotContain("qatwatch");
     }
 
+    private static void assertOwnedDirectory(Path dir, String[] user) throws IOException {
+        assertThat(dir).isDirectory();
+        assertThat(Files.getAttribute(dir, "unix:mode")).isEqualTo(040750);
+        assertThat(Files.getAttribute(dir, "unix:uid")).isEqualTo(Integer.parseInt(user[2]));
+        assertThat(Files.getAttribute(dir, "unix:gid")).isEqualTo(Integer.parseInt(user[3]));
+    }
+
+    /** docs/install.md's token commands, run in the root with runuser (what sudo -u does; no sudo here). */
+    private void enrolAndRetireAsDocumented(Path root, String[] collector) throws IOException {
+        Matcher documented = Pattern.compile("sudo -u qatwatch-collector (qatwatch collector token [^\n`]+)")
+                .matcher(Files.readString(Dist.REPO.resolve("docs/install.md")));
+        List<String> commands = new ArrayList<>();
+        while (documented.find()) {
+            commands.add(documented.group(1).strip());
+        }
+        String data = "--data /var/lib/qatwatch/collector";
+        assertThat(commands).containsExactly("qatwatch collector token add sql01 " + data,
+                "qatwatch collector token list " + data, "qatwatch collector token revoke sql01 " + data);
+
+        String added = runAsCollector(commands.get(0));
+        assertThat(added.strip().lines().reduce((first, second) -> second).orElseThrow()).matches("\\S{20,}");
+        assertThat(runAsCollector(commands.get(1))).containsPattern("sql01\\s+agent .* active");
+        assertThat(runAsCollector(commands.get(2))).contains("Revoked 1 token(s) of sql01 in /var/lib/qatwatch/collector/qatwatch.db.");
+        assertThat(runAsCollector(commands.get(1))).containsPattern("sql01\\s+agent .* revoked ");
+
+        // the store is the collector's own, in its data directory, and nothing was left anywhere else
+        Path store = root.resolve("var/lib/qatwatch/collector");
+        try (Stream<Path> files = Files.list(store)) {
+            assertThat(files.toList()).isNotEmpty().allSatisfy(file ->
+                    assertThat(Files.getAttribute(file, "unix:uid")).as(file.toString()).isEqualTo(Integer.parseInt(collector[2])));
+        }
+        assertThat(root.resolve(".qatwatch")).doesNotExist();
+        assertThat(root.resolve("root/.qatwatch")).doesNotExist();
+    }
+
+    private String runAsCollector(String command) {
+        List<String> args = new ArrayList<>(List.of("--run", "runuser", "-u", "qatwatch-collector", "--"));
+        args.addAll(List.of(command.split(" ")));
+        return inRoot(args.toArray(String[]::new));
+    }
+
     private String dpkg(String... args) {
+        return inRoot(args);
+    }
+
+    /** src/test/resources/dpkg-root.sh with these arguments: dpkg's, or --run and a command. */
+    private String inRoot(String... args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("dpkg.root.script", "target/test-classes/dpkg-root.sh")).toAbsolutePath().toString());
         command.add(work.toString());

@@ -1,6 +1,7 @@
 package io.qatwatch.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,7 +26,9 @@ class DebianPackagesIT {
                 "-rwxr-xr-x root/root usr/share/qatwatch/qatwatch",
                 "l root/root usr/bin/qatwatch -> ../share/qatwatch/qatwatch",
                 "-rw-r--r-- root/root usr/share/doc/qatwatch-common/install.md",
-                "-rw-r--r-- root/root usr/share/doc/qatwatch-common/copyright");
+                "-rw-r--r-- root/root usr/share/doc/qatwatch-common/copyright",
+                "-rw-r--r-- root/root usr/share/doc/qatwatch-common/changelog.gz",
+                "-rw-r--r-- root/root usr/share/man/man1/qatwatch.1.gz");
         assertThat(field("qatwatch-common", "Depends")).isEqualTo("default-jre-headless (>= 2:1.17) | java17-runtime-headless");
     }
 
@@ -38,10 +41,96 @@ class DebianPackagesIT {
                 "-rw-r--r-- root/root usr/share/qatwatch/lib/" + name + ".jar",
                 "-rw-r--r-- root/root usr/lib/systemd/system/" + name + ".service",
                 "-rw-r----- root/root etc/qatwatch/" + role + ".yaml",
-                "-rw-r--r-- root/root usr/share/doc/" + name + "/copyright");
-        assertThat(Command.ok(Dist.DIR, "dpkg-deb", "--info", Dist.deb(name).toString(), "conffiles").strip())
-                .isEqualTo("/etc/qatwatch/" + role + ".yaml");
+                "-rw-r--r-- root/root etc/default/" + name,
+                "-rw-r--r-- root/root usr/share/doc/" + name + "/copyright",
+                "-rw-r--r-- root/root usr/share/doc/" + name + "/changelog.gz",
+                "-rw-r--r-- root/root usr/share/lintian/overrides/" + name);
+        assertThat(Command.ok(Dist.DIR, "dpkg-deb", "--info", Dist.deb(name).toString(), "conffiles").lines())
+                .containsExactlyInAnyOrder("/etc/qatwatch/" + role + ".yaml", "/etc/default/" + name);
         assertThat(field(name, "Depends")).startsWith("qatwatch-common (= ").endsWith("), adduser");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"qatwatch-common", "qatwatch-agent", "qatwatch-collector"})
+    void versionFieldFileNameAndChangelogAgree(String packageName, @TempDir Path root) throws IOException {
+        Dist.extract(root, packageName);
+        String version = field(packageName, "Version");
+
+        // the Maven version in Debian's spelling: '~' sorts before the release, a '-' would start a Debian revision
+        assertThat(version).isEqualTo(Dist.debianVersion());
+        assertThat(Dist.deb(packageName).getFileName().toString()).isEqualTo(packageName + "_" + version + "_all.deb");
+        String changelog = Command.ok(root, "zcat", root.resolve("usr/share/doc/" + packageName + "/changelog.gz").toString());
+        assertThat(changelog).startsWith("qatwatch (" + version + ") ");
+        assertThat(changelog).contains(" -- " + field(packageName, "Maintainer") + "  ");
+    }
+
+    /** lintian, Debian's package checker, when this machine has it (./run-tests installs it). */
+    @Test
+    void lintianFindsNoErrorAndNoWarning() {
+        assumeThat(Command.available("lintian")).as("lintian is installed").isTrue();
+
+        Command lintian = Command.run(Dist.DIR, "lintian", "--tag-display-limit", "0", Dist.deb("qatwatch-common").toString(),
+                Dist.deb("qatwatch-agent").toString(), Dist.deb("qatwatch-collector").toString());
+
+        // what cannot be fixed is overridden with its reason in install/debian/lintian/; errors exit 1
+        List<String> findings = lintian.output().lines().filter(line -> line.matches("[EW]: .*")).toList();
+        assertThat(findings).as(lintian.output()).isEmpty();
+        assertThat(lintian.exitCode()).as(lintian.output()).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "collector"})
+    void unitNamesOnlyFilesThePackagesInstall(String role, @TempDir Path root) throws IOException {
+        String name = "qatwatch-" + role;
+        Dist.extract(root, "qatwatch-common", name);
+        Map<String, String> unit = Unit.settings(root.resolve("usr/lib/systemd/system/" + name + ".service"));
+
+        // ExecStart: the launcher (a symlink resolving inside the tree) and the config it is given
+        List<String> exec = List.of(unit.get("ExecStart").split(" "));
+        assertThat(inTree(root, exec.get(0))).isExecutable();
+        assertThat(inTree(root, exec.get(exec.indexOf("--config") + 1))).isRegularFile();
+        // the data folder, wherever it is named, is the StateDirectory= that systemd (and postinst) create
+        String state = "/var/lib/" + unit.get("StateDirectory");
+        assertThat(state).isEqualTo("/var/lib/qatwatch/" + role);
+        assertThat(unit.get("Environment")).isEqualTo("QATWATCH_DATA=" + state);
+        if (exec.contains("--data")) {
+            assertThat(exec.get(exec.indexOf("--data") + 1)).isEqualTo(state);
+        }
+        // Documentation: the man page and install.md, both in qatwatch-common, which the package depends on
+        for (String uri : unit.get("Documentation").split(" ")) {
+            if (uri.startsWith("man:")) {
+                assertThat(uri).isEqualTo("man:qatwatch(1)");
+                assertThat(root.resolve("usr/share/man/man1/qatwatch.1.gz")).isRegularFile();
+            } else {
+                assertThat(uri).startsWith("file:///");
+                assertThat(inTree(root, uri.substring("file://".length()))).isRegularFile();
+            }
+        }
+        // EnvironmentFile: optional for systemd ('-'), and shipped all commented out as a conffile
+        String environmentFile = unit.get("EnvironmentFile");
+        assertThat(environmentFile).startsWith("-");
+        Path defaults = inTree(root, environmentFile.substring(1));
+        assertThat(defaults).isRegularFile();
+        assertThat(Files.readAllLines(defaults)).allMatch(line -> line.isBlank() || line.startsWith("#"));
+    }
+
+    /**
+     * The agent waits for its token: the unit is skipped until the file exists that docs/install.md's enrolment
+     * writes, and the package's description says so.
+     */
+    @Test
+    void agentUnitStartsOnlyOnceTheTokenFileTheDocsWriteExists(@TempDir Path root) throws IOException {
+        Dist.extract(root, "qatwatch-agent");
+        Map<String, String> unit = Unit.settings(root.resolve("usr/lib/systemd/system/qatwatch-agent.service"));
+        String token = unit.get("ConditionPathExists");
+
+        assertThat(token).isEqualTo("/etc/qatwatch/agent.token");
+        assertThat(Files.readString(Dist.REPO.resolve("docs/install.md")))
+                .contains("sudo install -o root -g qatwatch-agent -m 0640 /dev/stdin " + token)
+                .contains("tokenFile: " + token);
+        assertThat(field("qatwatch-agent", "Description").replaceAll("\\s+", " ")).contains("once " + token + " holds the token");
+        // a configuration error (exit 2) is not retried into the start limit
+        assertThat(unit.get("RestartPreventExitStatus")).isEqualTo("2");
     }
 
     @Test
@@ -56,6 +145,8 @@ class DebianPackagesIT {
         assertThat(version.output()).startsWith("qatwatch " + Dist.VERSION + " (report schema ");
 
         Path data = root.resolve("var/lib/qatwatch/collector");
+        Command added = launch(root, launcher, "collector", "token", "add", "sql01", "--data", data.toString());
+        assertThat(added.exitCode()).as(added.output()).isZero();
         Command tokens = launch(root, launcher, "collector", "token", "list", "--data", data.toString());
         assertThat(tokens.exitCode()).as(tokens.output()).isZero();
         assertThat(tokens.output()).contains("NAME", "KIND", "STATE");
@@ -80,7 +171,9 @@ class DebianPackagesIT {
         Path unit = root.resolve("usr/lib/systemd/system/" + packageName + ".service");
 
         // systemd-analyze verify exits 0 on unknown keys and bad values, it only prints them: any output fails
-        Command verify = Command.run(root, "systemd-analyze", "verify", "--root=" + root, unit.toString());
+        // it also runs man(1) for each man: Documentation= link; MANPATH lets it find the page in the tree
+        Command verify = Command.run(root, Map.of("MANPATH", root.resolve("usr/share/man").toString()),
+                List.of("systemd-analyze", "verify", "--root=" + root, unit.toString()));
 
         assertThat(verify.output()).isEmpty();
         assertThat(verify.exitCode()).isZero();
@@ -114,6 +207,12 @@ class DebianPackagesIT {
                 assertThat(lint.output()).as(script).isEmpty();
             }
         }
+    }
+
+    /** An absolute path of the installed system, inside the unpacked tree. */
+    private static Path inTree(Path root, String absolute) {
+        assertThat(absolute).startsWith("/");
+        return root.resolve(absolute.substring(1));
     }
 
     private static Command launch(Path root, Path launcher, String... args) {

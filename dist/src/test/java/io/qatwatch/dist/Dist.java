@@ -13,13 +13,18 @@ final class Dist {
     private Dist() {
     }
 
-    /** The built package of that name, e.g. {@code qatwatch-agent}. */
+    /** The built package of that name, e.g. {@code qatwatch-agent}; its file name carries the Debian version. */
     static Path deb(String packageName) {
-        Path deb = DIR.resolve(packageName + "_" + VERSION + "_all.deb");
+        Path deb = DIR.resolve(packageName + "_" + debianVersion() + "_all.deb");
         if (!Files.isRegularFile(deb)) {
             throw new AssertionError(deb + " was not built: run mvn verify on the dist module");
         }
         return deb;
+    }
+
+    /** The package version: the Maven version in Debian's spelling, 0.1.0-SNAPSHOT as 0.1.0~snapshot. */
+    static String debianVersion() {
+        return VERSION.replace("-SNAPSHOT", "~snapshot");
     }
 
     static Path windowsZip() {

@@ -10,7 +10,8 @@ import java.util.List;
  * @param generation the device family from the PCI id: {@code dh895xcc}, {@code c62x}, {@code c3xxx},
  *                   {@code 4xxx}, {@code 401xx}, {@code 402xx}, {@code 420xx}, {@code 6xxx}
  * @param driver     the bound driver's name, null when none is bound
- * @param state      {@code up} or {@code down} where the kernel exposes it (Gen4+), else null
+ * @param state      {@code up} or {@code down} where the kernel exposes it (Gen4+); on Windows {@code down} for a
+ *                   device disabled in Device Manager; else null
  * @param services   configured services ({@code dc}, {@code sym}, {@code asym}, ...), empty when unknown
  */
 public record QatDevice(

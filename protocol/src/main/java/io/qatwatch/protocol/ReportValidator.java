@@ -1,5 +1,6 @@
 package io.qatwatch.protocol;
 
+import io.qatwatch.protocol.SqlInstanceSnapshot.AsymmetricKeyInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
@@ -162,6 +163,11 @@ public final class ReportValidator {
                 required(dat, d);
                 text(dat + ".name", d.name(), 128, true);
                 text(dat + ".databaseGuid", d.databaseGuid(), 64, false);
+                text(dat + ".familyGuid", d.familyGuid(), 64, false);
+                text(dat + ".groupDatabaseId", d.groupDatabaseId(), 64, false);
+                text(dat + ".availabilityGroupId", d.availabilityGroupId(), 64, false);
+                text(dat + ".tdeEncryptorThumbprint", d.tdeEncryptorThumbprint(), 128, false);
+                text(dat + ".tdeEncryptorType", d.tdeEncryptorType(), 32, false);
             }
         }
         if (s.backups() != null) {
@@ -193,6 +199,24 @@ public final class ReportValidator {
                 required(cat, c);
                 text(cat + ".name", c.name(), 128, true);
                 text(cat + ".thumbprint", c.thumbprint(), 128, false);
+            }
+        }
+        if (s.asymmetricKeys() != null) {
+            size(at + ".asymmetricKeys", s.asymmetricKeys(), MAX_LIST_ITEMS);
+            for (int i = 0; i < s.asymmetricKeys().size(); i++) {
+                AsymmetricKeyInfo k = s.asymmetricKeys().get(i);
+                String kat = at + ".asymmetricKeys[" + i + "]";
+                required(kat, k);
+                text(kat + ".name", k.name(), 128, true);
+                text(kat + ".thumbprint", k.thumbprint(), 128, false);
+                text(kat + ".providerType", k.providerType(), 120, false);
+                text(kat + ".privateKeyEncryption", k.privateKeyEncryption(), 60, false);
+            }
+        }
+        if (s.runningBackupsHiddenFor() != null) {
+            size(at + ".runningBackupsHiddenFor", s.runningBackupsHiddenFor(), MAX_DATABASES);
+            for (int i = 0; i < s.runningBackupsHiddenFor().size(); i++) {
+                text(at + ".runningBackupsHiddenFor[" + i + "]", s.runningBackupsHiddenFor().get(i), 128, true);
             }
         }
         if (s.configuration() != null) {
@@ -237,6 +261,7 @@ public final class ReportValidator {
         text(at + ".encryptorType", b.encryptorType(), 32, false);
         text(at + ".deviceType", b.deviceType(), 32, false);
         text(at + ".target", b.target(), 32, false);
+        text(at + ".familyGuid", b.familyGuid(), 64, false);
     }
 
     private static void required(String field, Object value) {

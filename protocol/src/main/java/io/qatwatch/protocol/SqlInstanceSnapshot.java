@@ -1,15 +1,26 @@
 package io.qatwatch.protocol;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What one SQL Server instance said in one cycle. Sections a cycle did not read are null (not empty):
  * the collector keeps the last value it has. {@code backups} holds only rows above the previous
  * high-water mark, so a report carries each backup once.
  *
+ * <p>Fields after {@code backupHighWaterMark} (and the last ones of the nested records) were added in schema
+ * version 1 by issue 14; older agents leave them out and readers see null. The shorter constructors keep code
+ * written before them compiling: they leave the added fields null.
+ *
  * @param name                the instance as configured on the agent, e.g. {@code MSSQLSERVER} or {@code PROD}
  * @param backupHighWaterMark the highest {@code msdb.dbo.backupset.backup_set_id} read so far, null before the first sync
+ * @param asymmetricKeys      asymmetric keys in master (backup and TDE encryptors besides certificates); null when not read
+ * @param runningBackupsHiddenFor databases whose running backups this login may not see although it sees the others:
+ *                            availability-group secondaries read over a connection that does not declare read intent.
+ *                            For these, absence from {@code runningBackups} means unknown, not "none". Null when
+ *                            running backups were not read (then {@code runningBackups} is null too)
  */
 public record SqlInstanceSnapshot(
         String name,
@@ -21,7 +32,17 @@ public record SqlInstanceSnapshot(
         List<BackupRecord> backups,
         List<RunningBackup> runningBackups,
         List<CertificateInfo> certificates,
-        Long backupHighWaterMark) {
+        Long backupHighWaterMark,
+        List<AsymmetricKeyInfo> asymmetricKeys,
+        List<String> runningBackupsHiddenFor) {
+
+    /** As before issue 14: no asymmetric keys, nothing known about hidden running backups. */
+    public SqlInstanceSnapshot(String name, Instant collectedAt, ServerInfo server, List<ConfigOption> configuration,
+                               List<AcceleratorStatus> accelerators, List<DatabaseInfo> databases, List<BackupRecord> backups,
+                               List<RunningBackup> runningBackups, List<CertificateInfo> certificates, Long backupHighWaterMark) {
+        this(name, collectedAt, server, configuration, accelerators, databases, backups, runningBackups, certificates,
+                backupHighWaterMark, null, null);
+    }
 
     /** SERVERPROPERTY facts. {@code engineEdition}: 2 Standard, 3 Enterprise/Developer, 4 Express, ... */
     public record ServerInfo(
@@ -34,7 +55,11 @@ public record SqlInstanceSnapshot(
             Boolean hadrEnabled) {
     }
 
-    /** One {@code sys.configurations} row; value and value in use differ while a restart is pending. */
+    /**
+     * One {@code sys.configurations} row; value and value in use differ while a restart is pending. Values are
+     * raw numbers: where Microsoft documents no meaning ({@code hardware offload config}, {@code hardware offload
+     * mode}) none is given to them.
+     */
     public record ConfigOption(String name, long value, long valueInUse) {
     }
 
@@ -51,8 +76,20 @@ public record SqlInstanceSnapshot(
     /**
      * A database with the facts that decide how its backups are judged.
      *
-     * @param encryptionState TDE state from {@code sys.dm_database_encryption_keys}: NONE, ENCRYPTED, ...
-     * @param replicaRole     PRIMARY or SECONDARY when in an availability group, else null
+     * @param databaseGuid        {@code sys.database_recovery_status.database_guid}: new with every RESTORE that creates the
+     *                            database, so two replicas of one availability database may differ; null for AUTO_CLOSE or
+     *                            offline databases, which the agent does not wake to ask
+     * @param encryptionState     TDE state from {@code sys.dm_database_encryption_keys}: NONE, ENCRYPTED, ...
+     * @param replicaRole         PRIMARY or SECONDARY when in an availability group, else null
+     * @param familyGuid          {@code sys.database_recovery_status.family_guid}: the same for every copy restored from
+     *                            the same original database; null when the GUID was not read
+     * @param groupDatabaseId     {@code sys.databases.group_database_id}: the database's identity within its availability
+     *                            group, the same on every replica; null outside availability groups
+     * @param availabilityGroupId the availability group's {@code group_id}; null outside availability groups
+     * @param autoClose           {@code sys.databases.is_auto_close_on}
+     * @param tdeEncryptorThumbprint the certificate or asymmetric key protecting the TDE key
+     *                            ({@code sys.dm_database_encryption_keys.encryptor_thumbprint}), {@code 0x}-hex; null without TDE
+     * @param tdeEncryptorType    {@code CERTIFICATE} or {@code ASYMMETRIC KEY}, as the DMV spells it; null without TDE
      */
     public record DatabaseInfo(
             String name,
@@ -61,16 +98,36 @@ public record SqlInstanceSnapshot(
             String encryptionState,
             String availabilityGroup,
             String replicaRole,
-            Boolean preferredBackupReplica) {
+            Boolean preferredBackupReplica,
+            String familyGuid,
+            String groupDatabaseId,
+            String availabilityGroupId,
+            Boolean autoClose,
+            String tdeEncryptorThumbprint,
+            String tdeEncryptorType) {
+
+        /** As before issue 14: no family GUID, availability-group identity, AUTO_CLOSE or TDE encryptor. */
+        public DatabaseInfo(String name, String databaseGuid, String recoveryModel, String encryptionState,
+                            String availabilityGroup, String replicaRole, Boolean preferredBackupReplica) {
+            this(name, databaseGuid, recoveryModel, encryptionState, availabilityGroup, replicaRole, preferredBackupReplica,
+                    null, null, null, null, null, null);
+        }
     }
 
     /**
-     * One {@code msdb.dbo.backupset} row joined with its media family. Times are UTC, converted with the
-     * row's {@code time_zone}; when that was 127 (unknown) the host zone was used and {@code timeZoneKnown} is false.
+     * One {@code msdb.dbo.backupset} row joined with its media family, for a backup this instance took (rows that a
+     * RESTORE copied from another server's history are not reported). Times are UTC, converted with the row's
+     * {@code time_zone}; when that was 127 (unknown) the host zone was used and {@code timeZoneKnown} is false.
      *
      * @param type           D full, I differential, L log, F file, G differential file, P partial, Q differential partial
-     * @param deviceType     DISK, TAPE, VIRTUAL_DEVICE, URL, PERMANENT_DEVICE or UNKNOWN
-     * @param target         LOCAL, UNC, URL, VIRTUAL_DEVICE, TAPE or UNKNOWN: where the bytes went
+     * @param keyAlgorithm   {@code backupset.key_algorithm}: {@code NO_Encryption} for an unencrypted backup; see {@link #encrypted()}
+     * @param deviceType     DISK (device_type 2 or 102), TAPE (5 or 105), VIRTUAL_DEVICE (7), URL (9) or UNKNOWN;
+     *                       agents before issue 14 sent PERMANENT_DEVICE for 105 (a permanent tape device)
+     * @param target         LOCAL, UNC, URL, VIRTUAL_DEVICE, TAPE, NUL or UNKNOWN: where the bytes went
+     * @param familyGuid     {@code backupset.family_guid}: the original database's identity, kept through restores
+     * @param snapshot       {@code backupset.is_snapshot}: a snapshot (VSS) backup, whose {@code backupSizeBytes} is an
+     *                       estimate; it counts for windows and recovery points, not for throughput or compression.
+     *                       Null from agents before issue 14
      */
     public record BackupRecord(
             long backupSetId,
@@ -89,10 +146,55 @@ public record SqlInstanceSnapshot(
             String encryptorThumbprint,
             String encryptorType,
             String deviceType,
-            String target) {
+            String target,
+            String familyGuid,
+            Boolean snapshot) {
+
+        /** {@code backupset.key_algorithm} of a backup taken without encryption. */
+        public static final String NO_ENCRYPTION = "NO_Encryption";
+
+        /** As before issue 14: no family GUID, snapshot unknown. */
+        public BackupRecord(long backupSetId, String databaseName, String databaseGuid, String type, boolean copyOnly,
+                            Instant startedAt, Instant finishedAt, boolean timeZoneKnown, long backupSizeBytes,
+                            Long compressedSizeBytes, String compressionAlgorithm, boolean hasChecksums, String keyAlgorithm,
+                            String encryptorThumbprint, String encryptorType, String deviceType, String target) {
+            this(backupSetId, databaseName, databaseGuid, type, copyOnly, startedAt, finishedAt, timeZoneKnown, backupSizeBytes,
+                    compressedSizeBytes, compressionAlgorithm, hasChecksums, keyAlgorithm, encryptorThumbprint, encryptorType,
+                    deviceType, target, null, null);
+        }
+
+        /**
+         * Whether the backup itself was encrypted ({@code BACKUP ... WITH ENCRYPTION}): its key algorithm names one.
+         * msdb writes {@code NO_Encryption} for an unencrypted backup, not null (backupset page). A TDE database's
+         * backup without backup encryption is not counted: its pages are encrypted, the backup set is not.
+         */
+        @JsonIgnore
+        public boolean encrypted() {
+            return encryptedBy(keyAlgorithm);
+        }
+
+        /** True when a {@code key_algorithm} value names an encryption algorithm: not null, blank or {@code NO_Encryption}. */
+        public static boolean encryptedBy(String keyAlgorithm) {
+            return keyAlgorithm != null && !keyAlgorithm.isBlank()
+                    && !keyAlgorithm.trim().toLowerCase(Locale.ROOT).equals(NO_ENCRYPTION.toLowerCase(Locale.ROOT));
+        }
+
+        /** Whether the backup's size is an estimate (a snapshot backup): not comparable for throughput or ratio. */
+        @JsonIgnore
+        public boolean sizeIsEstimate() {
+            return Boolean.TRUE.equals(snapshot);
+        }
     }
 
-    /** A backup running now, from {@code sys.dm_exec_requests}. */
+    /**
+     * A backup running now, from {@code sys.dm_exec_requests}.
+     *
+     * @param estimatedRemainingSeconds  {@code estimatedCompletionTimeRaw / 1000}, assuming milliseconds as community
+     *                                   tools do; Microsoft documents the column as "Internal only", so this is a hint,
+     *                                   not a forecast; null when the server gave 0
+     * @param estimatedCompletionTimeRaw {@code estimated_completion_time} exactly as the server gave it (units undocumented);
+     *                                   null from agents before issue 14
+     */
     public record RunningBackup(
             int sessionId,
             String command,
@@ -100,7 +202,14 @@ public record SqlInstanceSnapshot(
             Instant startedAt,
             double percentComplete,
             long elapsedSeconds,
-            Long estimatedRemainingSeconds) {
+            Long estimatedRemainingSeconds,
+            Long estimatedCompletionTimeRaw) {
+
+        /** As before issue 14: without the raw estimate. */
+        public RunningBackup(int sessionId, String command, String databaseName, Instant startedAt, double percentComplete,
+                             long elapsedSeconds, Long estimatedRemainingSeconds) {
+            this(sessionId, command, databaseName, startedAt, percentComplete, elapsedSeconds, estimatedRemainingSeconds, null);
+        }
     }
 
     /** A certificate in master, with when its private key was last backed up. */
@@ -109,6 +218,22 @@ public record SqlInstanceSnapshot(
             String thumbprint,
             Instant expiresAt,
             Instant privateKeyLastBackupAt,
+            boolean usedForBackupEncryption) {
+    }
+
+    /**
+     * An asymmetric key in master ({@code master.sys.asymmetric_keys}). SQL Server records no private-key backup date
+     * for asymmetric keys; keys that encrypt backups or TDE keys live in an EKM provider.
+     *
+     * @param thumbprint           {@code 0x}-hex, as backupset and sys.dm_database_encryption_keys name their encryptor
+     * @param providerType         {@code CRYPTOGRAPHIC PROVIDER} for an Extensible Key Management key, else null
+     * @param privateKeyEncryption {@code pvt_key_encryption_type_desc}: NO_PRIVATE_KEY, ENCRYPTED_BY_MASTER_KEY, ...
+     */
+    public record AsymmetricKeyInfo(
+            String name,
+            String thumbprint,
+            String providerType,
+            String privateKeyEncryption,
             boolean usedForBackupEncryption) {
     }
 }

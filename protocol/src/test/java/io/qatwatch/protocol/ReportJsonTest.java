@@ -81,4 +81,37 @@ class ReportJsonTest {
         assertThat(ReportJson.parse(json.getBytes(StandardCharsets.UTF_8)).reportId())
                 .isEqualTo("5f0c2a1e-8b7d-4c36-9a51-0d2e6f4b7c19");
     }
+
+    @Test
+    void aReportWithoutTheFieldsAddedByIssue14ReadsThemAsNull() {
+        String json = new String(GoldenReports.bytes(GoldenReports.COMPLETE), StandardCharsets.UTF_8)
+                .replaceAll(",\\s*\"(familyGuid|groupDatabaseId|availabilityGroupId|autoClose|tdeEncryptorThumbprint|tdeEncryptorType|snapshot)\" : [^,\\n]+", "")
+                .replaceAll(",\\s*\"(asymmetricKeys|runningBackupsHiddenFor)\" : \\[ \\]", "");
+        assertThat(json).doesNotContain("familyGuid", "snapshot", "asymmetricKeys", "runningBackupsHiddenFor", "autoClose");
+        SqlInstanceSnapshot s = ReportJson.parse(json.getBytes(StandardCharsets.UTF_8)).instances().get(0);
+        assertThat(s.asymmetricKeys()).isNull();
+        assertThat(s.runningBackupsHiddenFor()).as("unknown, not 'nothing hidden'").isNull();
+        assertThat(s.databases().get(0).familyGuid()).isNull();
+        assertThat(s.databases().get(0).autoClose()).isNull();
+        assertThat(s.backups().get(0).snapshot()).isNull();
+        assertThat(s.backups().get(0).sizeIsEstimate()).isFalse();
+    }
+
+    @Test
+    void aBackupIsEncryptedWhenItsKeyAlgorithmNamesOneAndNoEncryptionIsNotOne() {
+        SqlInstanceSnapshot.BackupRecord golden = GoldenReports.complete().instances().get(0).backups().get(0);
+        assertThat(withKeyAlgorithm(golden, "NO_Encryption").encrypted()).as("what msdb writes for an unencrypted backup").isFalse();
+        assertThat(withKeyAlgorithm(golden, null).encrypted()).isFalse();
+        assertThat(withKeyAlgorithm(golden, "AES_256").encrypted()).isTrue();
+        assertThat(withKeyAlgorithm(golden, "TRIPLE_DES_3KEY").encrypted()).isTrue();
+        String written = new String(ReportJson.toBytes(GoldenReports.complete()), StandardCharsets.UTF_8);
+        assertThat(written).as("derived, not a wire field").doesNotContain("\"encrypted\"", "sizeIsEstimate");
+    }
+
+    private static SqlInstanceSnapshot.BackupRecord withKeyAlgorithm(SqlInstanceSnapshot.BackupRecord b, String keyAlgorithm) {
+        return new SqlInstanceSnapshot.BackupRecord(b.backupSetId(), b.databaseName(), b.databaseGuid(), b.type(), b.copyOnly(),
+                b.startedAt(), b.finishedAt(), b.timeZoneKnown(), b.backupSizeBytes(), b.compressedSizeBytes(),
+                b.compressionAlgorithm(), b.hasChecksums(), keyAlgorithm, b.encryptorThumbprint(), b.encryptorType(),
+                b.deviceType(), b.target(), b.familyGuid(), b.snapshot());
+    }
 }

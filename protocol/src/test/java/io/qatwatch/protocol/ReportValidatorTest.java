@@ -23,6 +23,9 @@ class ReportValidatorTest {
         "dot-dot instance name     | \"name\" : \"MSSQLSERVER\"              | \"name\" : \"..\"                           | instances[0].name",
         "control char in database  | \"databaseName\" : \"Sales\"            | \"databaseName\" : \"Sa\\u0007les\"         | instances[0].backups[0].databaseName",
         "blank agent name          | \"name\" : \"sql01\"                    | \"name\" : \" \"                            | agent.name",
+        "control char in family    | \"familyGuid\" : \"3f2504e0            | \"familyGuid\" : \"\\u00003f2504e0          | instances[0].databases[0].familyGuid",
+        "blank hidden database     | \"runningBackupsHiddenFor\" : [ ]     | \"runningBackupsHiddenFor\" : [ \" \" ]      | instances[0].runningBackupsHiddenFor[0]",
+        "unnamed asymmetric key    | \"asymmetricKeys\" : [ ]              | \"asymmetricKeys\" : [ { \"thumbprint\" : \"0x01\", \"usedForBackupEncryption\" : true } ] | instances[0].asymmetricKeys[0].name",
     })
     void firstViolationNamesTheField(String scenario, String from, String to, String field) {
         String json = new String(GoldenReports.bytes(GoldenReports.COMPLETE), StandardCharsets.UTF_8);

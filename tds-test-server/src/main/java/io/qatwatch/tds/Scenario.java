@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -31,6 +33,8 @@ import java.util.regex.Pattern;
  *   "queries": {
  *     "server-properties.sql": { "columns": ["product_version nvarchar(128)", ...], "rows": [["15.0.4375.4", ...]] },
  *     "accelerator-status.sql": { "error": { "number": 208, "severity": 16, "message": "Invalid object name ..." } },
+ *     "database-encryption.sql": { "errors": [ { "number": 300, "severity": 14, "message": "... permission was denied ..." },
+ *                                              { "number": 297, "severity": 16, "message": "The user does not have ..." } ] },
  *     "running-backups.sql": { "delayMillis": 3000, "columns": [...], "rows": [] } } }
  * </pre>
  * Values: numbers, strings, booleans and null; datetime as local ISO text ({@code 2026-11-30T00:30:02.123}),
@@ -101,9 +105,11 @@ public final class Scenario {
     private static TdsResponse parseResponse(JsonNode node) {
         TdsResponse response;
         if (node.has("error")) {
-            JsonNode e = node.get("error");
-            response = new TdsResponse.ServerError(e.path("number").asInt(), e.path("state").asInt(1),
-                    e.path("severity").asInt(16), e.path("message").asText());
+            response = serverError(node.get("error"));
+        } else if (node.has("errors")) {
+            List<TdsResponse.ServerError> errors = new ArrayList<>();
+            node.get("errors").forEach(e -> errors.add(serverError(e)));
+            response = new TdsResponse.ServerErrors(errors);
         } else {
             List<Column> columns = new ArrayList<>();
             node.path("columns").forEach(c -> columns.add(Column.parse(c.asText())));
@@ -122,6 +128,11 @@ public final class Scenario {
             response = new TdsResponse.Delayed(Duration.ofMillis(node.get("delayMillis").asLong()), response);
         }
         return response;
+    }
+
+    private static TdsResponse.ServerError serverError(JsonNode e) {
+        return new TdsResponse.ServerError(e.path("number").asInt(), e.path("state").asInt(1),
+                e.path("severity").asInt(16), e.path("message").asText());
     }
 
     /** The version reported in PRELOGIN and LOGINACK, e.g. {@code 15.0.4375.4}. */
@@ -161,11 +172,24 @@ public final class Scenario {
         return acceptedUser == null || (acceptedUser.equals(user) && acceptedPassword.equals(password));
     }
 
+    /** The marker that answers this batch: the longest one found in its text; empty when none is. */
+    Optional<String> markerOf(String sql) {
+        return responders.keySet().stream().filter(sql::contains).max(Comparator.comparingInt(String::length));
+    }
+
+    /** The markers this scenario answers, in the order they were added. */
+    public Set<String> markers() {
+        return Collections.unmodifiableSet(responders.keySet());
+    }
+
+    /** The login this scenario accepts, or null when it accepts any. */
+    public String acceptedUser() {
+        return acceptedUser;
+    }
+
     /** The answer to one batch: the responder of the longest marker found in the text, {@code SELECT 1}, or Msg 208. */
     TdsResponse respond(String sql) {
-        Optional<String> marker = responders.keySet().stream()
-                .filter(sql::contains)
-                .max(Comparator.comparingInt(String::length));
+        Optional<String> marker = markerOf(sql);
         if (marker.isPresent()) {
             return responders.get(marker.get()).respond(sql);
         }

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 /** What the test server answers to one SQL batch: a result set, a server error, or either of those after a delay. */
-public sealed interface TdsResponse permits TdsResponse.Rows, TdsResponse.ServerError, TdsResponse.Delayed {
+public sealed interface TdsResponse permits TdsResponse.Rows, TdsResponse.ServerError, TdsResponse.ServerErrors, TdsResponse.Delayed {
 
     /**
      * A result set. {@code rows} is iterated once per answer and may be generated lazily, so a page of
@@ -18,6 +18,19 @@ public sealed interface TdsResponse permits TdsResponse.Rows, TdsResponse.Server
 
     /** An ERROR token followed by a DONE with the error bit, as SQL Server sends for a failed statement. */
     record ServerError(int number, int state, int severity, String message) implements TdsResponse {
+    }
+
+    /**
+     * Several ERROR tokens, then one DONE with the error bit: what SQL Server sends when one failure raises more
+     * than one message, e.g. Msg 300 followed by Msg 297 for a missing server permission.
+     */
+    record ServerErrors(List<ServerError> errors) implements TdsResponse {
+        public ServerErrors {
+            if (errors.isEmpty()) {
+                throw new IllegalArgumentException("at least one error");
+            }
+            errors = List.copyOf(errors);
+        }
     }
 
     /**
@@ -36,11 +49,14 @@ public sealed interface TdsResponse permits TdsResponse.Rows, TdsResponse.Server
     }
 
     /**
-     * Msg 300 as SQL Server words it when a server permission is missing, e.g.
-     * {@code permissionDenied("VIEW SERVER STATE")}.
+     * What SQL Server sends when a server permission is missing, e.g. {@code permissionDenied("VIEW SERVER STATE")}:
+     * Msg 300 (level 14, state 1) naming the permission, then Msg 297 (level 16, state 1), as captured in
+     * MicrosoftDocs/sql-docs issue 1452 and amachanic/sp_whoisactive issue 126.
      */
-    static ServerError permissionDenied(String permission) {
-        return new ServerError(300, 1, 14, permission + " permission was denied on object 'server', database 'master'.");
+    static ServerErrors permissionDenied(String permission) {
+        return new ServerErrors(List.of(
+                new ServerError(300, 1, 14, permission + " permission was denied on object 'server', database 'master'."),
+                new ServerError(297, 1, 16, "The user does not have permission to perform this action.")));
     }
 
     /** Msg 229: SELECT denied on an object, e.g. {@code selectDenied("backupset", "msdb", "dbo")}. */

@@ -65,8 +65,8 @@ final class TdsSession {
                 }
                 case SQL_BATCH -> answerBatch(m.payload);
                 case ATTENTION -> sendDone(DONE_ATTN, 0, 0);
-                case RPC, TRANSACTION_MANAGER -> sendError(new TdsResponse.ServerError(50000, 1, 16,
-                        "the TDS test server answers SQL batches only: use java.sql.Statement, or prepareMethod=none"));
+                case RPC, TRANSACTION_MANAGER -> sendErrors(List.of(new TdsResponse.ServerError(50000, 1, 16,
+                        "the TDS test server answers SQL batches only: use java.sql.Statement, or prepareMethod=none")));
                 default -> throw new IOException("unexpected TDS message type 0x" + Integer.toHexString(m.type));
             }
         }
@@ -119,7 +119,7 @@ final class TdsSession {
         boolean accepted = server.scenario().accepts(user, password);
         server.recordLogin(new TdsTestServer.Login(user, password, database, app, accepted));
         if (!accepted) {
-            sendError(new TdsResponse.ServerError(18456, 1, 14, "Login failed for user '" + user + "'."));
+            sendErrors(List.of(new TdsResponse.ServerError(18456, 1, 14, "Login failed for user '" + user + "'.")));
             return false;
         }
         String db = database.isEmpty() ? "master" : database;
@@ -181,7 +181,9 @@ final class TdsSession {
                 answer(d.then());
             }
         } else if (response instanceof TdsResponse.ServerError e) {
-            sendError(e);
+            sendErrors(List.of(e));
+        } else if (response instanceof TdsResponse.ServerErrors e) {
+            sendErrors(e.errors());
         } else if (response instanceof TdsResponse.Rows r) {
             sendRows(r);
         }
@@ -243,11 +245,14 @@ final class TdsSession {
         stream.end();
     }
 
-    /** ERROR token (2.2.7.10) then DONE with the error bit. */
-    private void sendError(TdsResponse.ServerError e) throws IOException {
-        TdsBuffer body = new TdsBuffer().i32(e.number()).u8(e.state()).u8(e.severity())
-                .usVarchar(e.message()).bVarchar(SERVER_NAME).bVarchar("").i32(1);
-        TdsBuffer b = new TdsBuffer().u8(0xAA).u16(body.size()).bytes(body.toByteArray());
+    /** One ERROR token (2.2.7.10) per error, then one DONE with the error bit. */
+    private void sendErrors(List<TdsResponse.ServerError> errors) throws IOException {
+        TdsBuffer b = new TdsBuffer();
+        for (TdsResponse.ServerError e : errors) {
+            TdsBuffer body = new TdsBuffer().i32(e.number()).u8(e.state()).u8(e.severity())
+                    .usVarchar(e.message()).bVarchar(SERVER_NAME).bVarchar("").i32(1);
+            b.u8(0xAA).u16(body.size()).bytes(body.toByteArray());
+        }
         done(b, DONE_ERROR, CURCMD_SELECT, 0);
         send(b.toByteArray());
     }

@@ -15,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A SQL Server stand-in for tests: speaks TDS 7.4 over TCP on 127.0.0.1 (PRELOGIN without encryption,
@@ -35,10 +36,12 @@ public final class TdsTestServer implements AutoCloseable {
     private final List<String> batches = new CopyOnWriteArrayList<>();
     private final List<Login> logins = new CopyOnWriteArrayList<>();
 
-    private TdsTestServer(Scenario scenario) throws IOException {
+    private volatile Consumer<String> batchListener = sql -> { };
+
+    private TdsTestServer(Scenario scenario, int port) throws IOException {
         this.scenario = scenario;
         this.listener = new ServerSocket();
-        this.listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        this.listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         this.threads = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "tds-test-server-" + listener.getLocalPort());
             t.setDaemon(true);
@@ -49,11 +52,22 @@ public final class TdsTestServer implements AutoCloseable {
 
     /** Starts a server for the scenario on 127.0.0.1 and an ephemeral port. */
     public static TdsTestServer start(Scenario scenario) {
+        return start(scenario, 0);
+    }
+
+    /** Starts a server for the scenario on 127.0.0.1 and {@code port} (0: an ephemeral one); a port in use is thrown. */
+    public static TdsTestServer start(Scenario scenario, int port) {
         try {
-            return new TdsTestServer(scenario);
+            return new TdsTestServer(scenario, port);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot listen on 127.0.0.1", e);
+            throw new UncheckedIOException("cannot listen on 127.0.0.1:" + port + " (" + e.getMessage() + ")", e);
         }
+    }
+
+    /** Calls {@code listener} with every SQL batch as it arrives (on the connection's thread), e.g. to log it. */
+    public TdsTestServer onBatch(Consumer<String> listener) {
+        this.batchListener = listener;
+        return this;
     }
 
     public int port() {
@@ -81,6 +95,7 @@ public final class TdsTestServer implements AutoCloseable {
 
     void recordBatch(String sql) {
         batches.add(sql);
+        batchListener.accept(sql);
     }
 
     void recordLogin(Login login) {

@@ -13,7 +13,7 @@
  *
  * A batch is answered by the responder whose marker (a query file name such as {@code backup-history.sql}) occurs
  * in its text, the longest marker winning; {@code SELECT 1} (Connection.isValid) is built in; anything else gets
- * Msg 208 naming the scenario and its markers. Responses: rows (generated lazily if wanted), ERROR tokens with
+ * Msg 208 naming the scenario and its markers. Responses: rows (generated lazily if wanted), one or more ERROR tokens with
  * DONE(error), and delays that honour the driver's ATTENTION on query timeout. RPC (prepared statements with the
  * driver's default prepareMethod) is answered with an error: use {@code Statement} or {@code prepareMethod=none}.
  */

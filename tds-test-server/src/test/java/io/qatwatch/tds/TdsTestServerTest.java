@@ -80,6 +80,10 @@ class TdsTestServerTest {
                     .isInstanceOfSatisfying(SQLException.class, e -> {
                         assertThat(e.getErrorCode()).isEqualTo(300);
                         assertThat(e.getMessage()).isEqualTo("VIEW SERVER STATE permission was denied on object 'server', database 'master'.");
+                        // a real server follows Msg 300 with Msg 297; the driver chains it
+                        SQLException next = e.getNextException();
+                        assertThat(next.getErrorCode()).isEqualTo(297);
+                        assertThat(next.getMessage()).isEqualTo("The user does not have permission to perform this action.");
                     });
             assertThat(c.isValid(2)).isTrue();
             assertThat(server.batches()).last().isEqualTo("SELECT 1");
@@ -170,6 +174,11 @@ class TdsTestServerTest {
             }
             assertThatThrownBy(() -> s.executeQuery("-- accelerator-status.sql"))
                     .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(208));
+            assertThatThrownBy(() -> s.executeQuery("-- database-encryption.sql"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(300);
+                        assertThat(e.getNextException().getErrorCode()).isEqualTo(297);
+                    });
             assertThat(c.getMetaData().getDatabaseProductVersion()).startsWith("15.00");
         }
     }

@@ -1,7 +1,11 @@
 package io.qatwatch.agent.service;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,8 +62,9 @@ public final class WindowsService {
     static ServiceOutcome run(String[] args, AgentRuntimeFactory factory,
                               Duration startTimeout, Duration stopTimeout) {
         ServiceHost host;
+        ServiceArguments arguments;
         try {
-            ServiceArguments arguments = ServiceArguments.parse(Arrays.asList(args == null ? new String[0] : args));
+            arguments = ServiceArguments.parse(Arrays.asList(args == null ? new String[0] : args));
             LOG.info("qatwatch agent service starting: config {}, data {}", arguments.configFile(), arguments.dataDir());
             host = new ServiceHost(factory.create(arguments), startTimeout, stopTimeout);
         } catch (RuntimeException e) {
@@ -78,12 +83,29 @@ public final class WindowsService {
             }
             running = host;
         }
+        ScheduledExecutorService logPruning = pruneLogsDaily(arguments);
         try {
             return host.run();
         } finally {
+            logPruning.shutdownNow();
             synchronized (LOCK) {
                 running = null;
             }
         }
+    }
+
+    /** procrun keeps every daily log file forever: delete the old ones at start and once a day. */
+    private static ScheduledExecutorService pruneLogsDaily(ServiceArguments arguments) {
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "qatwatch-log-pruning");
+            thread.setDaemon(true);
+            return thread;
+        });
+        if (arguments.logDir() != null) {
+            Duration keep = Duration.ofDays(arguments.keepLogDays());
+            executor.scheduleWithFixedDelay(() -> ProcrunLogs.prune(arguments.logDir(), Instant.now(), keep),
+                    0, 1, TimeUnit.DAYS);
+        }
+        return executor;
     }
 }

@@ -42,4 +42,26 @@ class ServiceArgumentsTest {
         assertThatThrownBy(() -> ServiceArguments.parse(List.of("--confg", "agent.yaml")))
                 .hasMessageContaining("unknown service start parameter '--confg'");
     }
+
+    @Test
+    void readsTheLogFolderAndTheDaysToKeep() {
+        ServiceArguments parsed = ServiceArguments.parse(List.of("--config", "agent.yaml", "--data", "state",
+                "--logs", "C:\\ProgramData\\qatwatch\\logs", "--keep-log-days", "14"));
+
+        assertThat(parsed.logDir()).isEqualTo(Path.of("C:\\ProgramData\\qatwatch\\logs"));
+        assertThat(parsed.keepLogDays()).isEqualTo(14);
+    }
+
+    @Test
+    void withoutALogFolderNothingIsPruned() {
+        ServiceArguments parsed = ServiceArguments.parse(List.of("--config", "agent.yaml", "--data", "state"));
+
+        assertThat(parsed.logDir()).isNull();
+    }
+
+    @Test
+    void daysToKeepMustBeAPositiveWholeNumber() {
+        assertThatThrownBy(() -> ServiceArguments.parse(List.of("--config", "a.yaml", "--data", "s", "--keep-log-days", "0")))
+                .hasMessageContaining("--keep-log-days must be a whole number of days, 1 or more, not '0'");
+    }
 }

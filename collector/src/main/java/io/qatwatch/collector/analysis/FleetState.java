@@ -5,6 +5,7 @@ import io.qatwatch.protocol.HostFacts;
 import io.qatwatch.protocol.LicenceFacts;
 import io.qatwatch.protocol.QatFacts;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
+import io.qatwatch.protocol.SqlInstanceSnapshot.AsymmetricKeyInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.ConfigOption;
@@ -54,6 +55,7 @@ public record FleetState(List<HostState> hosts) {
      * One SQL Server instance on a host: the latest value of each snapshot section, and its backups.
      *
      * @param collectedAt     when the latest snapshot was taken (the time {@code runningBackups} describes)
+     * @param asymmetricKeys  asymmetric keys in master (backup and TDE encryptors besides certificates)
      * @param backups         every backup in the lookback period (all types, copy-only included), any order
      * @param runningBackups  backups running at {@code collectedAt}; empty when none
      * @param compression     what the compression comparison reads of the backups, when already known (the store
@@ -68,6 +70,7 @@ public record FleetState(List<HostState> hosts) {
             List<AcceleratorStatus> accelerators,
             List<DatabaseInfo> databases,
             List<CertificateInfo> certificates,
+            List<AsymmetricKeyInfo> asymmetricKeys,
             List<RunningBackup> runningBackups,
             List<BackupRecord> backups,
             CompressionSamples compression) {
@@ -75,10 +78,10 @@ public record FleetState(List<HostState> hosts) {
         /** An instance whose compression samples are worked out from {@code backups}. */
         public InstanceState(String name, Instant collectedAt, ServerInfo server, List<ConfigOption> configuration,
                              List<AcceleratorStatus> accelerators, List<DatabaseInfo> databases,
-                             List<CertificateInfo> certificates, List<RunningBackup> runningBackups,
-                             List<BackupRecord> backups) {
-            this(name, collectedAt, server, configuration, accelerators, databases, certificates, runningBackups, backups,
-                    null);
+                             List<CertificateInfo> certificates, List<AsymmetricKeyInfo> asymmetricKeys,
+                             List<RunningBackup> runningBackups, List<BackupRecord> backups) {
+            this(name, collectedAt, server, configuration, accelerators, databases, certificates, asymmetricKeys,
+                    runningBackups, backups, null);
         }
 
         public InstanceState {
@@ -86,6 +89,7 @@ public record FleetState(List<HostState> hosts) {
             accelerators = accelerators == null ? List.of() : List.copyOf(accelerators);
             databases = databases == null ? List.of() : List.copyOf(databases);
             certificates = certificates == null ? List.of() : List.copyOf(certificates);
+            asymmetricKeys = asymmetricKeys == null ? List.of() : List.copyOf(asymmetricKeys);
             runningBackups = runningBackups == null ? List.of() : List.copyOf(runningBackups);
             backups = backups == null ? List.of() : List.copyOf(backups);
         }

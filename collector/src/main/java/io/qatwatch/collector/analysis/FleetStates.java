@@ -78,11 +78,11 @@ public final class FleetStates {
                 List<BackupRecord> backups = store.backups(row.host(), s.name(), since)
                         .stream().map(StoredBackup::backup).toList();
                 InstanceState bare = new InstanceState(s.name(), s.collectedAt(), s.server(), s.configuration(),
-                        s.accelerators(), s.databases(), s.certificates(), s.runningBackups(), backups);
+                        s.accelerators(), s.databases(), s.certificates(), s.asymmetricKeys(), s.runningBackups(), backups);
                 CompressionSamples samples = compressionSamples(backups, qatModes(store, row.host(), bare, since),
                         compression, now);
                 instances.add(new InstanceState(s.name(), s.collectedAt(), s.server(), s.configuration(), s.accelerators(),
-                        s.databases(), s.certificates(), s.runningBackups(), backups, samples));
+                        s.databases(), s.certificates(), s.asymmetricKeys(), s.runningBackups(), backups, samples));
             }
             hosts.add(new HostState(row.host(), tagsOf.apply(row.host()), row.lastSeen(), row.facts(), row.qat(),
                     row.licence(), instances));

@@ -113,7 +113,7 @@ public final class LiveFleet {
         InstanceState state(List<BackupRecord> backups) {
             SqlInstanceSnapshot s = sections;
             return new InstanceState(s.name(), lastSeen, s.server(), s.configuration(), s.accelerators(), s.databases(),
-                    s.certificates(), running, backups, compression);
+                    s.certificates(), s.asymmetricKeys(), running, backups, compression);
         }
     }
 
@@ -193,7 +193,8 @@ public final class LiveFleet {
             out.add(new BackupRecord(b.backupSetId(), canon(b.databaseName()), canon(b.databaseGuid()), canon(b.type()),
                     b.copyOnly(), b.startedAt(), b.finishedAt(), b.timeZoneKnown(), b.backupSizeBytes(),
                     b.compressedSizeBytes(), canon(b.compressionAlgorithm()), b.hasChecksums(), canon(b.keyAlgorithm()),
-                    canon(b.encryptorThumbprint()), canon(b.encryptorType()), canon(b.deviceType()), canon(b.target())));
+                    canon(b.encryptorThumbprint()), canon(b.encryptorType()), canon(b.deviceType()), canon(b.target()),
+                    canon(b.familyGuid()), b.snapshot()));
         }
         return List.copyOf(out);
     }

@@ -25,7 +25,8 @@ public final class CollectorCommand implements Callable<Integer> {
     Path config;
 
     @Option(names = "--data", paramLabel = "DIR",
-            description = "Data directory for the store (default: $QATWATCH_DATA or ./.qatwatch).")
+            description = "Data directory (default: $QATWATCH_DATA, else ./.qatwatch); the store is DIR/qatwatch.db,"
+                    + " the one 'qatwatch collector token' uses with the same directory.")
     Path data;
 
     @Override

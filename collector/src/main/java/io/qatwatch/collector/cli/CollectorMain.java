@@ -19,7 +19,28 @@ public final class CollectorMain {
     }
 
     public static int run(String... args) {
-        return new CommandLine(new CollectorMain()).execute(args);
+        return commandLine().execute(args);
+    }
+
+    /** The command line: {@code -V/--version} on every command, and a bad flag prints the error and the usage (exit 2). */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new CollectorMain());
+        everyCommandPrintsTheVersion(cli, new VersionProvider());
+        cli.setParameterExceptionHandler((e, args) -> {
+            CommandLine command = e.getCommandLine();
+            command.getErr().println(e.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(e, command.getErr());
+            command.usage(command.getErr());
+            return command.getCommandSpec().exitCodeOnInvalidInput();
+        });
+        return cli;
+    }
+
+    private static void everyCommandPrintsTheVersion(CommandLine command, CommandLine.IVersionProvider provider) {
+        if (command.getCommandSpec().versionProvider() == null) {
+            command.getCommandSpec().versionProvider(provider);
+        }
+        command.getSubcommands().values().forEach(sub -> everyCommandPrintsTheVersion(sub, provider));
     }
 
     /** Feeds {@code --version}. */
@@ -31,7 +52,7 @@ public final class CollectorMain {
     }
 
     /** Prints the version. */
-    @Command(name = "version", description = "Print the qatwatch version and the report schema version.")
+    @Command(name = "version", mixinStandardHelpOptions = true, description = "Print the qatwatch version and the report schema version.")
     public static final class VersionCommand implements Callable<Integer> {
         @Override
         public Integer call() {

@@ -2,14 +2,17 @@ package io.qatwatch.collector.cli;
 
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.TokenStore;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code qatwatch collector token add|list|revoke}: agent and read tokens. */
+/** {@code qatwatch collector token add|list|revoke}: agent and read tokens, in the store every command finds the same way. */
 @Command(name = "token", mixinStandardHelpOptions = true,
         description = "Manage tokens: one agent token per host, read tokens for the API and status page.",
         subcommands = {TokenCommand.Add.class, TokenCommand.ListTokens.class, TokenCommand.Revoke.class})
@@ -21,14 +24,46 @@ public final class TokenCommand implements Callable<Integer> {
         return 2;
     }
 
-    /** Options every token subcommand shares. */
+    /** A command's work on the open store. */
+    @FunctionalInterface
+    interface Work {
+        int run(TokenStore tokens, Path store) throws SQLException;
+    }
+
+    /** Options every token subcommand shares, and how it opens the store. */
     static class Common {
         @Option(names = "--data", paramLabel = "DIR",
-                description = "Collector data directory (default: $QATWATCH_DATA or ./.qatwatch).")
+                description = "Data directory (default: $QATWATCH_DATA, else ./.qatwatch). The store is DIR/qatwatch.db,"
+                        + " the one 'qatwatch collector' and 'qatwatch up' use with the same directory.")
         Path data;
 
-        TokenStore open() throws Exception {
-            return new TokenStore(Database.open(DataDir.resolve(data)));
+        /**
+         * Runs {@code work} on the store; {@code create}: a missing store is created (enrolment before the collector
+         * ever started), else it is an error. Every failure says which store and what to do, on stderr, with exit 1.
+         */
+        int withStore(String command, boolean create, Work work) {
+            Path dir = DataDir.resolve(data);
+            Optional<String> wrongUser = DataDir.wrongUser(dir, System.getProperty("user.name"));
+            if (wrongUser.isPresent()) {
+                System.err.println(command + ": " + wrongUser.get());
+                return 1;
+            }
+            boolean existed = Files.exists(DataDir.store(dir));
+            if (!existed && !create) {
+                System.err.println(command + ": there is no store yet: " + DataDir.describe(dir) + ". 'qatwatch collector"
+                        + " token add NAME' creates it, and so does the first start of the collector with that data directory.");
+                return 1;
+            }
+            try (Database db = Database.open(dir)) {
+                if (!existed) {
+                    System.err.println(command + ": created " + DataDir.describe(dir) + ". Start the collector with the same"
+                            + " data directory ('qatwatch up', or 'qatwatch collector --data " + dir + "') so that it accepts the token.");
+                }
+                return work.run(new TokenStore(db), DataDir.store(dir));
+            } catch (SQLException | RuntimeException e) {
+                System.err.println(command + ": " + DataDir.whatToDo(dir, e));
+                return 1;
+            }
         }
     }
 
@@ -42,31 +77,38 @@ public final class TokenCommand implements Callable<Integer> {
         boolean read;
 
         @Override
-        public Integer call() throws Exception {
-            TokenStore.Kind kind = read ? TokenStore.Kind.READ : TokenStore.Kind.AGENT;
-            try {
-                String token = open().add(name, kind, Instant.now());
-                System.out.println((read ? "Read" : "Agent") + " token for " + name
-                        + " (shown once; only its hash is stored). Put it in the agent's token file:");
+        public Integer call() {
+            return withStore("token add", true, (tokens, store) -> {
+                TokenStore.Kind kind = read ? TokenStore.Kind.READ : TokenStore.Kind.AGENT;
+                String token;
+                try {
+                    token = tokens.add(name, kind, Instant.now());
+                } catch (IllegalArgumentException e) {
+                    System.err.println("token add: " + e.getMessage());
+                    return 1;
+                }
+                System.out.println((read ? "Read" : "Agent") + " token for " + name + " (shown once; only its hash is stored, in "
+                        + store + "). " + (read ? "Send it as 'Authorization: Bearer TOKEN', or paste it into the status page's sign-in form:"
+                        : "Put it in the agent's token file:"));
                 System.out.println(token);
                 return 0;
-            } catch (IllegalArgumentException e) {
-                System.err.println("token add: " + e.getMessage());
-                return 1;
-            }
+            });
         }
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List tokens (names and state, never secrets).")
     static final class ListTokens extends Common implements Callable<Integer> {
         @Override
-        public Integer call() throws Exception {
-            System.out.printf("%-24s %-6s %-14s %-25s %s%n", "NAME", "KIND", "ID", "CREATED", "STATE");
-            for (TokenStore.TokenInfo t : open().list()) {
-                System.out.printf("%-24s %-6s %-14s %-25s %s%n", t.name(), t.kind().name().toLowerCase(), t.id(),
-                        t.createdAt(), t.revokedAt() == null ? "active" : "revoked " + t.revokedAt());
-            }
-            return 0;
+        public Integer call() {
+            return withStore("token list", false, (tokens, store) -> {
+                System.err.println("tokens in " + store + ":");
+                System.out.printf("%-24s %-6s %-14s %-25s %s%n", "NAME", "KIND", "ID", "CREATED", "STATE");
+                for (TokenStore.TokenInfo t : tokens.list()) {
+                    System.out.printf("%-24s %-6s %-14s %-25s %s%n", t.name(), t.kind().name().toLowerCase(), t.id(),
+                            t.createdAt(), t.revokedAt() == null ? "active" : "revoked " + t.revokedAt());
+                }
+                return 0;
+            });
         }
     }
 
@@ -77,14 +119,17 @@ public final class TokenCommand implements Callable<Integer> {
         String name;
 
         @Override
-        public Integer call() throws Exception {
-            int n = open().revoke(name, Instant.now());
-            if (n == 0) {
-                System.err.println("token revoke: no active token named " + name + " (see: qatwatch collector token list)");
-                return 1;
-            }
-            System.out.println("Revoked " + n + " token(s) of " + name + ".");
-            return 0;
+        public Integer call() {
+            return withStore("token revoke", false, (tokens, store) -> {
+                int n = tokens.revoke(name, Instant.now());
+                if (n == 0) {
+                    System.err.println("token revoke: no active token named " + name + " in " + store
+                            + " (see: qatwatch collector token list)");
+                    return 1;
+                }
+                System.out.println("Revoked " + n + " token(s) of " + name + " in " + store + ".");
+                return 0;
+            });
         }
     }
 }

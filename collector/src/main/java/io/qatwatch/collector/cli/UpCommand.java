@@ -32,10 +32,12 @@ import picocli.CommandLine.Option;
 public final class UpCommand implements Callable<Integer> {
 
     @Option(names = "--data", paramLabel = "DIR",
-            description = "Data directory for collector and agent (default: $QATWATCH_DATA or ./.qatwatch).")
+            description = "Data directory (default: $QATWATCH_DATA, else ./.qatwatch): the collector's store DIR/qatwatch.db,"
+                    + " the one 'qatwatch collector token' uses, and the local agent's DIR/agent/.")
     Path data;
 
-    @Option(names = "--port", defaultValue = "8470", description = "Collector port on 127.0.0.1 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--port", defaultValue = "8470",
+            description = "Collector port on 127.0.0.1 (default: ${DEFAULT-VALUE}); the local agent's health check listens on the next one.")
     int port;
 
     @Option(names = "--sql", paramLabel = "JDBC_URL",
@@ -54,13 +56,19 @@ public final class UpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path dataDir = DataDir.resolve(data).toAbsolutePath();
+        Path dataDir = DataDir.resolve(data);
+        try {
+            DataDir.moveOldUpLayout(dataDir).ifPresent(moved -> System.err.println("up: " + moved));
+        } catch (java.io.IOException e) {
+            System.err.println("up: " + DataDir.whatToDo(dataDir, e));
+            return 1;
+        }
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", port)
                 .withStatusPage("http://127.0.0.1:" + port + "/");
         Vertx vertx = Vertx.vertx();
         Collector collector;
         try {
-            collector = AlertStage.startCollector(vertx, config, dataDir.resolve("collector"), Clock.systemUTC())
+            collector = AlertStage.startCollector(vertx, config, dataDir, Clock.systemUTC())
                     .await(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             System.err.println("up: the collector could not start on 127.0.0.1:" + port + ": " + e.getMessage()
@@ -83,7 +91,7 @@ public final class UpCommand implements Callable<Integer> {
         System.out.println("qatwatch is up.");
         System.out.println("  status page: " + url);
         System.out.println("  health:      " + url + "healthz");
-        System.out.println("  data:        " + dataDir);
+        System.out.println("  data:        " + dataDir + " (store " + DataDir.store(dataDir) + ")");
         System.out.println("Press Ctrl-C to stop.");
         System.out.flush();
 
@@ -122,7 +130,9 @@ public final class UpCommand implements Callable<Integer> {
                 .append("# written by 'qatwatch up'; rewritten on every run\n")
                 .append("collector:\n")
                 .append("  url: http://127.0.0.1:").append(collectorPort).append("\n")
-                .append("  tokenFile: ").append(quote(tokenFile.toString())).append("\n");
+                .append("  tokenFile: ").append(quote(tokenFile.toString())).append("\n")
+                // next to the collector's port, so that a second 'up --port N' does not collide with the first one's agent
+                .append("health:\n  port: ").append(collectorPort == 0 || collectorPort >= 65535 ? 0 : collectorPort + 1).append("\n");
         String url = sqlUrl != null ? sqlUrl : System.getenv("QATWATCH_SQL_URL");
         if (url != null && !url.isBlank()) {
             String user = sqlUser != null ? sqlUser : System.getenv("QATWATCH_SQL_USER");

@@ -149,16 +149,15 @@ public final class CompressionSamples {
      * {@code NO_Encryption} otherwise). A TDE database's backup is not, by itself, an encrypted backup.
      */
     static boolean backupEncrypted(String keyAlgorithm) {
-        return keyAlgorithm != null && !keyAlgorithm.isBlank() && !"no_encryption".equals(keyAlgorithm.trim().toLowerCase(Locale.ROOT));
+        return BackupRecord.encryptedBy(keyAlgorithm);
     }
 
     /**
-     * A snapshot (VSS) backup, whose size is an estimate and whose duration is the freeze: never compared.
-     * Reads {@code is_snapshot} once the protocol carries it ({@code BackupRecord.snapshot}, issue 14); until
-     * then no backup is known to be one.
+     * A snapshot (VSS) backup ({@code backupset.is_snapshot}), whose size is an estimate and whose duration is the
+     * freeze: never compared. Unknown (agents before issue 14) counts as not one.
      */
     static boolean snapshot(BackupRecord b) {
-        return false;
+        return b.sizeIsEstimate();
     }
 
     /**

@@ -1,16 +1,18 @@
 package io.qatwatch.collector.influx;
 
+import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.compression.AlgorithmStats;
 import io.qatwatch.collector.compression.BackupKind;
 import io.qatwatch.collector.compression.Comparison;
 import io.qatwatch.collector.compression.Judgement;
+import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.ProbeStatus;
 import io.qatwatch.protocol.QatDevice;
-import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
+import io.qatwatch.protocol.SqlInstanceSnapshot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -84,14 +86,14 @@ public final class InfluxPoints {
         double durationSeconds = Duration.between(b.startedAt(), b.finishedAt()).toMillis() / 1000.0;
         long compressed = b.compressedSizeBytes() == null ? b.backupSizeBytes() : b.compressedSizeBytes();
         double ratio = compressed > 0 ? (double) b.backupSizeBytes() / compressed : 1.0;
-        boolean encrypted = b.keyAlgorithm() != null || b.encryptorType() != null || b.encryptorThumbprint() != null;
         return LineProtocol.point(BACKUP)
                 .tag("host", host).tag("group", group).tag("instance", instance)
                 .tag("database", b.databaseName())
                 .tag("type", BACKUP_TYPES.get(b.type()))
                 .tag("algorithm", algorithm(b, compressed))
                 .tag("target", b.target() == null ? null : b.target().toUpperCase(Locale.ROOT))
-                .tag("encrypted", Boolean.toString(encrypted))
+                // key_algorithm is NO_Encryption, not null, for an unencrypted backup (backupset page)
+                .tag("encrypted", Boolean.toString(b.encrypted()))
                 .tag("copy_only", Boolean.toString(b.copyOnly()))
                 .floatField("duration_seconds", durationSeconds)
                 .intField("size_bytes", b.backupSizeBytes())
@@ -207,15 +209,17 @@ public final class InfluxPoints {
     }
 
     /**
-     * The creep trend of one instance's margins at {@code evaluatedAt}.
+     * The creep trend of one instance's margins over one kind of night at {@code evaluatedAt}. An instance with
+     * weekly fulls and nightly differentials has a trend of each kind at the same time; the {@code kind} tag
+     * keeps them two series.
      *
      * @param daysToSafetyMargin null when the margin is not approaching the safety margin
      * @param forecast           the projected crossing, null when none
      */
-    public static String windowTrend(String host, String group, String instance, Instant evaluatedAt,
+    public static String windowTrend(String host, String group, String instance, NightKind kind, Instant evaluatedAt,
             double slopeMinutesPerDay, int nights, Double daysToSafetyMargin, Instant forecast) {
         return LineProtocol.point(WINDOW_TREND)
-                .tag("host", host).tag("group", group).tag("instance", instance)
+                .tag("host", host).tag("group", group).tag("instance", instance).tag("kind", kindTag(kind))
                 .floatField("slope_minutes_per_day", slopeMinutesPerDay)
                 .intField("nights", nights)
                 .floatField("days_to_safety_margin", daysToSafetyMargin)
@@ -223,14 +227,22 @@ public final class InfluxPoints {
                 .at(evaluatedAt);
     }
 
-    /** An alert that fired, changed or resolved at {@code at}; instance and database may be null. */
-    public static String alert(String host, String group, String instance, String database, String rule,
-            String severity, boolean active, String summary, Instant at) {
+    /** {@code full} or {@code differential}, as the creep alert's subject spells the kind of night. */
+    public static String kindTag(NightKind kind) {
+        return kind == null ? null : kind.name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * An alert that fired, changed or resolved at {@code at}. Tagged with its id (and subject), so two alerts
+     * of one rule at one place (the creep of the full nights and of the differential nights) stay two series.
+     */
+    public static String alert(Alert alert, String group, boolean active, Instant at) {
         return LineProtocol.point(ALERT)
-                .tag("host", host).tag("group", group).tag("instance", instance).tag("database", database)
-                .tag("rule", rule).tag("severity", severity)
+                .tag("host", alert.host()).tag("group", group).tag("instance", alert.instance())
+                .tag("database", alert.database()).tag("rule", alert.rule()).tag("subject", alert.subject())
+                .tag("severity", alert.severity().label()).tag("alert_id", alert.id())
                 .intField("active", active ? 1 : 0)
-                .stringField("summary", summary)
+                .stringField("summary", alert.summary())
                 .at(at);
     }
 

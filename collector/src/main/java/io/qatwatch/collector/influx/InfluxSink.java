@@ -1,5 +1,7 @@
 package io.qatwatch.collector.influx;
 
+import io.qatwatch.collector.metrics.PrometheusText;
+import io.qatwatch.collector.metrics.PrometheusText.Type;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -215,7 +217,20 @@ public final class InfluxSink implements AutoCloseable {
         spoolFullDropped = spool.droppedPoints();
     }
 
-    /** Gauges and counters for {@code GET /metrics}. */
+    /** What each of {@link #metrics()} means, for the HELP line of {@code GET /metrics}. */
+    private static final Map<String, String> HELP = Map.of(
+            "qatwatch_influx_up", "1 while the last write to InfluxDB succeeded (or none was due), 0 after a failed one.",
+            "qatwatch_influx_queue_items", "Reports waiting in memory to be turned into points and written.",
+            "qatwatch_influx_spool_points", "Points kept on disk (influx-spool/) until InfluxDB takes them.",
+            "qatwatch_influx_spool_bytes", "Size of the on-disk spool.",
+            "qatwatch_influx_points_written_total", "Points InfluxDB accepted.",
+            "qatwatch_influx_write_failures_total", "Writes that failed; their points wait in the spool.",
+            "qatwatch_influx_dropped_queue_full_total", "Reports not written because the memory queue was full.",
+            "qatwatch_influx_dropped_refused_points_total", "Points InfluxDB refused as invalid (not retried).",
+            "qatwatch_influx_dropped_spool_full_points_total", "Points dropped because the spool was full.",
+            "qatwatch_influx_encode_failures_total", "Reports that could not be turned into points.");
+
+    /** Gauges and counters by name (counters end in {@code _total}). */
     public Map<String, Long> metrics() {
         Map<String, Long> m = new TreeMap<>();
         m.put("qatwatch_influx_queue_items", (long) queue.size());
@@ -229,6 +244,12 @@ public final class InfluxSink implements AutoCloseable {
         m.put("qatwatch_influx_encode_failures_total", encodeFailures.get());
         m.put("qatwatch_influx_up", healthy ? 1L : 0L);
         return m;
+    }
+
+    /** {@link #metrics()} with their help and type, for {@code GET /metrics}. */
+    public void writeMetrics(PrometheusText out) {
+        metrics().forEach((name, value) ->
+                out.family(name, name.endsWith("_total") ? Type.COUNTER : Type.GAUGE, HELP.get(name)).sample(value));
     }
 
     /** Points written since start. */

@@ -1,11 +1,12 @@
 package io.qatwatch.collector.metrics;
 
+import io.qatwatch.collector.metrics.PrometheusText.Type;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Counters the collector exposes on {@code GET /metrics} in Prometheus text format. */
-public final class CollectorMetrics {
+/** The ingest counters and agents' outbox depths the collector exposes on {@code GET /metrics}. */
+public final class CollectorMetrics implements MetricsSource {
 
     private final LongAdder accepted = new LongAdder();
     private final LongAdder duplicates = new LongAdder();
@@ -15,6 +16,7 @@ public final class CollectorMetrics {
     private final LongAdder ingestCount = new LongAdder();
     private final long[] latencyBucketsMs = {5, 10, 25, 50, 100, 250, 500, 1000, 5000};
     private final LongAdder[] latencyCounts = new LongAdder[latencyBucketsMs.length];
+    private final Map<String, Long> outboxDepths = new ConcurrentHashMap<>();
 
     public CollectorMetrics() {
         for (int i = 0; i < latencyCounts.length; i++) {
@@ -47,33 +49,39 @@ public final class CollectorMetrics {
         }
     }
 
-    /** Prometheus text exposition format 0.0.4. */
-    public String render(Map<String, Long> gauges) {
-        StringBuilder out = new StringBuilder(1024);
-        out.append("# HELP qatwatch_reports_accepted_total Reports stored.\n# TYPE qatwatch_reports_accepted_total counter\n")
-                .append("qatwatch_reports_accepted_total ").append(accepted.sum()).append('\n');
-        out.append("# HELP qatwatch_reports_duplicate_total Reports received again (same reportId), stored once.\n")
-                .append("# TYPE qatwatch_reports_duplicate_total counter\n")
-                .append("qatwatch_reports_duplicate_total ").append(duplicates.sum()).append('\n');
-        out.append("# HELP qatwatch_backups_stored_total Backup rows stored.\n# TYPE qatwatch_backups_stored_total counter\n")
-                .append("qatwatch_backups_stored_total ").append(backupsStored.sum()).append('\n');
-        out.append("# HELP qatwatch_reports_rejected_total Reports refused, by reason.\n")
-                .append("# TYPE qatwatch_reports_rejected_total counter\n");
-        rejected.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
-                out.append("qatwatch_reports_rejected_total{reason=\"").append(e.getKey()).append("\"} ")
-                        .append(e.getValue().sum()).append('\n'));
-        out.append("# HELP qatwatch_ingest_latency_seconds Time from request to answer for accepted reports.\n")
-                .append("# TYPE qatwatch_ingest_latency_seconds histogram\n");
+    /** The outbox depth an agent reported last (reports waiting on its disk); the fleet's sum and maximum are gauges. */
+    public void agentOutbox(String host, long depth) {
+        outboxDepths.put(host, depth);
+    }
+
+    /** Ingest counters and the latency histogram, then the agents' outbox depths. */
+    @Override
+    public void writeTo(PrometheusText out) {
+        out.family("qatwatch_reports_accepted_total", Type.COUNTER, "Reports stored.").sample(accepted.sum());
+        out.family("qatwatch_reports_duplicate_total", Type.COUNTER, "Reports received again (same reportId), stored once.")
+                .sample(duplicates.sum());
+        out.family("qatwatch_backups_stored_total", Type.COUNTER, "Backup rows stored, from the reports accepted.")
+                .sample(backupsStored.sum());
+        out.family("qatwatch_reports_rejected_total", Type.COUNTER, "Reports refused, by reason.");
+        rejected.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> out.sample(Map.of("reason", e.getKey()), e.getValue().sum()));
+        out.family("qatwatch_ingest_latency_seconds", Type.HISTOGRAM, "Time from request to answer for accepted reports.");
         for (int i = 0; i < latencyBucketsMs.length; i++) {
-            out.append("qatwatch_ingest_latency_seconds_bucket{le=\"").append(latencyBucketsMs[i] / 1000.0).append("\"} ")
-                    .append(latencyCounts[i].sum()).append('\n');
+            out.sample("_bucket", Map.of("le", Double.toString(latencyBucketsMs[i] / 1000.0)), latencyCounts[i].sum());
         }
-        out.append("qatwatch_ingest_latency_seconds_bucket{le=\"+Inf\"} ").append(ingestCount.sum()).append('\n')
-                .append("qatwatch_ingest_latency_seconds_sum ").append(ingestSeconds.sum() / 1_000_000.0).append('\n')
-                .append("qatwatch_ingest_latency_seconds_count ").append(ingestCount.sum()).append('\n');
-        gauges.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
-                out.append("# TYPE ").append(e.getKey()).append(e.getKey().endsWith("_total") ? " counter\n" : " gauge\n")
-                        .append(e.getKey()).append(' ').append(e.getValue()).append('\n'));
-        return out.toString();
+        out.sample("_bucket", Map.of("le", "+Inf"), ingestCount.sum())
+                .sample("_sum", Map.of(), ingestSeconds.sum() / 1_000_000.0)
+                .sample("_count", Map.of(), ingestCount.sum());
+        long sum = 0;
+        long max = 0;
+        for (long depth : outboxDepths.values()) {
+            sum += depth;
+            max = Math.max(max, depth);
+        }
+        out.family("qatwatch_agent_outbox_reports", Type.GAUGE,
+                "Reports waiting in the agents' outboxes, as each agent last reported (agents heard from since the collector started).")
+                .sample(sum);
+        out.family("qatwatch_agent_outbox_max_reports", Type.GAUGE, "The fullest agent outbox, in reports, as last reported.")
+                .sample(max);
     }
 }

@@ -35,7 +35,7 @@ public record ReportSections(Section agent, Section probes, Section facts, Secti
 
     /** The sections of one SQL Server instance. */
     public record InstanceSections(Section server, Section configuration, Section accelerators, Section databases,
-            Section running, Section certificates) {
+            Section running, Section certificates, Section asymmetricKeys) {
     }
 
     /** Serialises and digests every section of {@code report}. */
@@ -44,7 +44,7 @@ public record ReportSections(Section agent, Section probes, Section facts, Secti
         for (SqlInstanceSnapshot s : report.instances()) {
             instances.add(new InstanceSections(section(s.server()), section(s.configuration()),
                     section(s.accelerators()), section(s.databases()), section(s.runningBackups()),
-                    section(s.certificates())));
+                    section(s.certificates()), section(s.asymmetricKeys())));
         }
         return new ReportSections(section(report.agent()), section(report.probes()), section(report.host()),
                 section(report.qat()), section(report.licence()), instances);

@@ -12,6 +12,7 @@ import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.AsymmetricKeyInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.ConfigOption;
 import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
@@ -142,6 +143,21 @@ public final class SqliteReportStore implements ReportStore {
                         + "WHEN OLD.server_json IS NOT NEW.server_json OR OLD.configuration_json IS NOT NEW.configuration_json "
                         + "OR OLD.accelerators_json IS NOT NEW.accelerators_json OR OLD.databases_json IS NOT NEW.databases_json "
                         + "OR OLD.certificates_json IS NOT NEW.certificates_json "
+                        + "BEGIN UPDATE instances SET sections_seq = sections_seq + 1 WHERE rowid = NEW.rowid; END")));
+        // What a real SQL Server also says (issue 14): a backup's family GUID and whether it was a snapshot (NULL in
+        // rows stored before: not known), and an instance's asymmetric keys, which the rules read, so a change of
+        // them moves the instance's section counter. A component of its own, so the steps above stay as they are.
+        db.migrate("reports-fidelity", List.of(String.join(";\n",
+                "ALTER TABLE backups ADD COLUMN family_guid TEXT",
+                "ALTER TABLE backups ADD COLUMN snapshot INTEGER",
+                "ALTER TABLE instances ADD COLUMN asymmetric_keys_json TEXT",
+                "DROP TRIGGER instances_sections",
+                "CREATE TRIGGER instances_sections AFTER UPDATE OF server_json, configuration_json, accelerators_json, "
+                        + "databases_json, certificates_json, asymmetric_keys_json ON instances "
+                        + "WHEN OLD.server_json IS NOT NEW.server_json OR OLD.configuration_json IS NOT NEW.configuration_json "
+                        + "OR OLD.accelerators_json IS NOT NEW.accelerators_json OR OLD.databases_json IS NOT NEW.databases_json "
+                        + "OR OLD.certificates_json IS NOT NEW.certificates_json "
+                        + "OR OLD.asymmetric_keys_json IS NOT NEW.asymmetric_keys_json "
                         + "BEGIN UPDATE instances SET sections_seq = sections_seq + 1 WHERE rowid = NEW.rowid; END")));
         // Pages and counts of the fleet walk host names with their last report from this index alone: the host
         // rows hold kilobytes of facts each, 0.4 s to walk at 100,000 hosts against 0.02 s for the index.
@@ -352,7 +368,8 @@ public final class SqliteReportStore implements ReportStore {
             String[] previous = previousHistorySections(c, host, snap.name());
             PreparedStatement s = statement(c, """
                     INSERT INTO instances(host, name, last_seen, server_json, configuration_json, accelerators_json,
-                      databases_json, running_json, certificates_json, high_water_mark) VALUES (?,?,?,?,?,?,?,?,?,?)
+                      databases_json, running_json, certificates_json, high_water_mark, asymmetric_keys_json)
+                      VALUES (?,?,?,?,?,?,?,?,?,?,?)
                     ON CONFLICT(host, name) DO UPDATE SET last_seen = excluded.last_seen,
                       server_json = COALESCE(excluded.server_json, server_json),
                       configuration_json = COALESCE(excluded.configuration_json, configuration_json),
@@ -360,6 +377,7 @@ public final class SqliteReportStore implements ReportStore {
                       databases_json = COALESCE(excluded.databases_json, databases_json),
                       running_json = COALESCE(excluded.running_json, running_json),
                       certificates_json = COALESCE(excluded.certificates_json, certificates_json),
+                      asymmetric_keys_json = COALESCE(excluded.asymmetric_keys_json, asymmetric_keys_json),
                       high_water_mark = MAX(COALESCE(excluded.high_water_mark, 0), COALESCE(high_water_mark, 0))""");
             s.setString(1, host);
             s.setString(2, snap.name());
@@ -375,12 +393,14 @@ public final class SqliteReportStore implements ReportStore {
             } else {
                 s.setLong(10, snap.backupHighWaterMark());
             }
+            s.setString(11, ReportSections.json(sections.asymmetricKeys()));
             s.executeUpdate();
             recordChange(c, host, snap, "configuration", previous[0], ReportSections.json(sections.configuration()));
             recordChange(c, host, snap, "accelerators", previous[1], ReportSections.json(sections.accelerators()));
             instancesWritten.put(key, new InstanceWritten(new Digest[] {digest(sections.server()),
                 digest(sections.configuration()), digest(sections.accelerators()), digest(sections.databases()),
-                digest(sections.running()), digest(sections.certificates())}, snap.backupHighWaterMark()));
+                digest(sections.running()), digest(sections.certificates()), digest(sections.asymmetricKeys())},
+                snap.backupHighWaterMark()));
             return;
         }
         boolean configurationChanged = changed(sections.configuration(), known.digests(), 1);
@@ -395,6 +415,7 @@ public final class SqliteReportStore implements ReportStore {
         coalesce(update, "databases_json", sections.databases(), known.digests(), 3);
         coalesce(update, "running_json", sections.running(), known.digests(), 4);
         coalesce(update, "certificates_json", sections.certificates(), known.digests(), 5);
+        coalesce(update, "asymmetric_keys_json", sections.asymmetricKeys(), known.digests(), 6);
         Long mark = snap.backupHighWaterMark();
         if (mark != null && (known.highWaterMark() == null || mark > known.highWaterMark())) {
             update.setExpression("high_water_mark", "MAX(?, COALESCE(high_water_mark, 0))", mark);
@@ -509,8 +530,8 @@ public final class SqliteReportStore implements ReportStore {
         PreparedStatement s = statement(c, """
                 INSERT INTO backups(host, instance, backup_set_id, database_name, database_guid, type,
                   copy_only, started_at, finished_at, tz_known, size_bytes, compressed_bytes, algorithm, checksums,
-                  key_algorithm, encryptor_thumbprint, encryptor_type, device_type, target)
-                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                  key_algorithm, encryptor_thumbprint, encryptor_type, device_type, target, family_guid, snapshot)
+                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                 ON CONFLICT(host, instance, backup_set_id) DO NOTHING""");
         for (BackupRecord b : snap.backups()) {
             s.setString(1, host);
@@ -536,6 +557,12 @@ public final class SqliteReportStore implements ReportStore {
             s.setString(17, b.encryptorType());
             s.setString(18, b.deviceType());
             s.setString(19, b.target());
+            s.setString(20, b.familyGuid());
+            if (b.snapshot() == null) {
+                s.setNull(21, Types.INTEGER);
+            } else {
+                s.setInt(21, b.snapshot() ? 1 : 0);
+            }
             inserted += s.executeUpdate();
         }
         return inserted;
@@ -625,7 +652,7 @@ public final class SqliteReportStore implements ReportStore {
         Map<String, List<SqlInstanceSnapshot>> instances = new LinkedHashMap<>();
         try (PreparedStatement s = c.prepareStatement("""
                 SELECT host, name, last_seen, server_json, configuration_json, accelerators_json, databases_json,
-                  running_json, certificates_json, high_water_mark FROM instances""" + instancesWhere + " ORDER BY host, name")) {
+                  running_json, certificates_json, high_water_mark, asymmetric_keys_json FROM instances""" + instancesWhere + " ORDER BY host, name")) {
             bind(s, names);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
@@ -641,7 +668,9 @@ public final class SqliteReportStore implements ReportStore {
                             null,
                             readList(rs.getString("running_json"), new TypeReference<List<RunningBackup>>() { }),
                             readList(rs.getString("certificates_json"), new TypeReference<List<CertificateInfo>>() { }),
-                            highWaterMark));
+                            highWaterMark,
+                            readList(rs.getString("asymmetric_keys_json"), new TypeReference<List<AsymmetricKeyInfo>>() { }),
+                            null));
                 }
             }
         }
@@ -805,6 +834,8 @@ public final class SqliteReportStore implements ReportStore {
     static BackupRecord backupOf(ResultSet rs) throws SQLException {
         long compressed = rs.getLong("compressed_bytes");
         Long compressedBytes = rs.wasNull() ? null : compressed;
+        int snapshot = rs.getInt("snapshot");
+        Boolean isSnapshot = rs.wasNull() ? null : snapshot != 0;
         return new BackupRecord(
                 rs.getLong("backup_set_id"),
                 rs.getString("database_name"),
@@ -822,7 +853,9 @@ public final class SqliteReportStore implements ReportStore {
                 rs.getString("encryptor_thumbprint"),
                 rs.getString("encryptor_type"),
                 rs.getString("device_type"),
-                rs.getString("target"));
+                rs.getString("target"),
+                rs.getString("family_guid"),
+                isSnapshot);
     }
 
     @Override

@@ -77,7 +77,7 @@ class ComparisonsTest {
     }
 
     @Test
-    void copyOnlyFullsCountWithFullsLogsShortBackupsAndEncryptedBackupsApart() {
+    void copyOnlyFullsCountWithFullsLogsShortAndSnapshotBackupsNotAndEncryptedBackupsApart() {
         List<BackupRecord> b = new ArrayList<>(runs("Dw", "MS_XPRESS", "LOCAL", false, 100 * GB, 0.50, 1000, 1010, 990));
         b.addAll(runs("Dw", "QAT_DEFLATE", "LOCAL", true, 100 * GB, 0.50, 500, 505, 495));
         BackupRecord log = b.get(0);
@@ -87,8 +87,13 @@ class ComparisonsTest {
                 "ZSTD", true, null, null, null, "DISK", "LOCAL"));
         b.add(new BackupRecord(9_002, "Dw", null, "D", false, log.startedAt(), log.startedAt().plusSeconds(900), true, 100 * GB,
                 50 * GB, "MS_XPRESS", true, "AES_256", "0x01", "CERTIFICATE", "DISK", "LOCAL"));
+        // a VSS snapshot backup: its size is an estimate and its duration the freeze
+        b.add(new BackupRecord(9_003, "Dw", null, "D", false, log.startedAt(), log.startedAt().plusSeconds(120), true, 100 * GB,
+                100 * GB, null, true, "NO_Encryption", null, null, "VIRTUAL_DEVICE", "LOCAL", null, true));
         List<Comparison> rows = compare(b, QatModes.constant("HARDWARE"));
         assertThat(rows).hasSize(2);
+        assertThat(rows.get(0).stats(rows.get(0).baseline()).orElseThrow().backups()).as("no snapshot, no log, no 59 s backup")
+                .isEqualTo(3);
         assertThat(rows.get(0).verdict()).as("the copy-only QAT tests against the jobs' fulls").isEqualTo(Verdict.FASTER);
         assertThat(rows.get(0).algorithms()).hasSize(2);
         assertThat(rows.get(1).backupEncrypted()).isTrue();

@@ -5,7 +5,10 @@ import io.qatwatch.collector.compression.CompressionSamples;
 import io.qatwatch.collector.compression.QatModes;
 import io.qatwatch.collector.compression.VerdictThresholds;
 import io.qatwatch.collector.dashboards.GrafanaDashboards.Selection;
+import io.qatwatch.collector.alert.Alert;
+import io.qatwatch.collector.alert.Severity;
 import io.qatwatch.collector.influx.InfluxPoints;
+import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.protocol.AgentInfo;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.GoldenReports;
@@ -87,15 +90,19 @@ final class DashboardScenario {
             }
         }
         Instant lastMorning = businessStart(NIGHTS - 1);
-        lines.add(InfluxPoints.alert("sql01", "prod", "MSSQLSERVER", null, "backup-window-creep", "warning", true,
-                "Nightly backups of sql01 / MSSQLSERVER end 6 min later every day", lastMorning.plusSeconds(1800)));
-        lines.add(InfluxPoints.alert("sql02", "prod", "MSSQLSERVER", null, "backup-window-breach", "critical", true,
-                "The backup window of sql02 / MSSQLSERVER ran 12 min into business hours", lastMorning.minus(Duration.ofDays(3))));
-        lines.add(InfluxPoints.alert("sql02", "prod", "MSSQLSERVER", null, "backup-window-breach", "critical", false,
-                "Resolved: the window of sql02 / MSSQLSERVER ended before business hours", lastMorning.minus(Duration.ofDays(2))));
-        lines.add(InfluxPoints.alert("sql03", null, "MSSQLSERVER", "Sales", "backup-window-spill-forecast", "warning", true,
-                "The running full backup of Sales is projected to end at 07:40", lastMorning.minusSeconds(1200)));
+        lines.add(InfluxPoints.alert(alert("backup-window-creep", Severity.WARNING, "sql01", null, "full",
+                "Nightly backups of sql01 / MSSQLSERVER end 6 min later every day"), "prod", true, lastMorning.plusSeconds(1800)));
+        Alert breach = alert("backup-window-breach", Severity.CRITICAL, "sql02", null, null,
+                "The backup window of sql02 / MSSQLSERVER ran 12 min into business hours");
+        lines.add(InfluxPoints.alert(breach, "prod", true, lastMorning.minus(Duration.ofDays(3))));
+        lines.add(InfluxPoints.alert(breach, "prod", false, lastMorning.minus(Duration.ofDays(2))));
+        lines.add(InfluxPoints.alert(alert("backup-window-spill-forecast", Severity.WARNING, "sql03", "Sales", null,
+                "The running full backup of Sales is projected to end at 07:40"), null, true, lastMorning.minusSeconds(1200)));
         return String.join("\n", lines) + "\n";
+    }
+
+    private static Alert alert(String rule, Severity severity, String host, String database, String subject, String summary) {
+        return new Alert(rule, severity, host, "MSSQLSERVER", database, subject, summary, "why", List.of(), List.of());
     }
 
     /** The report sent the morning after night {@code night}: host facts, both databases' full backups, accelerator state. */
@@ -180,7 +187,8 @@ final class DashboardScenario {
         for (int night = NIGHTS - 7; night < NIGHTS; night++) {
             double marginMinutes = 9 * 60 - 220 - 6.0 * night;
             double days = (marginMinutes - 30) / 6.0;
-            out.add(InfluxPoints.windowTrend(host.name(), host.group(), instance, businessStart(night).plusSeconds(1800), -6.0,
+            out.add(InfluxPoints.windowTrend(host.name(), host.group(), instance, NightKind.FULL,
+                    businessStart(night).plusSeconds(1800), -6.0,
                     night + 1, days, businessStart(night).plus(Duration.ofMinutes(Math.round(days * 1440)))));
         }
         return out;

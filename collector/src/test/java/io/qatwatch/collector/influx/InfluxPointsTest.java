@@ -2,6 +2,9 @@ package io.qatwatch.collector.influx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.qatwatch.collector.alert.Alert;
+import io.qatwatch.collector.alert.Severity;
+import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.GoldenReports;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -87,12 +90,34 @@ class InfluxPointsTest {
 
     @Test
     void trendAndAlertPointsLeaveAbsentValuesOut() {
-        assertThat(InfluxPoints.windowTrend("h1", null, "PROD", Instant.parse("2026-01-05T08:00:00Z"), -1.5, 14, null, null))
-                .isEqualTo("qatwatch_window_trend,host=h1,instance=PROD nights=14i,slope_minutes_per_day=-1.5 "
+        assertThat(InfluxPoints.windowTrend("h1", null, "PROD", NightKind.DIFFERENTIAL, Instant.parse("2026-01-05T08:00:00Z"),
+                -1.5, 14, null, null))
+                .isEqualTo("qatwatch_window_trend,host=h1,instance=PROD,kind=differential nights=14i,"
+                        + "slope_minutes_per_day=-1.5 1767600000000000000");
+        Alert creep = new Alert("backup-window-creep", Severity.WARNING, "h1", "PROD", null, "full",
+                "margin \"shrinks\" 3 min/day", "why", List.of(), List.of());
+        assertThat(InfluxPoints.alert(creep, null, true, Instant.parse("2026-01-05T08:00:00Z")))
+                .isEqualTo("qatwatch_alert,alert_id=" + creep.id() + ",host=h1,instance=PROD,rule=backup-window-creep,"
+                        + "severity=warning,subject=full active=1i,summary=\"margin \\\"shrinks\\\" 3 min/day\" "
                         + "1767600000000000000");
-        assertThat(InfluxPoints.alert("h1", null, "PROD", null, "backup-window-creep", "warning", true,
-                "margin \"shrinks\" 3 min/day", Instant.parse("2026-01-05T08:00:00Z")))
-                .isEqualTo("qatwatch_alert,host=h1,instance=PROD,rule=backup-window-creep,severity=warning active=1i,"
-                        + "summary=\"margin \\\"shrinks\\\" 3 min/day\" 1767600000000000000");
+    }
+
+    @Test
+    void twoAlertsOfOneRuleAtOnePlaceAreTwoSeriesAndTwoTrendsAtOneTimeToo() {
+        Alert full = new Alert("backup-window-creep", Severity.WARNING, "h1", "PROD", null, "full", "s", "why",
+                List.of(), List.of());
+        Alert differential = new Alert("backup-window-creep", Severity.WARNING, "h1", "PROD", null, "differential", "s",
+                "why", List.of(), List.of());
+        Instant at = Instant.parse("2026-01-05T08:00:00Z");
+
+        assertThat(seriesKey(InfluxPoints.alert(full, null, true, at)))
+                .isNotEqualTo(seriesKey(InfluxPoints.alert(differential, null, true, at)));
+        assertThat(seriesKey(InfluxPoints.windowTrend("h1", null, "PROD", NightKind.FULL, at, -2, 8, null, null)))
+                .isNotEqualTo(seriesKey(InfluxPoints.windowTrend("h1", null, "PROD", NightKind.DIFFERENTIAL, at, -2, 21, null, null)));
+    }
+
+    /** Measurement and tags: what InfluxDB keys a series by (a point at the same time in it overwrites). */
+    private static String seriesKey(String line) {
+        return line.substring(0, line.indexOf(' '));
     }
 }

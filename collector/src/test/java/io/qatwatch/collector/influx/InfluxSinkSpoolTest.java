@@ -2,6 +2,8 @@ package io.qatwatch.collector.influx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.qatwatch.collector.alert.Alert;
+import io.qatwatch.collector.alert.Severity;
 import io.qatwatch.collector.testing.Influxd;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +24,9 @@ class InfluxSinkSpoolTest {
     private static List<String> points(int batch, int n) {
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            lines.add(InfluxPoints.alert("h" + batch, null, "PROD", null, "agent-silent", "warning", true,
-                    "x".repeat(1000), Instant.ofEpochSecond(1_800_000_000L + batch * 1000L + i)));
+            Alert silent = new Alert("agent-silent", Severity.WARNING, "h" + batch, "PROD", null, null, "x".repeat(1000),
+                    "the agent stopped reporting", List.of(), List.of());
+            lines.add(InfluxPoints.alert(silent, null, true, Instant.ofEpochSecond(1_800_000_000L + batch * 1000L + i)));
         }
         return lines;
     }

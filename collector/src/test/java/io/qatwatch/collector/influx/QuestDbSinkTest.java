@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.Collector;
 import io.qatwatch.collector.CollectorConfig;
+import io.qatwatch.collector.alert.Alert;
+import io.qatwatch.collector.alert.Severity;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.protocol.GoldenReports;
 import io.questdb.ServerMain;
 import io.vertx.core.Vertx;
@@ -145,6 +148,9 @@ class QuestDbSinkTest {
         }
     }
 
+    private static final Alert CREEP = new Alert("backup-window-creep", Severity.WARNING, "sql02", "PROD", null, "full",
+            "margin shrinks 2.5 min/day, \"Sales\" grows", "the margin shrinks", List.of(), List.of());
+
     @Test
     void windowTrendAndAlertPointsAreReadBackWithTheirValues() throws Exception {
         InfluxV2Writer writer = new InfluxV2Writer("http://127.0.0.1:" + questPort, "qatwatch", "qatwatch",
@@ -153,10 +159,9 @@ class QuestDbSinkTest {
             writer.write(List.of(
                     InfluxPoints.window("sql02", "emea", "PROD", "office", Instant.parse("2026-11-29T22:00:00Z"),
                             Instant.parse("2026-11-30T06:30:00Z"), Instant.parse("2026-11-30T07:00:00Z"), 9),
-                    InfluxPoints.windowTrend("sql02", "emea", "PROD", Instant.parse("2026-11-30T07:00:00Z"), -2.5, 21,
-                            12.0, Instant.parse("2026-12-12T07:00:00Z")),
-                    InfluxPoints.alert("sql02", "emea", "PROD", null, "backup-window-creep", "warning", true,
-                            "margin shrinks 2.5 min/day, \"Sales\" grows", Instant.parse("2026-11-30T07:00:00Z"))));
+                    InfluxPoints.windowTrend("sql02", "emea", "PROD", NightKind.FULL, Instant.parse("2026-11-30T07:00:00Z"),
+                            -2.5, 21, 12.0, Instant.parse("2026-12-12T07:00:00Z")),
+                    InfluxPoints.alert(CREEP, "emea", true, Instant.parse("2026-11-30T07:00:00Z"))));
         }
         JsonObject window = awaitRows("SELECT * FROM qatwatch_window", 1);
         assertThat(((Number) column(window, 0, "margin_seconds")).doubleValue()).isEqualTo(1800.0);
@@ -169,5 +174,8 @@ class QuestDbSinkTest {
         JsonObject alert = awaitRows("SELECT * FROM qatwatch_alert", 1);
         assertThat(column(alert, 0, "summary")).isEqualTo("margin shrinks 2.5 min/day, \"Sales\" grows");
         assertThat(column(alert, 0, "rule")).isEqualTo("backup-window-creep");
+        assertThat(column(alert, 0, "subject")).isEqualTo("full");
+        assertThat(column(alert, 0, "alert_id")).isEqualTo(CREEP.id());
+        assertThat(column(trend, 0, "kind")).isEqualTo("full");
     }
 }

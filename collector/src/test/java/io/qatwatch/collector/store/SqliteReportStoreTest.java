@@ -80,6 +80,40 @@ class SqliteReportStoreTest {
     }
 
     @Test
+    void familyGuidSnapshotAndAsymmetricKeysAreKeptAndAKeyChangeMovesTheSectionCounter() throws Exception {
+        try (Database db = Database.open(data)) {
+            SqliteReportStore store = new SqliteReportStore(db);
+            AgentReport golden = io.qatwatch.protocol.GoldenReports.complete();
+            SqlInstanceSnapshot s = golden.instances().get(0);
+            SqlInstanceSnapshot.BackupRecord b = s.backups().get(0);
+            SqlInstanceSnapshot.BackupRecord snapshot = new SqlInstanceSnapshot.BackupRecord(b.backupSetId() + 1, b.databaseName(),
+                    b.databaseGuid(), "D", true, b.startedAt(), b.startedAt().plusSeconds(6), true, b.backupSizeBytes(),
+                    b.backupSizeBytes(), null, false, "NO_Encryption", null, null, "VIRTUAL_DEVICE", "VIRTUAL_DEVICE",
+                    b.familyGuid(), true);
+            SqlInstanceSnapshot.AsymmetricKeyInfo key = new SqlInstanceSnapshot.AsymmetricKeyInfo("BackupKeyEkm", "0x5E6F",
+                    "CRYPTOGRAPHIC PROVIDER", "NO_PRIVATE_KEY", true);
+            SqlInstanceSnapshot withKey = new SqlInstanceSnapshot(s.name(), s.collectedAt(), s.server(), s.configuration(),
+                    s.accelerators(), s.databases(), List.of(b, snapshot), s.runningBackups(), s.certificates(),
+                    snapshot.backupSetId(), List.of(key), List.of());
+            store.store("sql01", new AgentReport(1, "report-fidelity-0001", golden.createdAt(), golden.agent(), null, null, null,
+                    List.of(withKey), golden.probes()), BASE);
+
+            assertThat(store.backups("sql01", s.name(), BASE.minus(Duration.ofDays(400))))
+                    .extracting(StoredBackup::backup).containsExactly(b, snapshot);
+            assertThat(store.fleet().get(0).instances().get(0).asymmetricKeys()).containsExactly(key);
+            assertThat(store.fleet().get(0).instances().get(0).databases()).isEqualTo(s.databases());
+            long before = store.fleetHeads().get(0).instances().get(0).sectionsSeq();
+
+            SqlInstanceSnapshot keyGone = new SqlInstanceSnapshot(s.name(), s.collectedAt().plusSeconds(3600), null, null, null,
+                    null, null, null, null, null, List.of(), null);
+            store.store("sql01", new AgentReport(1, "report-fidelity-0002", golden.createdAt().plusSeconds(3600), golden.agent(),
+                    null, null, null, List.of(keyGone), List.of()), BASE.plusSeconds(3600));
+            assertThat(store.fleet().get(0).instances().get(0).asymmetricKeys()).isEmpty();
+            assertThat(store.fleetHeads().get(0).instances().get(0).sectionsSeq()).as("the rules read the keys").isGreaterThan(before);
+        }
+    }
+
+    @Test
     void retentionPrunesOldBackupsAndReportIds() throws Exception {
         try (Database db = Database.open(data)) {
             SqliteReportStore store = new SqliteReportStore(db);

@@ -68,7 +68,7 @@ public final class Histories {
 
     public static InstanceState instance(String name, Instant collectedAt, List<DatabaseInfo> dbs, List<BackupRecord> backups,
                                   List<RunningBackup> running) {
-        return new InstanceState(name, collectedAt, null, List.of(), List.of(), dbs, List.of(), running, backups);
+        return new InstanceState(name, collectedAt, null, List.of(), List.of(), dbs, List.of(), List.of(), running, backups);
     }
 
     public static HostState host(String host, Instant lastSeen, InstanceState... instances) {

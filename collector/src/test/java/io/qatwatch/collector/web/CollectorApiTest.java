@@ -7,6 +7,7 @@ import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.ingest.IngestConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.testing.RunningCollector;
+import io.qatwatch.collector.testing.SelfSignedCertificate;
 import io.qatwatch.collector.testing.TestReports;
 import io.qatwatch.protocol.ReportJson;
 import io.vertx.core.Future;
@@ -119,14 +120,9 @@ class CollectorApiTest {
 
     @Test
     void httpsWithAPemCertificateAndKey() throws Exception {
-        Path cert = data.resolve("cert.pem");
-        Path key = data.resolve("key.pem");
-        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                "-keyout", key.toString(), "-out", cert.toString()).redirectErrorStream(true).start();
-        String opensslOutput = new String(openssl.getInputStream().readAllBytes());
-        assertThat(openssl.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(openssl.exitValue()).as(opensslOutput).isZero();
+        SelfSignedCertificate pem = SelfSignedCertificate.in(data);
+        Path cert = pem.cert();
+        Path key = pem.key();
         CollectorConfig base = CollectorConfig.defaults().withListen("127.0.0.1", 0);
         CollectorConfig config = base.withTls(new TlsConfig(cert, key));
         running = RunningCollector.start(config, data, CLOCK);

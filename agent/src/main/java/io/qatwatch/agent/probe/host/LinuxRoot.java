@@ -2,7 +2,11 @@ package io.qatwatch.agent.probe.host;
 
 import io.qatwatch.agent.probe.ProbeProblems;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -20,14 +24,47 @@ import java.util.stream.Stream;
  */
 public final class LinuxRoot {
 
-    private final Path root;
+    /**
+     * Sees every read that found something, so that {@code probe --capture} can copy exactly what the probe used:
+     * a file's bytes, a folder's listing, an entry looked at (exists, a folder, a link).
+     */
+    public interface Observer {
+        void read(String relative, byte[] content);
 
-    private LinuxRoot(Path root) {
+        void listed(String relative, List<String> names);
+
+        void looked(String relative);
+    }
+
+    private static final Observer NOBODY = new Observer() {
+        @Override
+        public void read(String relative, byte[] content) {
+        }
+
+        @Override
+        public void listed(String relative, List<String> names) {
+        }
+
+        @Override
+        public void looked(String relative) {
+        }
+    };
+
+    private final Path root;
+    private final Observer observer;
+
+    private LinuxRoot(Path root, Observer observer) {
         this.root = root;
+        this.observer = observer;
     }
 
     public static LinuxRoot of(Path root) {
-        return new LinuxRoot(root.toAbsolutePath().normalize());
+        return new LinuxRoot(root.toAbsolutePath().normalize(), NOBODY);
+    }
+
+    /** The same root, every successful read also told to {@code observer}. */
+    public LinuxRoot observed(Observer observer) {
+        return new LinuxRoot(root, observer);
     }
 
     /** The live machine's root folder. */
@@ -46,12 +83,24 @@ public final class LinuxRoot {
 
     /** The file's text, empty when it does not exist; any other failure (a folder, no permission) is thrown. */
     public Optional<String> read(String relative) throws IOException {
+        byte[] bytes;
         try {
-            return Optional.of(Files.readString(root.resolve(relative), StandardCharsets.UTF_8));
+            bytes = Files.readAllBytes(root.resolve(relative));
         } catch (NoSuchFileException e) {
             return Optional.empty();
-        } catch (java.nio.charset.MalformedInputException e) {
-            return Optional.of(new String(Files.readAllBytes(root.resolve(relative)), StandardCharsets.ISO_8859_1));
+        } catch (AccessDeniedException e) {
+            throw e;
+        } catch (IOException e) {
+            // a folder where a file should be: a capture holds the same folder, so that its replay fails alike
+            looked(relative, Files.exists(root.resolve(relative), LinkOption.NOFOLLOW_LINKS));
+            throw e;
+        }
+        observer.read(relative, bytes);
+        try {
+            return Optional.of(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString());
+        } catch (CharacterCodingException e) {
+            return Optional.of(new String(bytes, StandardCharsets.ISO_8859_1));
         }
     }
 
@@ -62,11 +111,18 @@ public final class LinuxRoot {
     }
 
     public boolean exists(String relative) {
-        return Files.exists(root.resolve(relative), LinkOption.NOFOLLOW_LINKS);
+        return looked(relative, Files.exists(root.resolve(relative), LinkOption.NOFOLLOW_LINKS));
     }
 
     public boolean isFolder(String relative) {
-        return Files.isDirectory(root.resolve(relative));
+        return looked(relative, Files.isDirectory(root.resolve(relative)));
+    }
+
+    private boolean looked(String relative, boolean found) {
+        if (found) {
+            observer.looked(relative);
+        }
+        return found;
     }
 
     /** Names in a folder, sorted; empty when the folder does not exist. */
@@ -79,6 +135,7 @@ public final class LinuxRoot {
             List<String> names = new ArrayList<>();
             entries.forEach(p -> names.add(p.getFileName().toString()));
             names.sort(null);
+            observer.listed(relative, names);
             return names;
         } catch (NotDirectoryException e) {
             throw new NotDirectoryException(display(relative) + " (not a folder)");
@@ -96,13 +153,16 @@ public final class LinuxRoot {
             entries.forEach(p -> names.add(p.getFileName().toString()));
         }
         names.sort(null);
+        observer.listed(relative, names);
         return names;
     }
 
     /** The folder's real location (links resolved), to visit a folder reached by two names once; null when absent. */
     public Path realFolder(String relative) {
         try {
-            return root.resolve(relative).toRealPath();
+            Path real = root.resolve(relative).toRealPath();
+            observer.looked(relative);
+            return real;
         } catch (IOException e) {
             return null;
         }
@@ -140,7 +200,7 @@ public final class LinuxRoot {
 
     /** Whether the entry is a regular file reached without following a symbolic link. */
     public boolean isPlainFile(String relative) {
-        return Files.isRegularFile(root.resolve(relative), LinkOption.NOFOLLOW_LINKS);
+        return looked(relative, Files.isRegularFile(root.resolve(relative), LinkOption.NOFOLLOW_LINKS));
     }
 
     /** The last name of a symbolic link's target ({@code driver → ../../bus/pci/drivers/4xxx} gives {@code 4xxx}). */
@@ -149,6 +209,7 @@ public final class LinuxRoot {
         if (!Files.isSymbolicLink(link)) {
             return Optional.empty();
         }
+        observer.looked(relative);
         Path target = Files.readSymbolicLink(link).getFileName();
         return Optional.ofNullable(target).map(Path::toString);
     }

@@ -2,6 +2,7 @@ package io.qatwatch.agent.probe.host;
 
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Decides which hypervisor, if any, the host runs under, from the strings firmware and CPU report and the
@@ -18,6 +19,12 @@ public final class Virtualization {
     public static final String BHYVE = "bhyve";
     /** The CPU says it runs under a hypervisor, but nothing names it. */
     public static final String UNKNOWN = "Unknown";
+
+    /**
+     * EC2 bare-metal instance types: the size is {@code metal}, or {@code metal-<size>} where a family has
+     * several bare-metal sizes ({@code m6i.metal}, {@code m7i.metal-24xl}, {@code m7i.metal-48xl}).
+     */
+    static final Pattern EC2_METAL = Pattern.compile("[a-z0-9-]+\\.metal(-[a-z0-9]+)?");
 
     private Virtualization() {
     }
@@ -49,8 +56,8 @@ public final class Virtualization {
             return HYPER_V;
         }
         if (manufacturer.contains("amazon ec2")) {
-            // Nitro instances run on KVM; *.metal instances are bare metal with the same vendor string.
-            return model.endsWith(".metal") && !hypervisorFlag ? null : KVM;
+            // Nitro instances run on KVM; bare-metal types (*.metal, *.metal-48xl) have the same vendor string.
+            return EC2_METAL.matcher(model.strip()).matches() && !hypervisorFlag ? null : KVM;
         }
         if (firmware.contains("xen")) {
             return XEN;

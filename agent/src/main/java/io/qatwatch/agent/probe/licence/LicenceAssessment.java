@@ -3,6 +3,7 @@ package io.qatwatch.agent.probe.licence;
 import io.qatwatch.agent.probe.host.CpuInfo;
 import io.qatwatch.agent.probe.host.Virtualization;
 import io.qatwatch.agent.probe.qat.PciDevice;
+import io.qatwatch.agent.probe.qat.QatDevices;
 import io.qatwatch.protocol.LicenceFacts;
 import io.qatwatch.protocol.LicenceFacts.ComponentKind;
 import io.qatwatch.protocol.LicenceFacts.IntelComponent;
@@ -110,6 +111,14 @@ public final class LicenceAssessment {
                 if (pf == 0 && in.virtualization() != null) {
                     notes.add("Only QAT virtual functions passed through to this " + in.virtualization()
                             + " guest: the physical QAT device and its firmware are managed on the host.");
+                }
+                List<String> disabled = in.qatDevices().stream().filter(QatDevices::disabledInWindows)
+                        .map(QatDevice::address).toList();
+                if (!disabled.isEmpty()) {
+                    notes.add((disabled.size() == 1 ? "QAT function disabled in Device Manager: "
+                            : disabled.size() + " QAT functions disabled in Device Manager: ") + String.join(", ", disabled)
+                            + "; SQL Server cannot use " + (disabled.size() == 1 ? "it" : "them")
+                            + " for QAT_DEFLATE in hardware mode until enabled.");
                 }
             }
             case INTEL_CPU -> {

@@ -12,6 +12,8 @@ public final class QatDevices {
 
     /** Drivers that hand a function to user space (qatlib) rather than to a kernel QAT driver. */
     static final Set<String> USER_SPACE_DRIVERS = Set.of("vfio-pci", "qat_vfio_pci");
+    /** A device that is not up: {@code qat/state} on Linux; on Windows, a device Windows has disabled. */
+    public static final String DOWN = "down";
 
     private QatDevices() {
     }
@@ -37,6 +39,7 @@ public final class QatDevices {
     /**
      * Whether one device can compress: where the OS tells the state (Gen4+ on Linux), it must be {@code up}
      * with {@code dc} among its services; where it does not (older generations, VFs, Windows), a bound driver.
+     * On Windows a device Windows has disabled is {@code down}.
      */
     public static boolean canCompress(QatDevice device) {
         if (device.state() != null) {
@@ -49,6 +52,11 @@ public final class QatDevices {
         return devices.stream().anyMatch(QatDevices::canCompress);
     }
 
+    /** Whether Windows has disabled the device: Windows reports a state only for that, and names devices {@code PCI\...}. */
+    public static boolean disabledInWindows(QatDevice device) {
+        return DOWN.equals(device.state()) && device.address().regionMatches(true, 0, "PCI\\", 0, 4);
+    }
+
     /** Why no device can compress, in words a DBA can act on; null when one can or there is no device. */
     public static String whyNotReady(List<QatDevice> devices) {
         if (devices.isEmpty() || compressionReady(devices)) {
@@ -56,7 +64,10 @@ public final class QatDevices {
         }
         List<String> reasons = new ArrayList<>();
         for (QatDevice d : devices) {
-            if (d.state() != null && !"up".equals(d.state())) {
+            if (disabledInWindows(d)) {
+                reasons.add(d.address() + " is disabled in Device Manager (enable it there, or run pnputil /enable-device \""
+                        + d.address() + "\")");
+            } else if (d.state() != null && !"up".equals(d.state())) {
                 reasons.add(d.address() + " is " + d.state() + " (echo up > qat/state)");
             } else if (d.state() != null) {
                 reasons.add(d.address() + " runs " + (d.services().isEmpty() ? "unknown services"

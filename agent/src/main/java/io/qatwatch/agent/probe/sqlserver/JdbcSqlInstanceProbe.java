@@ -6,6 +6,7 @@ import static io.qatwatch.agent.probe.sqlserver.SqlServerValues.serverTimeUtc;
 import io.qatwatch.protocol.ProbeStatus;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
+import io.qatwatch.protocol.SqlInstanceSnapshot.AsymmetricKeyInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.ConfigOption;
@@ -28,9 +29,11 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
@@ -54,16 +57,32 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     private final SqlInstanceSettings settings;
     private final Clock clock;
     private final Function<String, String> environment;
+    /** GUIDs learned in earlier cycles, so sys.database_recovery_status is asked only when a database is new. */
+    private final DatabaseGuids guids = new DatabaseGuids();
+    /** Availability databases this replica held as SECONDARY when databases were last read; null before, or when unknown. */
+    private final AtomicReference<List<String>> secondaryDatabases = new AtomicReference<>();
+    private final SqlRecorder recorder;
 
     /** @param clock the agent's clock; its zone stands in for backups whose time zone SQL Server did not record */
     public JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock) {
-        this(settings, clock, System::getenv);
+        this(settings, clock, System::getenv, SqlRecorder.NONE);
+    }
+
+    /** As above, every answer also shown to {@code recorder} ({@code probe --capture}). */
+    public JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock, SqlRecorder recorder) {
+        this(settings, clock, System::getenv, recorder);
     }
 
     JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock, Function<String, String> environment) {
+        this(settings, clock, environment, SqlRecorder.NONE);
+    }
+
+    private JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock, Function<String, String> environment,
+            SqlRecorder recorder) {
         this.settings = settings;
         this.clock = clock;
         this.environment = environment;
+        this.recorder = recorder;
     }
 
     @Override
@@ -101,15 +120,14 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
      * Null when msdb cannot be read (the probe itself then reports why).
      */
     public Long startForRecentBackups(int recent) {
-        try (Connection c = connect(); Statement s = c.createStatement()) {
-            s.setQueryTimeout(queryTimeoutSeconds());
-            try (ResultSet rs = s.executeQuery(SqlQuery.LATEST_BACKUP_SET_ID.text(SqlQuery.none()))) {
+        try (Connection c = connect()) {
+            return execute(c, SqlQuery.LATEST_BACKUP_SET_ID, SqlQuery.none(), rs -> {
                 if (!rs.next()) {
                     return null;
                 }
                 long latest = rs.getLong(1);
                 return rs.wasNull() ? null : Math.max(0, latest - recent);
-            }
+            });
         } catch (SQLException | PasswordUnavailable e) {
             return null;
         }
@@ -131,24 +149,29 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         }
 
         List<DatabaseInfo> databases = sections.contains(SqlSection.DATABASES)
-                ? readDatabases(cycle, server != null && Boolean.TRUE.equals(server.hadrEnabled())) : null;
+                ? readDatabases(cycle, server != null && Boolean.TRUE.equals(server.hadrEnabled()), major) : null;
 
         List<BackupRecord> backups = null;
         Long highWaterMark = after;
         boolean more = false;
         if (sections.contains(SqlSection.BACKUP_HISTORY)) {
-            BackupPages pages = readBackupHistory(cycle, major, after);
+            BackupPages pages = readBackupHistory(cycle, major, after, server);
             backups = pages.rows;
             highWaterMark = pages.highWaterMark;
             more = pages.more;
         }
 
-        List<RunningBackup> running = sections.contains(SqlSection.RUNNING_BACKUPS) ? readRunningBackups(cycle, major) : null;
-        List<CertificateInfo> certificates = sections.contains(SqlSection.CERTIFICATES)
-                ? cycle.run("certificates", SqlQuery.CERTIFICATES, SqlQuery.none(), JdbcSqlInstanceProbe::readCertificates) : null;
+        RunningRows running = sections.contains(SqlSection.RUNNING_BACKUPS) ? readRunningBackups(cycle, major) : null;
+        List<CertificateInfo> certificates = null;
+        List<AsymmetricKeyInfo> asymmetricKeys = null;
+        if (sections.contains(SqlSection.CERTIFICATES)) {
+            certificates = cycle.run("certificates", SqlQuery.CERTIFICATES, SqlQuery.none(), JdbcSqlInstanceProbe::readCertificates);
+            asymmetricKeys = cycle.run("asymmetric-keys", SqlQuery.ASYMMETRIC_KEYS, SqlQuery.none(), JdbcSqlInstanceProbe::readAsymmetricKeys);
+        }
 
         SqlInstanceSnapshot snapshot = new SqlInstanceSnapshot(settings.name(), collectedAt, server, configuration, accelerators,
-                databases, backups, running, certificates, highWaterMark);
+                databases, backups, running == null ? null : running.backups(), certificates, highWaterMark, asymmetricKeys,
+                running == null ? null : runningBackupsHiddenFor());
         return new SqlProbeResult(snapshot, cycle.probes, more);
     }
 
@@ -195,96 +218,190 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         return list;
     }
 
-    private record DatabaseRow(String name, String guid, String recoveryModel) {
+    private record DatabaseRow(DatabaseGuids.Seen seen, String recoveryModel, String groupDatabaseId) {
+        String name() {
+            return seen.name();
+        }
     }
 
-    private record ReplicaRow(String group, String role, Boolean preferred) {
+    private record ReplicaRow(String groupId, String group, String role, Boolean preferred) {
     }
 
-    private List<DatabaseInfo> readDatabases(Cycle cycle, boolean hadrEnabled) {
+    private record Encryption(String state, String encryptorThumbprint, String encryptorType) {
+    }
+
+    private List<DatabaseInfo> readDatabases(Cycle cycle, boolean hadrEnabled, int major) {
         List<DatabaseRow> rows = cycle.run("databases", SqlQuery.DATABASES, SqlQuery.none(), rs -> {
             List<DatabaseRow> list = new ArrayList<>();
             while (rs.next()) {
-                list.add(new DatabaseRow(rs.getString("name"), SqlServerValues.guid(rs.getString("database_guid")),
-                        rs.getString("recovery_model_desc")));
+                list.add(new DatabaseRow(new DatabaseGuids.Seen(rs.getString("name"), rs.getInt("database_id"),
+                        rs.getObject("create_date", LocalDateTime.class), rs.getString("state_desc"), rs.getBoolean("is_auto_close_on")),
+                        rs.getString("recovery_model_desc"), SqlServerValues.guid(rs.getString("group_database_id"))));
             }
             return list;
         });
         if (rows == null) {
             return null;
         }
-        Map<String, String> encryption = cycle.run("database-encryption", SqlQuery.DATABASE_ENCRYPTION, SqlQuery.none(), rs -> {
-            Map<String, String> byName = new HashMap<>();
+        List<DatabaseGuids.Seen> seen = rows.stream().map(DatabaseRow::seen).toList();
+        if (guids.needed(seen)) {
+            Map<Integer, DatabaseGuids.Guids> answer = cycle.run("database-guids", SqlQuery.DATABASE_GUIDS, SqlQuery.none(), rs -> {
+                Map<Integer, DatabaseGuids.Guids> byId = new HashMap<>();
+                while (rs.next()) {
+                    byId.put(rs.getInt("database_id"), new DatabaseGuids.Guids(SqlServerValues.guid(rs.getString("database_guid")),
+                            SqlServerValues.guid(rs.getString("family_guid"))));
+                }
+                return byId;
+            });
+            if (answer != null) {
+                guids.learned(seen, answer);
+            }
+        }
+        Map<String, Encryption> encryption = cycle.run("database-encryption", SqlQuery.DATABASE_ENCRYPTION, SqlQuery.none(), rs -> {
+            Map<String, Encryption> byName = new HashMap<>();
             while (rs.next()) {
-                byName.put(rs.getString("database_name"), SqlServerValues.encryptionState(rs.getInt("encryption_state")));
+                byName.put(rs.getString("database_name"), new Encryption(SqlServerValues.encryptionState(rs.getInt("encryption_state")),
+                        SqlServerValues.thumbprint(rs.getBytes("encryptor_thumbprint")), rs.getString("encryptor_type")));
             }
             return byName;
         });
-        Map<String, ReplicaRow> replicas = Map.of();
-        if (hadrEnabled) {
-            replicas = cycle.run("availability-replicas", SqlQuery.AVAILABILITY_REPLICAS, SqlQuery.none(), rs -> {
-                Map<String, ReplicaRow> byName = new HashMap<>();
-                while (rs.next()) {
-                    boolean preferred = rs.getBoolean("is_preferred_backup_replica");
-                    byName.put(rs.getString("database_name"), new ReplicaRow(rs.getString("availability_group"),
-                            rs.getString("role_desc"), rs.wasNull() ? null : preferred));
-                }
-                return byName;
-            });
-        }
+        Map<String, ReplicaRow> replicas = hadrEnabled ? readAvailabilityDatabases(cycle, rows, major) : Map.of();
         List<DatabaseInfo> databases = new ArrayList<>();
         for (DatabaseRow d : rows) {
             // A database without a key has no row in the DMV: not encrypted. Unknown when the DMV could not be read.
-            String tde = encryption == null ? null : encryption.getOrDefault(d.name(), "NONE");
+            Encryption tde = encryption == null ? null : encryption.getOrDefault(d.name(), new Encryption("NONE", null, null));
             ReplicaRow r = replicas == null ? null : replicas.get(d.name());
-            databases.add(new DatabaseInfo(d.name(), d.guid(), d.recoveryModel(), tde,
-                    r == null ? null : r.group(), r == null ? null : r.role(), r == null ? null : r.preferred()));
+            DatabaseGuids.Guids g = guids.of(d.seen());
+            databases.add(new DatabaseInfo(d.name(), g == null ? null : g.databaseGuid(), d.recoveryModel(),
+                    tde == null ? null : tde.state(), r == null ? null : r.group(), r == null ? null : r.role(),
+                    r == null ? null : r.preferred(), g == null ? null : g.familyGuid(), d.groupDatabaseId(),
+                    r == null ? null : r.groupId(), d.seen().autoClose(), tde == null ? null : tde.encryptorThumbprint(),
+                    tde == null ? null : tde.encryptorType()));
         }
+        secondaryDatabases.set(replicas == null ? null : secondaries(replicas));
         return databases;
+    }
+
+    private static List<String> secondaries(Map<String, ReplicaRow> replicas) {
+        return replicas.entrySet().stream().filter(e -> "SECONDARY".equalsIgnoreCase(e.getValue().role()))
+                .map(Map.Entry::getKey).sorted().toList();
+    }
+
+    /**
+     * The availability group of each local availability database, from the HADR DMVs (VIEW SERVER STATE; not
+     * sys.availability_groups, which needs VIEW ANY DEFINITION and otherwise answers nothing). When sys.databases puts
+     * databases in a group (group_database_id) that the DMVs do not show, or shows a group whose name is not visible,
+     * the login sees less than there is: that is a failed read with the grant, not "no availability group".
+     */
+    private Map<String, ReplicaRow> readAvailabilityDatabases(Cycle cycle, List<DatabaseRow> rows, int major) {
+        long start = System.nanoTime();
+        Map<String, ReplicaRow> byName;
+        try {
+            byName = cycle.execute(SqlQuery.AVAILABILITY_DATABASES, SqlQuery.none(), rs -> {
+                Map<String, ReplicaRow> m = new HashMap<>();
+                while (rs.next()) {
+                    boolean preferred = rs.getBoolean("is_preferred_backup_replica");
+                    Boolean p = rs.wasNull() ? null : preferred;
+                    m.put(rs.getString("database_name"), new ReplicaRow(SqlServerValues.guid(rs.getString("availability_group_id")),
+                            rs.getString("availability_group"), rs.getString("role_desc"), p));
+                }
+                return m;
+            });
+        } catch (SQLException e) {
+            cycle.fail("availability-databases", SqlQuery.AVAILABILITY_DATABASES, e, start);
+            return null;
+        }
+        List<String> unseen = rows.stream()
+                .filter(d -> d.groupDatabaseId() != null)
+                .filter(d -> !byName.containsKey(d.name()) || byName.get(d.name()).group() == null)
+                .map(DatabaseRow::name).sorted().toList();
+        if (!unseen.isEmpty()) {
+            String permission = serverStatePermission(major);
+            cycle.probes.add(ProbeStatus.failed(probeName("availability-databases"), millisSince(start),
+                    where(SqlQuery.AVAILABILITY_DATABASES) + ": IsHadrEnabled = 1 and sys.databases puts " + String.join(", ", unseen)
+                            + " in an availability group (group_database_id), but the HADR views show this login no group for "
+                            + (unseen.size() == 1 ? "it" : "them") + ", so their replica role and backup preference are unknown",
+                    grant(permission)));
+        } else {
+            cycle.probes.add(ProbeStatus.ok(probeName("availability-databases"), millisSince(start)));
+        }
+        return byName;
+    }
+
+    private static String serverStatePermission(int major) {
+        return major >= SQL_SERVER_2022 ? "VIEW SERVER PERFORMANCE STATE" : "VIEW SERVER STATE";
+    }
+
+    private String grant(String permission) {
+        return "USE master; GRANT " + permission + " TO [" + (settings.user() == null ? "DOMAIN\\service-account" : settings.user())
+                + "]; (see install/sql/create-monitor-login.sql)";
     }
 
     private record BackupPages(List<BackupRecord> rows, Long highWaterMark, boolean more) {
     }
 
-    /** Keyset paging above the high-water mark: pages until a short page, or until this probe's share is read. */
-    private BackupPages readBackupHistory(Cycle cycle, int major, Long after) {
+    /** A backupset row with the server that wrote it. */
+    private record HistoryRow(BackupRecord backup, String serverName) {
+    }
+
+    /**
+     * Keyset paging above the high-water mark: pages until a short page, or until this probe's share is read. Rows that
+     * another server wrote (a RESTORE copies the source's backup history into msdb) move the mark but are not reported:
+     * a row counts when its server_name is this instance's SERVERPROPERTY('ServerName'), compared case-insensitively as
+     * DBA Dash does. Without the instance's name nothing is read, so the mark waits for a cycle that can tell them apart.
+     */
+    private BackupPages readBackupHistory(Cycle cycle, int major, Long after, ServerInfo server) {
         boolean hasAlgorithm = major >= SQL_SERVER_2022;
         SqlQuery query = hasAlgorithm ? SqlQuery.BACKUP_HISTORY_2022 : SqlQuery.BACKUP_HISTORY;
+        long start = System.nanoTime();
+        String thisServer = server == null ? null : server.serverName();
+        if (thisServer == null || thisServer.isBlank()) {
+            cycle.probes.add(ProbeStatus.failed(probeName("backup-history"), millisSince(start),
+                    where(query) + ": not read, because the instance's name (SERVERPROPERTY('ServerName')) is unknown and backups "
+                            + "taken here cannot be told from history that a restore copied into msdb",
+                    "see why server-properties failed; the history is read from the same mark next cycle"));
+            return new BackupPages(null, after, false);
+        }
         int pageSize = settings.backupPageSize() > 0 ? settings.backupPageSize() : DEFAULT_PAGE_SIZE;
         List<BackupRecord> rows = new ArrayList<>();
+        int read = 0;
         long mark = after == null ? 0 : after;
-        long start = System.nanoTime();
         boolean more;
         while (true) {
-            int want = Math.min(pageSize, MAX_BACKUP_ROWS_PER_PROBE - rows.size());
-            List<BackupRecord> page;
+            int want = Math.min(pageSize, MAX_BACKUP_ROWS_PER_PROBE - read);
+            List<HistoryRow> page;
             try {
                 page = cycle.execute(query, Map.of("page_size", (long) want, "after_backup_set_id", mark),
                         rs -> readBackups(rs, hasAlgorithm));
             } catch (SQLException e) {
                 cycle.fail("backup-history", query, e, start);
                 // Rows read before the failure are kept; the mark stays on the last of them.
-                return new BackupPages(rows, after == null && rows.isEmpty() ? null : mark, false);
+                return new BackupPages(rows, after == null && read == 0 ? null : mark, false);
             }
-            rows.addAll(page);
+            read += page.size();
+            for (HistoryRow r : page) {
+                if (thisServer.equalsIgnoreCase(r.serverName())) {
+                    rows.add(r.backup());
+                }
+            }
             if (!page.isEmpty()) {
-                mark = page.get(page.size() - 1).backupSetId();
+                mark = page.get(page.size() - 1).backup().backupSetId();
             }
             if (page.size() < want) {
                 more = false;
                 break;
             }
-            if (rows.size() >= MAX_BACKUP_ROWS_PER_PROBE) {
+            if (read >= MAX_BACKUP_ROWS_PER_PROBE) {
                 more = true;
                 break;
             }
         }
         cycle.probes.add(ProbeStatus.ok(probeName("backup-history"), millisSince(start)));
-        return new BackupPages(rows, mark, more);
+        return new BackupPages(rows, after == null && read == 0 ? null : mark, more);
     }
 
-    private List<BackupRecord> readBackups(ResultSet rs, boolean hasAlgorithm) throws SQLException {
-        List<BackupRecord> list = new ArrayList<>();
+    private List<HistoryRow> readBackups(ResultSet rs, boolean hasAlgorithm) throws SQLException {
+        List<HistoryRow> list = new ArrayList<>();
         while (rs.next()) {
             Integer timeZone = intOrNull(rs, "time_zone");
             long size = bytes(rs.getBigDecimal("backup_size"));
@@ -293,7 +410,9 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
             String algorithm = SqlServerValues.compressionAlgorithm(hasAlgorithm,
                     hasAlgorithm ? rs.getString("compression_algorithm") : null, size, compressedSize);
             Integer device = intOrNull(rs, "device_type");
-            list.add(new BackupRecord(
+            boolean snapshot = rs.getBoolean("is_snapshot");
+            Boolean isSnapshot = rs.wasNull() ? null : snapshot;
+            list.add(new HistoryRow(new BackupRecord(
                     rs.getLong("backup_set_id"),
                     rs.getString("database_name"),
                     SqlServerValues.guid(rs.getString("database_guid")),
@@ -310,7 +429,9 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
                     SqlServerValues.thumbprint(rs.getBytes("encryptor_thumbprint")),
                     rs.getString("encryptor_type"),
                     SqlServerValues.deviceType(device),
-                    SqlServerValues.target(device, rs.getString("physical_device_name"))));
+                    SqlServerValues.target(device, rs.getString("physical_device_name")),
+                    SqlServerValues.guid(rs.getString("family_guid")),
+                    isSnapshot), rs.getString("server_name")));
         }
         return list;
     }
@@ -318,7 +439,7 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     private record RunningRows(boolean complete, List<RunningBackup> backups) {
     }
 
-    private List<RunningBackup> readRunningBackups(Cycle cycle, int major) {
+    private RunningRows readRunningBackups(Cycle cycle, int major) {
         long start = System.nanoTime();
         RunningRows rows;
         try {
@@ -329,16 +450,34 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         }
         if (!rows.complete()) {
             // sys.dm_exec_requests answers without error, but only with this login's own requests.
-            String permission = major >= SQL_SERVER_2022 ? "VIEW SERVER PERFORMANCE STATE" : "VIEW SERVER STATE";
+            String permission = serverStatePermission(major);
             cycle.probes.add(ProbeStatus.failed(probeName("running-backups"), millisSince(start),
                     where(SqlQuery.RUNNING_BACKUPS) + ": the login lacks " + permission
                             + ", so sys.dm_exec_requests shows only its own requests and running backups are invisible",
-                    "USE master; GRANT " + permission + " TO [" + (settings.user() == null ? "DOMAIN\\service-account" : settings.user())
-                            + "]; (see install/sql/create-monitor-login.sql)"));
+                    grant(permission)));
             return null;
         }
         cycle.probes.add(ProbeStatus.ok(probeName("running-backups"), millisSince(start)));
-        return rows.backups();
+        return rows;
+    }
+
+    /**
+     * Databases whose running backups this connection may not see: on a secondary replica that allows read-intent
+     * connections only, sys.dm_exec_requests' access check fails for availability databases unless the connection says
+     * applicationIntent=ReadOnly, without an error. Which secondaries are read-intent only is in sys.availability_replicas,
+     * which needs VIEW ANY DEFINITION, so every secondary (by the roles read last) counts unless the URL declares read intent.
+     */
+    private List<String> runningBackupsHiddenFor() {
+        List<String> secondaries = secondaryDatabases.get();
+        if (secondaries == null || declaresReadIntent(settings.jdbcUrl())) {
+            return List.of();
+        }
+        return secondaries;
+    }
+
+    /** Whether a JDBC URL asks for {@code applicationIntent=ReadOnly}. */
+    static boolean declaresReadIntent(String jdbcUrl) {
+        return jdbcUrl != null && jdbcUrl.replace(" ", "").toLowerCase(Locale.ROOT).contains(";applicationintent=readonly");
     }
 
     private static RunningRows readRunning(ResultSet rs) throws SQLException {
@@ -351,13 +490,25 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
             if (rs.wasNull()) {
                 continue;
             }
-            long estimateMs = rs.getLong("estimated_completion_time");
+            long raw = rs.getLong("estimated_completion_time");
+            Long estimate = rs.wasNull() ? null : raw;
+            // "Internal only": units undocumented; community tools (dbatools) read milliseconds.
             list.add(new RunningBackup(session, rs.getString("command").trim(), rs.getString("database_name"),
                     serverTimeUtc(rs.getObject("start_time", LocalDateTime.class), offset),
                     rs.getFloat("percent_complete"), rs.getLong("total_elapsed_time") / 1000,
-                    estimateMs > 0 ? estimateMs / 1000 : null));
+                    estimate != null && estimate > 0 ? estimate / 1000 : null, estimate));
         }
         return new RunningRows(complete, list);
+    }
+
+    private static List<AsymmetricKeyInfo> readAsymmetricKeys(ResultSet rs) throws SQLException {
+        List<AsymmetricKeyInfo> list = new ArrayList<>();
+        while (rs.next()) {
+            list.add(new AsymmetricKeyInfo(rs.getString("name"), SqlServerValues.thumbprint(rs.getBytes("thumbprint")),
+                    rs.getString("provider_type"), rs.getString("pvt_key_encryption_type_desc"),
+                    rs.getBoolean("used_for_backup_encryption")));
+        }
+        return list;
     }
 
     private static List<CertificateInfo> readCertificates(ResultSet rs) throws SQLException {
@@ -447,11 +598,28 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     }
 
     private SqlInstanceSnapshot emptySnapshot(Instant collectedAt, Long after) {
-        return new SqlInstanceSnapshot(settings.name(), collectedAt, null, null, null, null, null, null, null, after);
+        return new SqlInstanceSnapshot(settings.name(), collectedAt, null, null, null, null, null, null, null, after, null, null);
     }
 
     private static long millisSince(long startNanos) {
         return (System.nanoTime() - startNanos) / 1_000_000;
+    }
+
+    private <T> T execute(Connection connection, SqlQuery query, Map<String, Long> numbers, RowsReader<T> reader)
+            throws SQLException {
+        String sql = query.text(numbers);
+        try (Statement s = connection.createStatement()) {
+            s.setQueryTimeout(queryTimeoutSeconds());
+            try (ResultSet rs = s.executeQuery(sql)) {
+                ResultSet seen = recorder.reading(query.name(), sql, rs);
+                T value = reader.read(seen);
+                recorder.done(seen);
+                return value;
+            }
+        } catch (SQLException e) {
+            recorder.failed(query.name(), sql, e, queryTimeoutSeconds());
+            throw e;
+        }
     }
 
     @FunctionalInterface
@@ -465,12 +633,7 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         final List<ProbeStatus> probes = new ArrayList<>();
 
         <T> T execute(SqlQuery query, Map<String, Long> numbers, RowsReader<T> reader) throws SQLException {
-            try (Statement s = connection.createStatement()) {
-                s.setQueryTimeout(queryTimeoutSeconds());
-                try (ResultSet rs = s.executeQuery(query.text(numbers))) {
-                    return reader.read(rs);
-                }
-            }
+            return JdbcSqlInstanceProbe.this.execute(connection, query, numbers, reader);
         }
 
         /** Runs a query; on failure records why and returns null, so the rest of the probe goes on. */

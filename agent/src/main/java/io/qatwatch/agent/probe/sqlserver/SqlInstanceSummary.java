@@ -26,9 +26,12 @@ import java.util.stream.Collectors;
  */
 public final class SqlInstanceSummary {
 
-    /** One line of the comparison: the backups of one database, of one type, with one algorithm. */
+    /**
+     * One line of the comparison: the backups of one database, of one type, with one algorithm. Snapshot (VSS) backups
+     * are their own line, {@code snapshot}, without ratio or throughput: their backup_size is an estimate.
+     */
     public record AlgorithmRow(String database, String type, String algorithm, int backups, double medianSeconds,
-            Double medianRatio, double medianMbPerSecond) {
+            Double medianRatio, Double medianMbPerSecond) {
     }
 
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd").withZone(ZoneOffset.UTC);
@@ -105,15 +108,23 @@ public final class SqlInstanceSummary {
             out.append('\n');
         }
         if (s.runningBackups() != null) {
+            List<String> hidden = s.runningBackupsHiddenFor() == null ? List.of() : s.runningBackupsHiddenFor();
             if (s.runningBackups().isEmpty()) {
-                out.append("  Running backups: none\n");
+                out.append(hidden.isEmpty() ? "  Running backups: none\n" : "  Running backups: none visible\n");
+            }
+            if (!hidden.isEmpty()) {
+                out.append("  Running backups of ").append(String.join(", ", hidden))
+                        .append(": unknown (availability-group secondary; on a read-intent-only replica sys.dm_exec_requests hides them "
+                                + "unless the JDBC URL says applicationIntent=ReadOnly)\n");
             }
             for (RunningBackup r : s.runningBackups()) {
                 out.append("  Running: ").append(r.databaseName()).append(' ').append(r.command())
                         .append(String.format(Locale.ROOT, " %.1f%%", r.percentComplete()))
                         .append(" after ").append(runtime(r.elapsedSeconds()));
                 if (r.estimatedRemainingSeconds() != null) {
-                    out.append(", server estimates ").append(runtime(r.estimatedRemainingSeconds())).append(" left");
+                    // estimated_completion_time is "Internal only": the raw value is shown with the millisecond reading
+                    out.append(", estimated_completion_time ").append(r.estimatedCompletionTimeRaw() == null ? "?" : r.estimatedCompletionTimeRaw())
+                            .append(" (").append(runtime(r.estimatedRemainingSeconds())).append(" left if milliseconds; units undocumented)");
                 }
                 out.append('\n');
             }
@@ -146,7 +157,7 @@ public final class SqlInstanceSummary {
     /** Groups backups by database, type and algorithm, with medians; backups without a usable duration count but are not timed. */
     public static List<AlgorithmRow> compare(List<BackupRecord> backups) {
         Map<List<String>, List<BackupRecord>> groups = backups.stream().collect(Collectors.groupingBy(
-                b -> List.of(b.databaseName(), b.type(), algorithm(b)), LinkedHashMap::new, Collectors.toList()));
+                b -> List.of(b.databaseName(), b.type(), b.sizeIsEstimate() ? "snapshot" : algorithm(b)), LinkedHashMap::new, Collectors.toList()));
         List<AlgorithmRow> rows = new ArrayList<>();
         groups.forEach((key, list) -> {
             List<Double> seconds = new ArrayList<>();
@@ -155,6 +166,9 @@ public final class SqlInstanceSummary {
             for (BackupRecord b : list) {
                 double s = Duration.between(b.startedAt(), b.finishedAt()).toMillis() / 1000.0;
                 seconds.add(s);
+                if (b.sizeIsEstimate()) {
+                    continue;
+                }
                 if (s > 0) {
                     mbps.add(b.backupSizeBytes() / MIB / s);
                 }
@@ -163,7 +177,7 @@ public final class SqlInstanceSummary {
                 }
             }
             rows.add(new AlgorithmRow(key.get(0), key.get(1), key.get(2), list.size(), median(seconds),
-                    ratios.isEmpty() ? null : median(ratios), mbps.isEmpty() ? 0 : median(mbps)));
+                    ratios.isEmpty() ? null : median(ratios), mbps.isEmpty() ? null : median(mbps)));
         });
         rows.sort(Comparator.comparing(AlgorithmRow::database).thenComparing(r -> typeOrder(r.type())).thenComparing(AlgorithmRow::algorithm));
         return rows;
@@ -181,7 +195,7 @@ public final class SqlInstanceSummary {
         for (AlgorithmRow r : rows) {
             out.append(String.format(Locale.ROOT, format, r.database(), typeName(r.type()), r.algorithm(), r.backups(),
                     runtime(r.medianSeconds()), r.medianRatio() == null ? "-" : String.format(Locale.ROOT, "%.2fx", r.medianRatio()),
-                    String.format(Locale.ROOT, "%.1f", r.medianMbPerSecond())));
+                    r.medianMbPerSecond() == null ? "-" : String.format(Locale.ROOT, "%.1f", r.medianMbPerSecond())));
         }
         return out.toString();
     }
@@ -228,15 +242,24 @@ public final class SqlInstanceSummary {
         return "DIPQFGL".indexOf(type);
     }
 
-    private static String configValue(String name, long value) {
+    /**
+     * A configuration value as the documentation names it: 'backup compression algorithm' 0 is "backup compression is
+     * off, as specified by backup compression default", not MS_XPRESS; 'hardware offload config' and 'hardware offload
+     * mode' have no documented values, so they are shown raw and said to be so.
+     */
+    static String configValue(String name, long value) {
         if (name.equals("backup compression algorithm")) {
             String algorithm = switch ((int) value) {
-                case 0, 1 -> "MS_XPRESS";
+                case 0 -> "none set: compression as 'backup compression default' says";
+                case 1 -> "MS_XPRESS";
                 case 2 -> "QAT_DEFLATE";
                 case 3 -> "ZSTD";
-                default -> "unknown";
+                default -> "undocumented value";
             };
             return value + " (" + algorithm + ")";
+        }
+        if (name.equals("hardware offload config") || name.equals("hardware offload mode")) {
+            return value + " (raw: no documented meaning)";
         }
         return Long.toString(value);
     }

@@ -65,7 +65,12 @@ public final class SqlProbeOptions {
 
     /** Reads the instance once: everything, with the most recent backups. Blocking. */
     public SqlProbeResult probe(Clock clock) {
-        JdbcSqlInstanceProbe probe = new JdbcSqlInstanceProbe(settings(), clock);
+        return probe(clock, SqlRecorder.NONE);
+    }
+
+    /** As {@link #probe(Clock)}, every answer shown to {@code recorder} ({@code --capture}). */
+    public SqlProbeResult probe(Clock clock, SqlRecorder recorder) {
+        JdbcSqlInstanceProbe probe = new JdbcSqlInstanceProbe(settings(), clock, recorder);
         return probe.probe(EnumSet.allOf(SqlSection.class), probe.startForRecentBackups(RECENT_BACKUPS));
     }
 

@@ -4,13 +4,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * One query of the SQL Server probe, read from {@code /sqlserver/<name>.sql}. The file's header says what it
- * reads, the minimum major version, the permission and the columns; the text goes to the server unchanged
+ * reads, the minimum major version, the permission (entries separated by {@code ;}, each a permission with an optional
+ * {@code ON securable IN database} and an optional release range such as {@code (2016-2019)} or {@code (2022+)}; or
+ * {@code public}), the sources of its facts and the columns; the text goes to the server unchanged
  * (header included, so a trace on the server names the file), except {@code {placeholders}} that the agent
  * fills with numbers it formats itself.
  *
@@ -29,13 +32,22 @@ record SqlQuery(String name, int minimumMajorVersion, String permission, String 
     static final SqlQuery CONFIGURATION = load("configuration.sql");
     static final SqlQuery ACCELERATOR_STATUS = load("accelerator-status.sql");
     static final SqlQuery DATABASES = load("databases.sql");
+    static final SqlQuery DATABASE_GUIDS = load("database-guids.sql");
     static final SqlQuery DATABASE_ENCRYPTION = load("database-encryption.sql");
-    static final SqlQuery AVAILABILITY_REPLICAS = load("availability-replicas.sql");
+    static final SqlQuery AVAILABILITY_DATABASES = load("availability-databases.sql");
     static final SqlQuery BACKUP_HISTORY = load("backup-history.sql");
     static final SqlQuery BACKUP_HISTORY_2022 = load("backup-history-2022.sql");
     static final SqlQuery RUNNING_BACKUPS = load("running-backups.sql");
     static final SqlQuery CERTIFICATES = load("certificates.sql");
+    static final SqlQuery ASYMMETRIC_KEYS = load("asymmetric-keys.sql");
     static final SqlQuery LATEST_BACKUP_SET_ID = load("latest-backup-set-id.sql");
+
+    /** Every query the agent sends, in the order a full read sends them. */
+    static List<SqlQuery> all() {
+        return List.of(SERVER_PROPERTIES, CONFIGURATION, ACCELERATOR_STATUS, DATABASES, DATABASE_GUIDS, DATABASE_ENCRYPTION,
+                AVAILABILITY_DATABASES, BACKUP_HISTORY, BACKUP_HISTORY_2022, RUNNING_BACKUPS, CERTIFICATES, ASYMMETRIC_KEYS,
+                LATEST_BACKUP_SET_ID);
+    }
 
     static SqlQuery load(String name) {
         String resource = "/sqlserver/" + name;
@@ -46,9 +58,10 @@ record SqlQuery(String name, int minimumMajorVersion, String permission, String 
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             Matcher minimum = MINIMUM.matcher(text);
             Matcher permission = PERMISSION.matcher(text);
-            if (!text.startsWith("-- qatwatch query: " + name + "\n") || !minimum.find() || !permission.find()) {
+            if (!text.startsWith("-- qatwatch query: " + name + "\n") || !minimum.find() || !permission.find()
+                    || !text.contains("\n-- Source:")) {
                 throw new IllegalStateException(resource + ": header must start with '-- qatwatch query: " + name
-                        + "' and carry '-- Minimum: <major version>' and '-- Permission: ...'");
+                        + "' and carry '-- Minimum: <major version>', '-- Permission: ...' and '-- Source: ...'");
             }
             return new SqlQuery(name, Integer.parseInt(minimum.group(1)), permission.group(1).trim(), text);
         } catch (IOException e) {

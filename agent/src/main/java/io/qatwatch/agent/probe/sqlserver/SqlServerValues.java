@@ -39,28 +39,33 @@ final class SqlServerValues {
         return local == null ? null : local.toInstant(ZoneOffset.ofTotalSeconds(serverOffsetMinutes * 60));
     }
 
-    /** {@code backupmediafamily.device_type}: 2 disk, 5 tape, 7 virtual device (VDI tools), 9 URL, 105 permanent device. */
+    /**
+     * {@code backupmediafamily.device_type} (sql-docs backupmediafamily page): 2 disk and 102 a permanent disk device,
+     * 5 tape and 105 a permanent tape device, 7 virtual device (VDI backup tools), 9 URL (Azure Storage or S3). Nothing is
+     * documented for other codes (e.g. 107): UNKNOWN.
+     */
     static String deviceType(Integer code) {
         if (code == null) {
             return "UNKNOWN";
         }
         return switch (code) {
-            case 2 -> "DISK";
-            case 5 -> "TAPE";
+            case 2, 102 -> "DISK";
+            case 5, 105 -> "TAPE";
             case 7 -> "VIRTUAL_DEVICE";
             case 9 -> "URL";
-            case 105 -> "PERMANENT_DEVICE";
             default -> "UNKNOWN";
         };
     }
 
     /**
-     * Where the bytes went: LOCAL (a drive letter or a Unix path), UNC (a share), URL, TAPE, VIRTUAL_DEVICE
-     * (a backup tool holds the bytes), NUL (discarded: a throughput test with {@code TO DISK = 'NUL'}), else UNKNOWN.
+     * Where the bytes went: TAPE, VIRTUAL_DEVICE (a backup tool holds the bytes) and URL from the device type; for a disk,
+     * from its path: NUL (discarded: a throughput test with {@code TO DISK = 'NUL'}), UNC (a share), URL (an S3 or
+     * https path written to a disk device), LOCAL (a drive letter or a Unix path); else UNKNOWN. Only a disk path names a
+     * share: a tape's {@code \\.\Tape0} is not UNC, and an unknown device type gives UNKNOWN whatever its name.
      */
     static String target(Integer deviceCode, String physicalDeviceName) {
         String deviceType = deviceType(deviceCode);
-        if (deviceType.equals("TAPE") || deviceType.equals("VIRTUAL_DEVICE") || deviceType.equals("URL")) {
+        if (!deviceType.equals("DISK")) {
             return deviceType;
         }
         if (physicalDeviceName == null || physicalDeviceName.isBlank()) {
@@ -70,6 +75,13 @@ final class SqlServerValues {
         String lower = path.toLowerCase(Locale.ROOT);
         if (lower.equals("nul") || lower.equals("/dev/null")) {
             return "NUL";
+        }
+        if (lower.startsWith("\\\\?\\unc\\")) {
+            return "UNC";
+        }
+        if (lower.startsWith("\\\\?\\") || lower.startsWith("\\\\.\\")) {
+            // Win32 long-path or device namespace prefix in front of a local path, not a server name
+            return path.substring(4).matches("^[A-Za-z]:[\\\\/].*") ? "LOCAL" : "UNKNOWN";
         }
         if (path.startsWith("\\\\") || path.startsWith("//")) {
             return "UNC";

@@ -18,6 +18,12 @@ class VirtualizationTest {
             Red Hat               | KVM                             | SeaBIOS                  | true  | -         | KVM
             Amazon EC2            | m6i.xlarge                      | Amazon EC2               | true  | -         | KVM
             Amazon EC2            | m6i.metal                       | Amazon EC2               | false | -         | -
+            Amazon EC2            | m7i.metal-24xl                  | Amazon EC2               | false | -         | -
+            Amazon EC2            | m7i.metal-48xl                  | Amazon EC2               | false | -         | -
+            Amazon EC2            | r7iz.metal-16xl                 | Amazon EC2               | false | -         | -
+            Amazon EC2            | mac2-m2pro.metal                | Amazon EC2               | false | -         | -
+            Amazon EC2            | m7i.48xlarge                    | Amazon EC2               | true  | -         | KVM
+            Amazon EC2            | m7i.metal-48xl                  | Amazon EC2               | true  | -         | KVM
             Xen                   | HVM domU                        | Xen                      | true  | -         | Xen
             Google                | Google Compute Engine           | Google                   | true  | -         | KVM
             innotek GmbH          | VirtualBox                      | innotek GmbH             | true  | -         | VirtualBox

@@ -12,6 +12,9 @@ import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.ReportValidator;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.tds.Column;
+import io.qatwatch.tds.Scenario;
+import io.qatwatch.tds.TdsResponse;
 import io.qatwatch.tds.TdsTestServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -124,15 +127,104 @@ class JdbcSqlInstanceProbeScenarioTest {
     @Test
     void anAvailabilityGroupSecondaryShowsItsRoleAndPreference() {
         Run run = run("sql2022-ag-secondary");
-        assertThat(run.batches()).anyMatch(b -> b.contains("availability-replicas.sql"));
+        assertThat(run.batches()).anyMatch(b -> b.contains("availability-databases.sql"));
+        assertThat(run.batches()).as("sys.availability_groups needs VIEW ANY DEFINITION, which the login script does not grant")
+                .noneMatch(b -> b.contains("JOIN sys.availability_groups"));
         assertThat(run.result().snapshot().databases()).filteredOn(d -> d.name().equals("Orders")).singleElement().satisfies(d -> {
             assertThat(d.availabilityGroup()).isEqualTo("AG_Orders");
+            assertThat(d.availabilityGroupId()).isEqualTo("7d3a9b2c-4e5f-4a6b-8c7d-9e0f1a2b3c4d");
             assertThat(d.replicaRole()).isEqualTo("SECONDARY");
             assertThat(d.preferredBackupReplica()).isTrue();
+            // seeded by restore: its own database_guid, the primary's family and group identity
+            assertThat(d.groupDatabaseId()).isEqualTo("c0a80164-7e11-4b5e-9d3a-6f2b8c1d4e5f");
+            assertThat(d.familyGuid()).isEqualTo("16fd2706-8baf-433b-82eb-8c7fada847da").isNotEqualTo(d.databaseGuid());
         });
         BackupRecord copyOnly = backup(run.result().snapshot(), 3001);
         assertThat(copyOnly.copyOnly()).isTrue();
+        assertThat(copyOnly.familyGuid()).isEqualTo("16fd2706-8baf-433b-82eb-8c7fada847da");
         assertThat(copyOnly.startedAt()).as("time_zone -20 is UTC-5").isEqualTo(Instant.parse("2026-11-29T06:00:00Z"));
+        assertThat(run.result().probes()).allMatch(ProbeStatus::ok);
+    }
+
+    @Test
+    void onASecondaryRunningBackupsAreUnknownUnlessTheConnectionDeclaresReadIntent() {
+        // sys.dm_exec_requests: on a read-intent-only secondary the access check fails for AG databases without
+        // applicationintent=readonly, even with VIEW SERVER STATE; the answer is then empty, not an error.
+        SqlInstanceSnapshot plain = run("sql2022-ag-secondary").result().snapshot();
+        assertThat(plain.runningBackups()).isEmpty();
+        assertThat(plain.runningBackupsHiddenFor()).as("not 'no running backup'").containsExactly("Orders");
+
+        try (TdsTestServer server = TdsTestServer.start(SqlScenarios.scenario("sql2022-ag-secondary"))) {
+            SqlInstanceSettings readIntent = SqlScenarios.settings(server.jdbcUrl() + ";applicationIntent=ReadOnly", dir, 1000,
+                    java.time.Duration.ofSeconds(10));
+            SqlInstanceSnapshot s = new JdbcSqlInstanceProbe(readIntent, CLOCK).probe(ALL, null).snapshot();
+            assertThat(s.runningBackupsHiddenFor()).isEmpty();
+        }
+    }
+
+    @Test
+    void aDatabaseThatSysDatabasesPutsInAGroupButTheHadrViewsDoNotShowIsAProblemWithTheGrant() {
+        // The silent failure of the old query (sys.availability_groups without VIEW ANY DEFINITION: no rows, no error)
+        // is checked for the HADR views too: group_database_id (public) says Orders is in a group; the views show none.
+        Scenario hidden = SqlScenarios.scenario("sql2022-ag-secondary").answer("availability-databases.sql", TdsResponse.rows(
+                List.of(Column.col("database_name", "nvarchar(128)"), Column.col("availability_group_id", "uniqueidentifier"),
+                        Column.col("availability_group", "nvarchar(256)"), Column.col("role_desc", "nvarchar(60)"),
+                        Column.col("is_preferred_backup_replica", "bit")), List.of()));
+        try (TdsTestServer server = TdsTestServer.start(hidden)) {
+            SqlProbeResult r = new JdbcSqlInstanceProbe(SqlScenarios.settings(server, dir, 1000), CLOCK).probe(ALL, null);
+            ProbeStatus problem = failed(r).get("sqlserver:PROD/availability-databases");
+            assertThat(problem).isNotNull();
+            assertThat(problem.error()).contains("IsHadrEnabled = 1", "Orders", "group_database_id");
+            assertThat(problem.hint()).startsWith("USE master; GRANT VIEW SERVER PERFORMANCE STATE TO [qatwatch_monitor];");
+            assertThat(r.snapshot().databases()).filteredOn(d -> d.name().equals("Orders")).singleElement().satisfies(d -> {
+                assertThat(d.groupDatabaseId()).as("still known from sys.databases").isNotNull();
+                assertThat(d.replicaRole()).isNull();
+            });
+        }
+    }
+
+    @Test
+    void backupSetsThatARestoreCopiedFromAnotherServerAreNotThisInstancesBackups() {
+        // 41231 is SQL02's backup of its own Payments, written into this msdb by a RESTORE; DBA Dash keeps
+        // server_name = SERVERPROPERTY('ServerName') only. The mark still passes it, so it is not read again.
+        SqlInstanceSnapshot s = run("sql2022-enterprise-hardware").result().snapshot();
+        assertThat(s.backups()).extracting(BackupRecord::backupSetId).containsExactly(41229L, 41230L, 41232L);
+        assertThat(s.backupHighWaterMark()).isEqualTo(41232L);
+    }
+
+    @Test
+    void deviceTypesAreMappedAsBackupmediafamilyDocumentsThem() {
+        SqlInstanceSnapshot s = run("sql2019-standard").result().snapshot();
+        BackupRecord tape = backup(s, 9107);
+        assertThat(tape.deviceType()).as("105, a permanent tape device").isEqualTo("TAPE");
+        assertThat(tape.target()).as("\\\\.\\Tape0 is not a share").isEqualTo("TAPE");
+        BackupRecord permanentDisk = backup(s, 9108);
+        assertThat(permanentDisk.deviceType()).as("102, a permanent disk device").isEqualTo("DISK");
+        assertThat(permanentDisk.target()).isEqualTo("LOCAL");
+        BackupRecord snapshot = backup(s, 9106);
+        assertThat(snapshot.snapshot()).isTrue();
+        assertThat(snapshot.sizeIsEstimate()).isTrue();
+        assertThat(backup(s, 9105).snapshot()).as("a VDI stream backup, not a snapshot").isFalse();
+    }
+
+    @Test
+    void autoCloseDatabasesAreNotWokenAndRecoveryStatusIsAskedOnlyForWhatIsNew() {
+        try (TdsTestServer server = TdsTestServer.start(SqlScenarios.scenario("sql2019-standard"))) {
+            JdbcSqlInstanceProbe probe = new JdbcSqlInstanceProbe(SqlScenarios.settings(server, dir, 1000), CLOCK);
+            SqlProbeResult first = probe.probe(java.util.EnumSet.of(SqlSection.DATABASES), null);
+            SqlProbeResult second = probe.probe(java.util.EnumSet.of(SqlSection.DATABASES), null);
+            // "If the database is not opened, the Database Engine tries to start it" (sys.database_recovery_status)
+            assertThat(server.batches()).filteredOn(b -> b.contains("JOIN sys.database_recovery_status")).hasSize(1)
+                    .allSatisfy(b -> assertThat(b).contains("d.is_auto_close_on = 0"));
+            for (SqlProbeResult r : List.of(first, second)) {
+                assertThat(r.snapshot().databases()).filteredOn(d -> d.name().equals("Archive")).singleElement().satisfies(d -> {
+                    assertThat(d.autoClose()).isTrue();
+                    assertThat(d.databaseGuid()).isNull();
+                });
+                assertThat(r.snapshot().databases()).filteredOn(d -> d.name().equals("Sales")).singleElement()
+                        .satisfies(d -> assertThat(d.databaseGuid()).isEqualTo("3f2504e0-4f89-11d3-9a0c-0305e82c3301"));
+            }
+        }
     }
 
     @Test
@@ -155,6 +247,18 @@ class JdbcSqlInstanceProbeScenarioTest {
         });
         assertThat(s.certificates()).filteredOn(c -> c.name().equals("BackupCert2026")).singleElement()
                 .satisfies(c -> assertThat(c.usedForBackupEncryption()).isTrue());
+        // sys.dm_database_encryption_keys.encryptor_thumbprint: the certificate whose loss makes every backup of Payments unrestorable
+        assertThat(s.databases()).filteredOn(d -> d.name().equals("Payments")).singleElement().satisfies(d -> {
+            assertThat(d.encryptionState()).isEqualTo("ENCRYPTED");
+            assertThat(d.tdeEncryptorThumbprint()).isEqualTo("0x11223344556677889900AABBCCDDEEFF00112233");
+            assertThat(d.tdeEncryptorType()).isEqualTo("CERTIFICATE");
+        });
+        assertThat(s.asymmetricKeys()).singleElement().satisfies(k -> {
+            assertThat(k.thumbprint()).isEqualTo(backup(s, 41232).encryptorThumbprint());
+            assertThat(k.providerType()).isEqualTo("CRYPTOGRAPHIC PROVIDER");
+            assertThat(k.usedForBackupEncryption()).isTrue();
+        });
+        assertThat(backup(s, 41232).encryptorType()).isEqualTo("ASYMMETRIC KEY");
     }
 
     @Test
@@ -162,7 +266,8 @@ class JdbcSqlInstanceProbeScenarioTest {
         SqlInstanceSnapshot s = run("sql2025-zstd").result().snapshot();
         assertThat(s.backups()).extracting(BackupRecord::compressionAlgorithm).containsExactly("MS_XPRESS", "ZSTD", "ZSTD");
         assertThat(s.backups()).extracting(BackupRecord::target).containsOnly("URL");
-        assertThat(s.configuration()).contains(new SqlInstanceSnapshot.ConfigOption("backup compression algorithm", 3, 3));
+        assertThat(s.configuration()).as("ZSTD cannot be the default (Msg 15129): named per BACKUP")
+                .contains(new SqlInstanceSnapshot.ConfigOption("backup compression algorithm", 1, 1));
     }
 
     private static BackupRecord backup(SqlInstanceSnapshot s, long id) {

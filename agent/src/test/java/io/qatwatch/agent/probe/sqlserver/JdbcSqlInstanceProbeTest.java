@@ -40,7 +40,8 @@ class JdbcSqlInstanceProbeTest {
             Column.col("compressed_backup_size", "numeric(20,0)"), Column.col("compression_algorithm", "nvarchar(32)"),
             Column.col("has_backup_checksums", "bit"), Column.col("key_algorithm", "nvarchar(32)"),
             Column.col("encryptor_thumbprint", "varbinary(20)"), Column.col("encryptor_type", "nvarchar(32)"),
-            Column.col("device_type", "tinyint"), Column.col("physical_device_name", "nvarchar(260)"));
+            Column.col("device_type", "tinyint"), Column.col("physical_device_name", "nvarchar(260)"),
+            Column.col("server_name", "nvarchar(128)"), Column.col("family_guid", "uniqueidentifier"), Column.col("is_snapshot", "bit"));
     private static final LocalDateTime FIRST_BACKUP = LocalDateTime.parse("2023-01-01T00:00:00");
 
     @TempDir
@@ -79,6 +80,9 @@ class JdbcSqlInstanceProbeTest {
         row.add(null);
         row.add(2);
         row.add("\\\\backup01\\sql\\db" + (id % 40) + "\\" + id + ".bak");
+        row.add("SQL01\\PROD");
+        row.add(String.format(Locale.ROOT, "00000000-0000-4000-8000-%012d", id % 40));
+        row.add(false);
         return row;
     }
 

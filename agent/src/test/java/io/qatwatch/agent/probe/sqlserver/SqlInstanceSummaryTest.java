@@ -42,8 +42,34 @@ class SqlInstanceSummaryTest {
 
         String hw = SqlInstanceSummary.render(golden("sql2022-enterprise-hardware"), List.of(
                 io.qatwatch.protocol.ProbeStatus.failed("sqlserver:PROD/certificates", 3, "denied", "GRANT VIEW DEFINITION")));
-        assertThat(hw).contains("Running: Payments BACKUP DATABASE 42.5% after 1m 41.0s, server estimates 2m 16.0s left");
+        assertThat(hw).as("estimated_completion_time is 'Internal only': raw, with the millisecond reading")
+                .contains("Running: Payments BACKUP DATABASE 42.5% after 1m 41.0s, estimated_completion_time 136647 (2m 16.0s left if milliseconds; units undocumented)");
+        assertThat(hw).as("no documented meaning").contains("hardware offload config        1 (raw: no documented meaning)");
         assertThat(hw).contains("Not read:\n  sqlserver:PROD/certificates: denied\n    -> GRANT VIEW DEFINITION");
+    }
+
+    @Test
+    void aSnapshotBackupIsItsOwnLineWithoutRatioOrThroughput() throws Exception {
+        // backupset: "For VSS backups, backup_size is an estimated value"; 9106 is a snapshot of Sales in 6 s
+        List<SqlInstanceSummary.AlgorithmRow> rows = SqlInstanceSummary.compare(golden("sql2019-standard").backups());
+        assertThat(rows).filteredOn(r -> r.database().equals("Sales") && r.type().equals("D"))
+                .extracting(SqlInstanceSummary.AlgorithmRow::algorithm, SqlInstanceSummary.AlgorithmRow::backups)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("MS_XPRESS", 2), org.assertj.core.groups.Tuple.tuple("snapshot", 1));
+        SqlInstanceSummary.AlgorithmRow snapshot = rows.stream().filter(r -> r.algorithm().equals("snapshot")).findFirst().orElseThrow();
+        assertThat(snapshot.medianMbPerSecond()).isNull();
+        assertThat(snapshot.medianRatio()).isNull();
+        assertThat(SqlInstanceSummary.comparisonTable(rows)).contains("Sales     full          snapshot            1            6.0s       -         -");
+    }
+
+    @Test
+    void algorithmZeroIsNotMsXpressAndHiddenRunningBackupsAreNotNone() throws Exception {
+        String ag = SqlInstanceSummary.render(golden("sql2022-ag-secondary"), List.of());
+        // "0 = Backup compression is off, as specified by backup compression default"
+        assertThat(ag).contains("backup compression algorithm   0 (none set: compression as 'backup compression default' says)")
+                .doesNotContain("0 (MS_XPRESS)");
+        assertThat(ag).doesNotContain("Running backups: none\n")
+                .contains("Running backups: none visible\n")
+                .contains("Running backups of Orders: unknown (availability-group secondary;");
     }
 
     @Test

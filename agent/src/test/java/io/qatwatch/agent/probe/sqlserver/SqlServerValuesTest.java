@@ -33,8 +33,15 @@ class SqlServerValuesTest {
         assertThat(SqlServerValues.target(2, "s3://bucket.example/a.bak")).isEqualTo("URL");
         assertThat(SqlServerValues.target(7, "{GUID}1")).isEqualTo("VIRTUAL_DEVICE");
         assertThat(SqlServerValues.target(5, "\\\\.\\Tape0")).isEqualTo("TAPE");
-        assertThat(SqlServerValues.target(105, "MyDevice")).isEqualTo("UNKNOWN");
-        assertThat(SqlServerValues.deviceType(105)).isEqualTo("PERMANENT_DEVICE");
+        // backupmediafamily: 102 is a permanent disk device, 105 a permanent tape device; only a disk path names a share
+        assertThat(SqlServerValues.target(105, "\\\\.\\Tape0")).as("a permanent tape is not UNC").isEqualTo("TAPE");
+        assertThat(SqlServerValues.deviceType(105)).isEqualTo("TAPE");
+        assertThat(SqlServerValues.deviceType(102)).isEqualTo("DISK");
+        assertThat(SqlServerValues.target(102, "E:\\Backup\\SalesLogDevice.bak")).isEqualTo("LOCAL");
+        assertThat(SqlServerValues.target(102, "\\\\nas01\\dev\\a.bak")).isEqualTo("UNC");
+        assertThat(SqlServerValues.target(107, "\\\\nas01\\x")).as("undocumented device type").isEqualTo("UNKNOWN");
+        assertThat(SqlServerValues.target(2, "\\\\?\\UNC\\nas01\\sql\\a.bak")).isEqualTo("UNC");
+        assertThat(SqlServerValues.target(2, "\\\\?\\E:\\Backup\\a.bak")).as("long-path prefix, local").isEqualTo("LOCAL");
     }
 
     @Test
@@ -55,12 +62,10 @@ class SqlServerValuesTest {
 
     @Test
     void everyQueryFileHasTheHeaderAndOnlyKnownPlaceholders() {
-        List<SqlQuery> all = List.of(SqlQuery.SERVER_PROPERTIES, SqlQuery.CONFIGURATION, SqlQuery.ACCELERATOR_STATUS, SqlQuery.DATABASES,
-                SqlQuery.DATABASE_ENCRYPTION, SqlQuery.AVAILABILITY_REPLICAS, SqlQuery.BACKUP_HISTORY, SqlQuery.BACKUP_HISTORY_2022,
-                SqlQuery.RUNNING_BACKUPS, SqlQuery.CERTIFICATES, SqlQuery.LATEST_BACKUP_SET_ID);
+        List<SqlQuery> all = SqlQuery.all();
         Map<String, Long> numbers = Map.of("page_size", 5000L, "after_backup_set_id", 41230L);
         for (SqlQuery q : all) {
-            assertThat(q.text()).as(q.name()).contains("\n-- Purpose:", "\n-- Permission:", "\n-- Columns:");
+            assertThat(q.text()).as(q.name()).contains("\n-- Purpose:", "\n-- Permission:", "\n-- Source:", "\n-- Columns:");
             assertThat(q.text(numbers)).as(q.name()).doesNotContain("{");
         }
         assertThat(SqlQuery.BACKUP_HISTORY_2022.text(numbers)).contains("SELECT TOP (5000)", "bs.backup_set_id > 41230");

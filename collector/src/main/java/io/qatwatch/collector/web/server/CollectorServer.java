@@ -3,6 +3,9 @@ package io.qatwatch.collector.web.server;
 import io.qatwatch.collector.ingest.IngestConfig;
 import io.qatwatch.collector.ingest.IngestHandler;
 import io.qatwatch.collector.metrics.CollectorMetrics;
+import io.qatwatch.collector.metrics.JvmMetrics;
+import io.qatwatch.collector.metrics.MetricsSource;
+import io.qatwatch.collector.metrics.PrometheusText;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.analysis.FleetCompression;
@@ -16,6 +19,7 @@ import io.qatwatch.collector.web.FleetView;
 import io.qatwatch.collector.web.HostState;
 import io.qatwatch.collector.web.ListenConfig;
 import io.qatwatch.collector.web.SilencesApi;
+import io.qatwatch.collector.web.StatusPageConfig;
 import io.qatwatch.collector.web.TlsConfig;
 import io.qatwatch.collector.web.WindowsView;
 import io.qatwatch.collector.web.status.StatusPage;
@@ -34,13 +38,16 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,7 +64,7 @@ public final class CollectorServer extends VerticleBase {
     private final Consumer<IngestHandler.AcceptedReport> onAccepted;
     private final AlertsView alerts;
     private final WindowsView windows;
-    private final Supplier<Map<String, Long>> gauges;
+    private final MetricsSource influxMetrics;
     private final WindowCharts charts;
     private final SilencesApi silences;
     private final CompressionView compression;
@@ -77,19 +84,20 @@ public final class CollectorServer extends VerticleBase {
      * What the server takes from the configuration: where it listens, TLS, ingest limits, and the minutes after
      * which an agent counts as silent (the fleet's state column).
      */
-    public record Settings(ListenConfig listen, TlsConfig tls, IngestConfig ingest, int agentSilentMinutes) {
+    public record Settings(ListenConfig listen, TlsConfig tls, IngestConfig ingest, int agentSilentMinutes,
+            StatusPageConfig statusPage) {
     }
 
     /**
-     * @param alerts      the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
-     * @param windows     the window analysis's view, or null until it is wired (503)
-     * @param compression the compression comparison's view, or null until it is wired (503)
-     * @param gauges      extra gauges and counters for {@code /metrics} (the InfluxDB sink's), read per scrape
+     * @param alerts        the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
+     * @param windows       the window analysis's view, or null until it is wired (503)
+     * @param compression   the compression comparison's view, or null until it is wired (503)
+     * @param influxMetrics the InfluxDB sink's families for {@code /metrics}, read per scrape ({@link MetricsSource#NONE} without one)
      */
     public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
             WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
-            CompressionView compression, Supplier<Map<String, Long>> gauges) {
+            CompressionView compression, MetricsSource influxMetrics) {
         this.silences = silences;
         this.compression = compression;
         this.charts = charts;
@@ -102,7 +110,7 @@ public final class CollectorServer extends VerticleBase {
         this.onAccepted = onAccepted;
         this.alerts = alerts;
         this.windows = windows;
-        this.gauges = gauges;
+        this.influxMetrics = influxMetrics;
     }
 
     @Override
@@ -117,14 +125,17 @@ public final class CollectorServer extends VerticleBase {
         Router router = Router.router(vertx);
         router.get("/healthz").handler(ctx -> ctx.response().putHeader("Content-Type", "application/json")
                 .end("{\"status\":\"ok\"}"));
-        router.get("/metrics").handler(ctx -> ctx.response()
-                .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-                .end(metrics.render(gauges.get())));
+        router.get("/metrics").handler(this::metrics);
         router.post("/api/v1/reports")
                 .handler(BodyHandler.create(false).setBodyLimit(settings.ingest().maxBodyBytes()))
                 .handler(new IngestHandler(vertx, storeWorker, tokens, store, settings.ingest().reportsPerMinute(),
                         settings.ingest().maxBodyBytes(), clock, metrics, onAccepted));
-        ReadAccess readAccess = new ReadAccess(readWorker, tokens);
+        Sessions sessions = new Sessions(Duration.ofMinutes(settings.statusPage().sessionMinutes()));
+        ReadAccess readAccess = new ReadAccess(readWorker, tokens, sessions, clock, settings.statusPage().openOnLoopback());
+        SignIn signIn = new SignIn(readWorker, tokens, sessions, clock, settings.tls().enabled(), settings.statusPage().notice());
+        router.get("/login").handler(signIn::page);
+        router.post("/login").handler(BodyHandler.create(false).setBodyLimit(8 * 1024)).handler(signIn::signIn);
+        router.post("/logout").handler(BodyHandler.create(false).setBodyLimit(8 * 1024)).handler(signIn::signOut);
         router.get("/api/v1/fleet").handler(ctx -> readAccess.require(ctx, false, () -> fleet(ctx)));
         router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
         router.get("/api/v1/instances/:host/:instance/windows")
@@ -132,8 +143,8 @@ public final class CollectorServer extends VerticleBase {
         router.get("/api/v1/compression").handler(ctx -> readAccess.require(ctx, false, () -> compression(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
         router.post("/api/v1/silences").handler(BodyHandler.create(false).setBodyLimit(64 * 1024))
-                .handler(ctx -> readAccess.require(ctx, false, () -> createSilence(ctx)));
-        router.delete("/api/v1/silences/:id").handler(ctx -> readAccess.require(ctx, false, () -> expireSilence(ctx)));
+                .handler(ctx -> readAccess.requireToChange(ctx, () -> createSilence(ctx)));
+        router.delete("/api/v1/silences/:id").handler(ctx -> readAccess.requireToChange(ctx, () -> expireSilence(ctx)));
         router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
         router.errorHandler(413, ctx -> {
             metrics.rejected("too_large");
@@ -159,6 +170,7 @@ public final class CollectorServer extends VerticleBase {
                     .setCertPath(settings.tls().certFile().toString())
                     .setKeyPath(settings.tls().keyFile().toString()));
         }
+        settings.listen().plainTextWarning(settings.tls()).ifPresent(LOG::warn);
         return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> server = s);
     }
 
@@ -172,6 +184,45 @@ public final class CollectorServer extends VerticleBase {
     /** The port actually bound (useful when the config said 0). */
     public int port() {
         return server.actualPort();
+    }
+
+    /** Prometheus text: ingest, the InfluxDB sink, the fleet (read from the store off the event loop), the JVM. */
+    private void metrics(RoutingContext ctx) {
+        Instant now = clock.instant();
+        readWorker.executeBlocking(() -> {
+            PrometheusText out = new PrometheusText();
+            metrics.writeTo(out);
+            influxMetrics.writeTo(out);
+            fleetMetrics(out, now);
+            JvmMetrics.writeTo(out);
+            return out.toString();
+        }, false).onSuccess(text -> ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                .end(text)).onFailure(ctx::fail);
+    }
+
+    /** Hosts by state as the status page counts them, agents silent, and the active alerts by rule and severity. */
+    private void fleetMetrics(PrometheusText out, Instant now) throws Exception {
+        List<AlertsView.ActiveAlert> active = alerts == null ? List.of() : alerts.active();
+        FleetStatus.Summary summary = fleetStatus(now).summarise(store.hostsSeen());
+        out.family("qatwatch_hosts", PrometheusText.Type.GAUGE,
+                "Hosts by state, as the status page counts them: silent, or the most severe active alert, or ok.");
+        for (HostState state : HostState.values()) {
+            out.sample(Map.of("state", state.label()), summary.count(state));
+        }
+        out.family("qatwatch_agents_silent", PrometheusText.Type.GAUGE,
+                "Agents not heard from for longer than alerts.rules.agentSilent.silentMinutes.")
+                .sample(summary.count(HostState.SILENT));
+        Map<List<String>, Integer> byRule = new TreeMap<>(Comparator.comparing((List<String> k) -> k.get(0))
+                .thenComparing(k -> k.get(1)));
+        active.forEach(a -> byRule.merge(List.of(a.rule(), a.severity()), 1, Integer::sum));
+        out.family("qatwatch_alerts_active", PrometheusText.Type.GAUGE,
+                "Active alerts by rule and severity; a rule with none active has no sample.");
+        byRule.forEach((key, count) -> {
+            Map<String, String> labels = new LinkedHashMap<>();
+            labels.put("rule", key.get(0));
+            labels.put("severity", key.get(1));
+            out.sample(labels, count);
+        });
     }
 
     private void fleet(RoutingContext ctx) {
@@ -346,8 +397,12 @@ public final class CollectorServer extends VerticleBase {
         Instant now = clock.instant();
         readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, compression, groupOf,
                         settings.agentSilentMinutes(), query, STATUS_LIMIT, now), false)
-                .onSuccess(view -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
-                        .end(StatusPage.render(view)))
+                .onSuccess(view -> {
+                    Sessions.Session session = ctx.get(ReadAccess.SESSION);
+                    StatusPage.Chrome chrome = new StatusPage.Chrome(settings.statusPage().notice(),
+                            session == null ? null : session.reader(), session == null ? null : session.csrf());
+                    SignIn.html(ctx.response(), 200).end(StatusPage.render(view, chrome));
+                })
                 .onFailure(ctx::fail);
     }
 }

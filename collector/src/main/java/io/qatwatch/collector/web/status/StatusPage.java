@@ -15,6 +15,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -94,6 +95,13 @@ public final class StatusPage {
             form.filters label{display:flex;flex-direction:column;color:var(--muted)}
             form.filters input,form.filters select,form.filters button{font:inherit;padding:.2rem .4rem}
             nav.pages{display:flex;gap:1.2rem;margin:.6rem 0}
+            p.notice{padding:.45rem .7rem;border-radius:4px;background:#e7edfb;border-left:4px solid var(--info);margin:.8rem 0 0}
+            form.signout{margin-left:auto;font-size:.9rem}
+            form.signout button{font:inherit;padding:.1rem .5rem}
+            .tag.zero{color:var(--muted)}
+            .empty ol{margin:.3rem 0;padding-left:1.4rem}
+            details.legend-verdicts{margin:.8rem 0;font-size:.9rem}
+            details.legend-verdicts summary{cursor:pointer;color:var(--muted)}
             @media (max-width:700px){
             body{font-size:14px}
             main{padding:0 .6rem 1.5rem}
@@ -106,18 +114,48 @@ public final class StatusPage {
             }
             """;
 
+    /** What every verdict means, for the tag's tooltip and the legend under the hosts (DESIGN.md, Contract 1). */
+    static final Map<String, String> VERDICTS = verdicts();
+
+    private static Map<String, String> verdicts() {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("INTEL_QAT_HARDWARE", "a QAT device (physical or virtual function) was found");
+        m.put("INTEL_CPU", "no QAT device; the CPU is Intel's");
+        m.put("INTEL_COMPONENT_ONLY", "no QAT device and no Intel CPU, but another physical Intel part (a NIC, a chipset): the grey zone");
+        m.put("INTEL_EMULATED_DEVICE_ONLY", "only Intel devices that a hypervisor emulates (clause (b) below names such devices)");
+        m.put("NO_INTEL_COMPONENT", "no Intel component was found");
+        m.put("UNKNOWN", "the probe could not read the CPU or the PCI devices (see the host's failed probes)");
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * What frames the page apart from the fleet: the configured notice ({@code statusPage.notice}), and who is signed
+     * in with the CSRF token of the sign-out form (both null when the page was opened without signing in).
+     */
+    public record Chrome(String notice, String signedInAs, String csrf) {
+        public static final Chrome NONE = new Chrome(null, null, null);
+    }
+
     private StatusPage() {
     }
 
-    /** The whole page. */
+    /** The whole page, without notice or sign-in. */
     public static String render(StatusView view) {
+        return render(view, Chrome.NONE);
+    }
+
+    /** The whole page. */
+    public static String render(StatusView view, Chrome chrome) {
         StringBuilder html = new StringBuilder(32_768);
         html.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
                 .append("<meta http-equiv=\"refresh\" content=\"60\">")
                 .append("<title>qatwatch status</title><style>").append(CSS).append("</style></head><body>");
-        header(html, view);
+        header(html, view, chrome);
         html.append("<main>");
+        if (chrome.notice() != null) {
+            html.append("<p class=\"notice\" id=\"notice\">").append(esc(chrome.notice())).append("</p>");
+        }
         summary(html, view);
         alerts(html, view);
         fleet(html, view);
@@ -128,7 +166,7 @@ public final class StatusPage {
         return html.toString();
     }
 
-    private static void header(StringBuilder html, StatusView view) {
+    private static void header(StringBuilder html, StatusView view, Chrome chrome) {
         long critical = view.alerts().stream().filter(a -> "critical".equals(a.severity())).count();
         int alerts = Math.max(view.alerts().size(), view.paging().alertsMatching());
         html.append("<header><h1>qatwatch</h1><span><span class=\"count\">").append(view.summary().hosts())
@@ -137,7 +175,13 @@ public final class StatusPage {
         if (critical > 0) {
             html.append(" (").append(critical).append(" critical)");
         }
-        html.append("</span></header>");
+        html.append("</span>");
+        if (chrome.signedInAs() != null) {
+            html.append("<form class=\"signout\" method=\"post\" action=\"/logout\"><span class=\"muted\">signed in as ")
+                    .append(esc(chrome.signedInAs())).append("</span> <input type=\"hidden\" name=\"csrf\" value=\"")
+                    .append(esc(chrome.csrf())).append("\"><button type=\"submit\">Sign out</button></form>");
+        }
+        html.append("</header>");
     }
 
     /** Hosts per state, and per host group when groups are configured; each count links to those hosts. */
@@ -151,8 +195,9 @@ public final class StatusPage {
         html.append("<section id=\"summary\"><h2>Fleet summary</h2><ul class=\"states\">");
         for (HostState s : HostState.values()) {
             int n = summary.count(s);
+            // a zero is good news whatever the state: only counts above zero take the state's colour
             html.append("<li><a href=\"").append(esc(href(all.withState(s.label()), defaultLimit))).append("\" class=\"tag ")
-                    .append(stateClass(s.label())).append("\" data-state=\"").append(s.label()).append("\"><span class=\"count\">")
+                    .append(n == 0 ? "zero" : stateClass(s.label())).append("\" data-state=\"").append(s.label()).append("\"><span class=\"count\">")
                     .append(n).append("</span> ").append(s.label()).append("</a></li>");
         }
         html.append("</ul>");
@@ -238,8 +283,10 @@ public final class StatusPage {
         html.append("<section id=\"windows\"><h2>Backup windows</h2>");
         pageNote(html, view);
         if (view.windows().isEmpty()) {
-            html.append("<p class=\"muted\">No nightly backup window yet: windows appear once an instance has reported "
-                    + "full or differential backups between business days.</p>");
+            html.append("<p class=\"muted empty\" id=\"no-windows\">No nightly backup window yet: windows appear once an instance has reported "
+                    + "full or differential backups between business days. An agent watches a SQL Server when its "
+                    + "<code>agent.yaml</code> lists it under <code>sqlserver.instances</code>; business hours are the "
+                    + "<code>alerts.calendars</code> of the collector's config (docs/alerts.md).</p>");
         }
         int i = 0;
         for (InstanceWindows w : view.windows()) {
@@ -296,8 +343,15 @@ public final class StatusPage {
     private static void fleet(StringBuilder html, StatusView view) {
         html.append("<section id=\"fleet\"><h2>Hosts</h2>");
         if (view.summary().hosts() == 0) {
-            html.append("<p class=\"muted\">No agent has reported yet. Enroll one with "
-                    + "<code>qatwatch collector token add &lt;host&gt;</code>.</p></section>");
+            html.append("<div class=\"empty\" id=\"no-hosts\"><p>No agent has reported yet. To watch a host:</p><ol>")
+                    .append("<li>on this collector, enroll it: <code>qatwatch collector token add &lt;host&gt;</code> prints its token</li>")
+                    .append("<li>on the host, install the agent, put the token in its token file and this collector's URL in ")
+                    .append("<code>agent.yaml</code> (<code>collector.url</code>, <code>collector.tokenFile</code>), then start it")
+                    .append(" (docs/install.md, \"Enrolling agents\")</li>")
+                    .append("<li>to see its SQL Server too, add the instance under <code>sqlserver.instances</code> in ")
+                    .append("<code>agent.yaml</code>, with a login made by <code>install/sql/create-monitor-login.sql</code></li></ol>")
+                    .append("<p class=\"muted\">On one machine, <code>qatwatch up</code> does all of this for itself; ")
+                    .append("<code>qatwatch demo</code> shows a simulated fleet.</p></div></section>");
             return;
         }
         filters(html, view.paging());
@@ -325,7 +379,8 @@ public final class StatusPage {
             }
             html.append("</span></td><td data-label=\"SQL Server\"><span>");
             if (row.instances().isEmpty()) {
-                html.append("<span class=\"muted\">none reported</span>");
+                html.append("<span class=\"muted\" title=\"add the instance under sqlserver.instances in the agent's agent.yaml\">"
+                        + "none reported: add one under <code>sqlserver.instances</code> in its <code>agent.yaml</code></span>");
             }
             for (SqlInstanceRow i : row.instances()) {
                 html.append("<span class=\"instance\">").append(esc(i.name()));
@@ -348,7 +403,18 @@ public final class StatusPage {
         }
         html.append("</tbody></table>");
         pages(html, view.paging());
+        licenceLegend(html);
         html.append("</section>");
+    }
+
+    /** What each licence verdict means; the Intel driver licence's clause is quoted, no legal advice given. */
+    private static void licenceLegend(StringBuilder html) {
+        html.append("<details class=\"legend-verdicts\" id=\"licence-verdicts\"><summary>What the licence verdicts mean</summary><dl class=\"facts\">");
+        VERDICTS.forEach((verdict, meaning) -> html.append("<dt>").append(licence(verdict)).append("</dt><dd>")
+                .append(esc(meaning)).append("</dd>"));
+        html.append("</dl><p class=\"muted\">The Intel QAT driver licence permits use \"in conjunction with (a) physical Intel component "
+                + "products, and (b) virtual ('emulated') devices designed to appear as Intel component products to a Guest "
+                + "operating system\". qatwatch reports the facts and the clause; it gives no legal advice.</p></details>");
     }
 
     /** A plain GET form (no script): host pattern, group and state; the page size is kept. */
@@ -404,7 +470,9 @@ public final class StatusPage {
         }
         String kind = "INTEL_QAT_HARDWARE".equals(verdict) || "INTEL_CPU".equals(verdict) ? "good"
                 : GREY_VERDICTS.contains(verdict) ? "warn" : "";
-        return "<span class=\"tag " + kind + "\">" + esc(verdict) + "</span>";
+        String meaning = VERDICTS.get(verdict);
+        return "<span class=\"tag " + kind + "\"" + (meaning == null ? "" : " title=\"" + esc(meaning) + "\"") + ">"
+                + esc(verdict) + "</span>";
     }
 
     private static String modeClass(String mode) {
@@ -420,7 +488,8 @@ public final class StatusPage {
         html.append("<section id=\"compression\"><h2>Is compression worth it?</h2>");
         StatusView.Compression c = view.compression();
         if (c == null) {
-            html.append("<p class=\"muted\">No comparison yet: it comes with the first evaluation of the fleet.</p></section>");
+            html.append("<p class=\"muted empty\" id=\"no-compression\">No comparison yet: it comes with the first evaluation "
+                    + "of the fleet, from the backup history the agents read from msdb.</p></section>");
             return;
         }
         html.append("<p class=\"muted\">Each database's full and differential backups of the lookback period, per "
@@ -469,7 +538,7 @@ public final class StatusPage {
                 for (StatusView.MethodCell m : r.methods()) {
                     html.append("<span class=\"instance\">").append(esc(m.method())).append(": ").append(m.backups())
                             .append(m.copyOnlyBackups() > 0 ? " (" + m.copyOnlyBackups() + " copy-only)" : "").append(", ")
-                            .append(duration(Math.round(m.medianSeconds()))).append(", ")
+                            .append(preciseDuration(m.medianSeconds())).append(", ")
                             .append(String.format(Locale.ROOT, "%.1f MB/s, %.1f %% saved", m.medianMbps(), m.savedPercent()))
                             .append("</span>");
                 }
@@ -531,6 +600,16 @@ public final class StatusPage {
             return seconds / 3600 + " h ago";
         }
         return seconds / 86_400 + " days ago";
+    }
+
+    /** Under ten minutes to a tenth of a second ("8 min 19.6 s", "40.0 s"): algorithms are compared there; above, as {@link #duration}. */
+    static String preciseDuration(double seconds) {
+        if (seconds >= 600) {
+            return duration(Math.round(seconds));
+        }
+        long minutes = (long) (seconds / 60);
+        String rest = String.format(Locale.ROOT, "%.1f s", seconds - minutes * 60);
+        return minutes == 0 ? rest : minutes + " min " + rest;
     }
 
     /** "2 h 05 min", "12 min", "40 s". */

@@ -79,7 +79,7 @@ class CompressionRulesScenarioTest {
     private static FleetState fleet(List<BackupRecord> backups, Instant now, LicenceFacts licence, AcceleratorStatus qat) {
         InstanceState prod = new InstanceState("PROD", now.minusSeconds(60), SQL2022, List.of(), List.of(qat),
                 backups.stream().map(BackupRecord::databaseName).distinct().map(db -> Histories.db(db, "SIMPLE")).toList(),
-                List.of(), List.of(), backups);
+                List.of(), List.of(), List.of(), backups);
         return new FleetState(List.of(new HostState("sql-fra-01", Set.of(), now.minusSeconds(60), null,
                 new QatFacts(List.of(), QATZIP, false), licence, List.of(prod))));
     }

@@ -54,7 +54,7 @@ class QatAndHostRulesTest {
         List<io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo> dbs = backups.stream().map(BackupRecord::databaseName)
                 .distinct().map(db -> Histories.db(db, "SIMPLE")).toList();
         return new InstanceState(name, NOW, null, List.of(new ConfigOption("backup compression algorithm", algorithm, algorithm)),
-                accel, dbs, certs, List.of(), backups);
+                accel, dbs, certs, List.of(), List.of(), backups);
     }
 
     @Test

@@ -66,7 +66,7 @@ class StatusPageHttpTest {
                 .contains("MSSQLSERVER <span class=\"muted\">16.0.4135.4</span>")
                 .contains("QAT HARDWARE")
                 .contains("1 device, 1 up <span class=\"tag good\">compression ready</span>")
-                .contains("<span class=\"tag good\">INTEL_QAT_HARDWARE</span>");
+                .contains("<span class=\"tag good\" title=\"a QAT device (physical or virtual function) was found\">INTEL_QAT_HARDWARE</span>");
         assertThat(page.substring(page.indexOf("<section id=\"compression\">")))
                 .as("without the alert stage there is no evaluation to compare from").contains("No comparison yet");
         assertThat(page).contains("<span class=\"count\">1</span> hosts").doesNotContain("src=").doesNotContain("<script");

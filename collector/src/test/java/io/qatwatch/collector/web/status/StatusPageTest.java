@@ -74,7 +74,7 @@ class StatusPageTest {
                 .contains("<strong>sql02</strong> <span class=\"tag good\">ok</span>")
                 .contains("2 devices, 2 up <span class=\"tag good\">compression ready</span>")
                 .contains("QAT SOFTWARE</span> <span class=\"muted\">Hardware not found</span>")
-                .contains("<span class=\"tag warn\">INTEL_COMPONENT_ONLY</span>")
+                .contains("<span class=\"tag warn\" title=\"no QAT device and no Intel CPU, but another physical Intel part (a NIC, a chipset): the grey zone\">INTEL_COMPONENT_ONLY</span>")
                 .contains("40 s ago").contains("3 days ago");
     }
 

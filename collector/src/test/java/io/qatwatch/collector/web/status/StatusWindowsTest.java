@@ -66,7 +66,7 @@ class StatusWindowsTest {
         }
         FleetState.InstanceState instance = new FleetState.InstanceState("PROD", now.minusSeconds(60), null, List.of(),
                 List.of(), List.of(new DatabaseInfo("Archive", "guid-archive", "SIMPLE", "NONE", null, null, null)), List.of(),
-                List.of(), backups);
+                List.of(), List.of(), backups);
         return new FleetState(List.of(new FleetState.HostState("sql-fra-01", Set.of(), now.minusSeconds(60), null, null, null,
                 List.of(instance))));
     }
