@@ -50,16 +50,14 @@ public final class Comparisons {
         List<AlgorithmStats> stats = new ArrayList<>();
         Method current = null;
         Instant currentAt = null;
-        long currentId = Long.MIN_VALUE;
         for (Map.Entry<Key, List<Point>> e : members) {
             stats.add(AlgorithmStats.of(e.getKey().method(), e.getValue()));
             for (Point p : e.getValue()) {
-                boolean newer = currentAt == null || p.finishedAt().isAfter(currentAt)
-                        || p.finishedAt().equals(currentAt) && p.backupSetId() > currentId;
+                boolean newer = currentAt == null || p.finishedAt().isAfter(currentAt) || p.finishedAt().equals(currentAt)
+                        && e.getKey().method().label().compareTo(current.label()) > 0;
                 if (!p.copyOnly() && newer) {
                     current = e.getKey().method();
                     currentAt = p.finishedAt();
-                    currentId = p.backupSetId();
                 }
             }
         }

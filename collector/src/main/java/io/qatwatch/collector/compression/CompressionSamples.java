@@ -28,7 +28,7 @@ public final class CompressionSamples {
     }
 
     /** One backup. {@code seconds} is at least 1; {@code compressedBytes} equals {@code bytes} when uncompressed. */
-    public record Point(long backupSetId, Instant startedAt, long seconds, long bytes, long compressedBytes, boolean copyOnly) {
+    public record Point(Instant startedAt, long seconds, long bytes, long compressedBytes, boolean copyOnly) {
 
         /** The start plus the whole seconds it took. */
         public Instant finishedAt() {
@@ -68,7 +68,7 @@ public final class CompressionSamples {
 
     /**
      * Takes one backup: true when it counts (a full or differential, not a snapshot, not shorter than the
-     * minimum, not already taken). A series keeps its newest backups by start.
+     * minimum, not already taken: the same start, duration and sizes). A series keeps its newest backups by start.
      */
     public boolean add(BackupRecord b, QatModes modes) {
         BackupKind kind = BackupKind.of(b.type());
@@ -84,7 +84,7 @@ public final class CompressionSamples {
         Key key = new Key(b.databaseName(), kind, target, backupEncrypted(b.keyAlgorithm()), method);
         long compressed = method.algorithm().equals(Method.NONE) ? b.backupSizeBytes() : b.compressedSizeBytes();
         boolean added = series.computeIfAbsent(key, k -> new Series())
-                .add(b.backupSetId(), b.startedAt().toEpochMilli(), seconds, b.backupSizeBytes(), compressed, b.copyOnly());
+                .add(b.startedAt().toEpochMilli(), seconds, b.backupSizeBytes(), compressed, b.copyOnly());
         if (added) {
             version++;
         }
@@ -161,78 +161,60 @@ public final class CompressionSamples {
     }
 
     /**
-     * One series' backups in start order (then backup_set_id), at most {@link #KEPT_PER_SERIES}: per backup its id,
-     * one long for start (epoch milliseconds, 42 bits: until 2109), copy-only and duration (21 bits: a backup longer
-     * than 24 days counts as 24 days), and the two sizes.
+     * One series' backups in start order, at most {@link #KEPT_PER_SERIES}, three longs each (24 bytes): one for the
+     * start (epoch milliseconds, 42 bits: until 2109), copy-only and duration (21 bits: a backup longer than 24 days
+     * counts as 24 days), then the two sizes.
      */
     private static final class Series {
         private static final int SECONDS_BITS = 21;
         private static final long SECONDS_MASK = (1L << SECONDS_BITS) - 1;
+        private static final int STRIDE = 3;
 
-        long[] ids = new long[4];
-        long[] meta = new long[4];
-        long[] bytes = new long[4];
-        long[] compressed = new long[4];
+        long[] data = new long[2 * STRIDE];
         int size;
 
-        boolean add(long id, long startMillis, long seconds, long size, long compressedSize, boolean copyOnly) {
-            for (int i = 0; i < this.size; i++) {
-                if (ids[i] == id) {
+        boolean add(long startMillis, long seconds, long bytes, long compressed, boolean copyOnly) {
+            long m = startMillis << (SECONDS_BITS + 1) | (copyOnly ? 1L << SECONDS_BITS : 0) | Math.min(seconds, SECONDS_MASK);
+            int at = size;
+            while (at > 0 && data[(at - 1) * STRIDE] >= m) {
+                int p = (at - 1) * STRIDE;
+                if (data[p] == m && data[p + 1] == bytes && data[p + 2] == compressed) {
                     return false;
                 }
-            }
-            long m = startMillis << (SECONDS_BITS + 1) | (copyOnly ? 1L << SECONDS_BITS : 0) | Math.min(seconds, SECONDS_MASK);
-            int at = this.size;
-            while (at > 0 && (startOf(meta[at - 1]) > startMillis || startOf(meta[at - 1]) == startMillis && ids[at - 1] > id)) {
                 at--;
             }
-            if (this.size == KEPT_PER_SERIES) {
+            if (size == KEPT_PER_SERIES) {
                 if (at == 0) {
                     return false;
                 }
-                shiftLeft();
+                dropFirst(1);
                 at--;
             }
-            grow();
-            System.arraycopy(ids, at, ids, at + 1, this.size - at);
-            System.arraycopy(meta, at, meta, at + 1, this.size - at);
-            System.arraycopy(bytes, at, bytes, at + 1, this.size - at);
-            System.arraycopy(compressed, at, compressed, at + 1, this.size - at);
-            ids[at] = id;
-            meta[at] = m;
-            bytes[at] = size;
-            compressed[at] = compressedSize;
-            this.size++;
+            if ((size + 1) * STRIDE > data.length) {
+                data = Arrays.copyOf(data, Math.min(KEPT_PER_SERIES, size + Math.max(2, size / 2)) * STRIDE);
+            }
+            System.arraycopy(data, at * STRIDE, data, (at + 1) * STRIDE, (size - at) * STRIDE);
+            data[at * STRIDE] = m;
+            data[at * STRIDE + 1] = bytes;
+            data[at * STRIDE + 2] = compressed;
+            size++;
             return true;
         }
 
         /** Drops backups that started before {@code cut} (epoch milliseconds); true when any was. */
         boolean dropUpTo(long cut) {
             int n = 0;
-            while (n < size && startOf(meta[n]) < cut) {
+            while (n < size && startOf(data[n * STRIDE]) < cut) {
                 n++;
             }
-            for (int i = 0; i < n; i++) {
-                shiftLeft();
-            }
+            dropFirst(n);
             return n > 0;
         }
 
-        private void shiftLeft() {
-            System.arraycopy(ids, 1, ids, 0, size - 1);
-            System.arraycopy(meta, 1, meta, 0, size - 1);
-            System.arraycopy(bytes, 1, bytes, 0, size - 1);
-            System.arraycopy(compressed, 1, compressed, 0, size - 1);
-            size--;
-        }
-
-        private void grow() {
-            if (size == ids.length) {
-                int n = Math.min(KEPT_PER_SERIES, ids.length * 2);
-                ids = Arrays.copyOf(ids, n);
-                meta = Arrays.copyOf(meta, n);
-                bytes = Arrays.copyOf(bytes, n);
-                compressed = Arrays.copyOf(compressed, n);
+        private void dropFirst(int n) {
+            if (n > 0) {
+                System.arraycopy(data, n * STRIDE, data, 0, (size - n) * STRIDE);
+                size -= n;
             }
         }
 
@@ -243,8 +225,9 @@ public final class CompressionSamples {
         List<Point> points() {
             List<Point> out = new ArrayList<>(size);
             for (int i = 0; i < size; i++) {
-                out.add(new Point(ids[i], Instant.ofEpochMilli(startOf(meta[i])), meta[i] & SECONDS_MASK, bytes[i],
-                        compressed[i], (meta[i] >> SECONDS_BITS & 1) == 1));
+                long m = data[i * STRIDE];
+                out.add(new Point(Instant.ofEpochMilli(startOf(m)), m & SECONDS_MASK, data[i * STRIDE + 1],
+                        data[i * STRIDE + 2], (m >> SECONDS_BITS & 1) == 1));
             }
             return out;
         }
