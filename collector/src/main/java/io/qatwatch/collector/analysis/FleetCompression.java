@@ -79,7 +79,6 @@ public final class FleetCompression {
     private final List<TargetVerdicts> fleet;
     private final List<String> restoreReady;
     private final int probedHosts;
-    private final Map<String, Row> jobRows = new LinkedHashMap<>();
     private final Map<String, List<Comparison>> byInstance = new LinkedHashMap<>();
 
     /** @param comparisons each instance's comparisons, in the fleet's order of hosts and instances */
@@ -97,10 +96,6 @@ public final class FleetCompression {
                     Row row = new Row(h.host(), i.name(), c);
                     all.add(row);
                     qat |= c.algorithms().stream().anyMatch(e -> e.stats().method().isQat());
-                    if (c.currentAt() != null) {
-                        jobRows.merge(jobKey(h.host(), i.name(), c.database(), c.kind()), row,
-                                (a, b) -> b.comparison().currentAt().isAfter(a.comparison().currentAt()) ? b : a);
-                    }
                     if (c.kind() != BackupKind.FULL) {
                         continue;
                     }
@@ -187,10 +182,6 @@ public final class FleetCompression {
         return "QAT not enabled in SQL Server (HARDWARE_OFFLOAD)";
     }
 
-    private static String jobKey(String host, String instance, String database, BackupKind kind) {
-        return host + "\u0000" + instance + "\u0000" + database.toLowerCase(Locale.ROOT) + "\u0000" + kind;
-    }
-
     /** Every comparison of the fleet, by host, instance, database, kind, target and encryption. */
     public List<Row> rows() {
         return rows;
@@ -229,7 +220,14 @@ public final class FleetCompression {
      * went, with its encryption. Empty when every backup of it was copy-only or none counted.
      */
     public Optional<Row> jobRow(String host, String instance, String database, BackupKind kind) {
-        return Optional.ofNullable(jobRows.get(jobKey(host, instance, database, kind)));
+        Comparison job = null;
+        for (Comparison c : byInstance.getOrDefault(host + "/" + instance, List.of())) {
+            if (c.kind() == kind && c.currentAt() != null && c.database().equalsIgnoreCase(database)
+                    && (job == null || c.currentAt().isAfter(job.currentAt()))) {
+                job = c;
+            }
+        }
+        return job == null ? Optional.empty() : Optional.of(new Row(host, instance, job));
     }
 
     /** "restorable on 3 of 12 probed hosts: a, b, c": the restore burden in words. */
