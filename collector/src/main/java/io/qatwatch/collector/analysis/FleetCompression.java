@@ -80,6 +80,8 @@ public final class FleetCompression {
     private final List<String> restoreReady;
     private final int probedHosts;
     private final Map<String, List<Comparison>> byInstance = new LinkedHashMap<>();
+    /** Each host's rows: from and to (exclusive) in {@link #rows}. */
+    private final Map<String, int[]> hostRows = new java.util.HashMap<>();
 
     /** @param comparisons each instance's comparisons, in the fleet's order of hosts and instances */
     FleetCompression(FleetState state, Map<InstanceState, List<Comparison>> comparisons) {
@@ -90,6 +92,7 @@ public final class FleetCompression {
         for (HostState h : state.hosts()) {
             Map<String, Map<String, Map<Verdict, Integer>>> hostCounts = new TreeMap<>();
             boolean qat = false;
+            int from = all.size();
             for (InstanceState i : h.instances()) {
                 byInstance.put(h.host() + "/" + i.name(), comparisons.getOrDefault(i, List.of()));
                 for (Comparison c : comparisons.getOrDefault(i, List.of())) {
@@ -108,6 +111,7 @@ public final class FleetCompression {
                     }
                 }
             }
+            hostRows.put(h.host(), new int[] {from, all.size()});
             List<TargetVerdicts> targets = verdicts(hostCounts);
             hosts.put(h.host(), new HostVerdict(h.host(), sentence(targets), targets, qat));
             if (h.qat() != null) {
@@ -193,6 +197,12 @@ public final class FleetCompression {
      */
     public Map<String, List<Comparison>> byInstance() {
         return byInstance;
+    }
+
+    /** One host's rows, as {@link #rows()} orders them; empty for a host the fleet does not know. */
+    public List<Row> rowsOf(String host) {
+        int[] range = hostRows.get(host);
+        return range == null ? List.of() : rows.subList(range[0], range[1]);
     }
 
     /** Each host's verdict, by host name. */

@@ -101,21 +101,15 @@ public final class StatusViews {
             FLEET_COLUMNS.forEach(v -> counts.put(v.name(), t.verdicts().getOrDefault(v, 0)));
             fleet.add(new StatusView.FleetVerdict(t.method(), t.target(), counts));
         }
-        Map<String, List<StatusView.CompressionRow>> rows = new LinkedHashMap<>();
-        hosts.forEach(h -> rows.put(h, new ArrayList<>()));
-        for (FleetCompression.Row r : c.rows()) {
-            List<StatusView.CompressionRow> mine = rows.get(r.host());
-            if (mine != null) {
-                mine.add(row(r));
+        List<StatusView.HostCompression> out = new ArrayList<>();
+        for (String host : hosts) {
+            FleetCompression.HostVerdict v = c.hosts().get(host);
+            List<FleetCompression.Row> rows = c.rowsOf(host);
+            if (!rows.isEmpty() && v != null) {
+                out.add(new StatusView.HostCompression(host, v.summary(), v.qatBackups(),
+                        rows.stream().map(StatusViews::row).toList()));
             }
         }
-        List<StatusView.HostCompression> out = new ArrayList<>();
-        rows.forEach((host, list) -> {
-            FleetCompression.HostVerdict v = c.hosts().get(host);
-            if (!list.isEmpty() && v != null) {
-                out.add(new StatusView.HostCompression(host, v.summary(), v.qatBackups(), list));
-            }
-        });
         return new StatusView.Compression(fleet, c.restoreBurden(), out);
     }
 
