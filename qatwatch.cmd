@@ -1,5 +1,5 @@
 @echo off
-rem qatwatch launcher (Windows). Commands: probe, agent, collector, up, tds-server, version; see "qatwatch --help".
+rem qatwatch launcher (Windows). Commands: probe, agent, collector, up, demo, tds-server, version; see "qatwatch --help".
 setlocal
 if "%QATWATCH_HOME%"=="" set "QATWATCH_HOME=%~dp0"
 if "%QATWATCH_HOME:~-1%"=="\" set "QATWATCH_HOME=%QATWATCH_HOME:~0,-1%"
@@ -12,6 +12,7 @@ set "COLLECTOR_JAR=%QATWATCH_HOME%\lib\qatwatch-collector.jar"
 if not exist "%COLLECTOR_JAR%" set "COLLECTOR_JAR=%QATWATCH_HOME%\collector\target\qatwatch-collector-all.jar"
 set "TDS_JAR=%QATWATCH_HOME%\lib\qatwatch-tds-server.jar"
 if not exist "%TDS_JAR%" set "TDS_JAR=%QATWATCH_HOME%\tds-test-server\target\qatwatch-tds-server-all.jar"
+set "DEMO_JAR=%QATWATCH_HOME%\demo\target\qatwatch-demo.jar"
 
 if "%QATWATCH_AGENT_JAVA_OPTS%"=="" set "QATWATCH_AGENT_JAVA_OPTS=-XX:+UseSerialGC -Xms8m -Xmx48m -XX:MaxMetaspaceSize=48m -Xss256k -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=16m -XX:-UsePerfData -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:+UnlockDiagnosticVMOptions -XX:AsyncDeflationInterval=10000 -XX:GuaranteedSafepointInterval=0 -Dio.netty.allocator.type=unpooled -Dio.netty.noPreferDirect=true"
 if "%QATWATCH_PROBE_JAVA_OPTS%"=="" set "QATWATCH_PROBE_JAVA_OPTS=-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto"
@@ -26,9 +27,10 @@ if "%CMD%"=="version" goto agentjar_probe
 if "%CMD%"=="collector" goto collectorjar
 if "%CMD%"=="up" goto collectorjar
 if "%CMD%"=="tds-server" goto tdsjar
+if "%CMD%"=="demo" goto demojar
 if "%CMD%"=="-V" goto agentjar_version
 if "%CMD%"=="--version" goto agentjar_version
-echo Usage: qatwatch up ^| probe [--json] ^| agent --config FILE ^| collector [--config FILE] ^| collector token add^|list^|revoke NAME ^| tds-server --scenario FILE [--port N] ^| version
+echo Usage: qatwatch up ^| probe [--json] ^| agent --config FILE ^| collector [--config FILE] ^| collector token add^|list^|revoke NAME ^| demo ^| tds-server --scenario FILE [--port N] ^| version
 if "%CMD%"=="" exit /b 2
 if "%CMD%"=="--help" exit /b 0
 exit /b 2
@@ -51,6 +53,11 @@ exit /b %ERRORLEVEL%
 :tdsjar
 if not exist "%TDS_JAR%" goto missing
 "%JAVA%" %QATWATCH_PROBE_JAVA_OPTS% -jar "%TDS_JAR%" %*
+exit /b %ERRORLEVEL%
+
+:demojar
+if not exist "%DEMO_JAR%" goto missing
+"%JAVA%" %QATWATCH_JAVA_OPTS% -cp "%DEMO_JAR%;%COLLECTOR_JAR%;%AGENT_JAR%;%TDS_JAR%" io.qatwatch.demo.DemoMain %*
 exit /b %ERRORLEVEL%
 
 :agentjar_version

@@ -16,6 +16,7 @@ import io.qatwatch.collector.dispatch.AlertService;
 import io.qatwatch.collector.dispatch.PipelineConfig;
 import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
+import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.notify.all.Notifiers;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.web.AlertsView;
@@ -90,15 +91,23 @@ public final class AlertStage {
             return a;
         }
         return new AlertsConfig(a.calendars(), a.defaultCalendar(), a.hostGroups(), a.windows(), a.rules(),
-                new PipelineConfig(p.groupBy(), p.repeatIntervalMinutes(), p.retryInitialSeconds(), p.retryMaxSeconds(),
-                        c.statusPage().publicUrl()), a.channels());
+                p.withStatusPageUrl(c.statusPage().publicUrl()), a.channels());
     }
 
     /** What the collector plugs in: host groups for the {@code group} tag, and the alerts and windows APIs. */
     public Collector.Stages stages() {
-        AlertsView alerts = () -> {
-            AlertService s = service;
-            return s == null ? List.of() : AlertViews.alerts(s).active();
+        AlertsView alerts = new AlertsView() {
+            @Override
+            public List<ActiveAlert> active() throws Exception {
+                AlertService s = service;
+                return s == null ? List.of() : AlertViews.alerts(s, clock).active();
+            }
+
+            @Override
+            public List<ChannelHealth> channels() {
+                AlertService s = service;
+                return s == null ? List.of() : AlertViews.alerts(s, clock).channels();
+            }
         };
         WindowsView windows = this::windows;
         WindowCharts charts = (now, hosts) -> {
@@ -131,7 +140,8 @@ public final class AlertStage {
             AlertEvaluator.Evaluation e = s == null ? null : s.lastEvaluation();
             return e == null ? null : e.analysis().compression();
         };
-        return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { }, charts, silences, compression);
+        return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { }, charts, silences,
+                AlertViews.actions(() -> service), compression);
     }
 
     /** The name of the first host group matching {@code host}, or null. */
@@ -152,7 +162,7 @@ public final class AlertStage {
     /** Creates the alert service on the collector's store, evaluates once now and then every {@link #EVERY}. */
     public Future<Void> start(Collector running) {
         this.collector = running;
-        return createService(vertx, running.database(), config, System.getenv()).map(s -> {
+        return createService(vertx, running.database(), config, System.getenv(), running.metrics()).map(s -> {
             service = s;
             LOG.info("alerts: {} calendar(s), {} channel(s): {}", config.calendars().size(), s.channels().size(),
                     s.channels().keySet());
@@ -289,10 +299,16 @@ public final class AlertStage {
      */
     public static Future<AlertService> createService(Vertx vertx, Database db, AlertsConfig config,
             Map<String, String> environment) {
+        return createService(vertx, db, config, environment, new CollectorMetrics());
+    }
+
+    /** As above, counting each channel's deliveries into {@code metrics}. */
+    public static Future<AlertService> createService(Vertx vertx, Database db, AlertsConfig config,
+            Map<String, String> environment, CollectorMetrics metrics) {
         return vertx.executeBlocking(() -> Notifiers.create(vertx, config.validate().channels(), new Secrets(environment)))
                 .compose(notifiers -> {
                     AlertService s = new AlertService(vertx, db, config.evaluator(), config.pipeline(), notifiers,
-                            new Random());
+                            new Random(), metrics);
                     return s.start().map(s);
                 });
     }

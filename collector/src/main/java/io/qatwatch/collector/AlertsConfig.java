@@ -42,7 +42,7 @@ public record AlertsConfig(
         hostGroups = hostGroups == null ? List.of() : List.copyOf(hostGroups);
         windows = windows == null ? WindowSettings.DEFAULTS : windows;
         rules = rules == null ? RulesConfig.DEFAULTS : rules;
-        pipeline = pipeline == null ? new PipelineConfig(null, null, null, null, null) : pipeline;
+        pipeline = pipeline == null ? new PipelineConfig(null, null, null, null, null, null, null, null) : pipeline;
         channels = channels == null ? List.of() : List.copyOf(channels);
     }
 

@@ -12,6 +12,7 @@ import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.SqliteReportStore;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.CompressionView;
 import io.qatwatch.collector.metrics.CollectorMetrics;
@@ -43,25 +44,27 @@ public final class Collector {
     /**
      * What the analysis and alert stages plug in; each part may be left out.
      *
-     * @param groupOf    a host's group (the {@code group} tag), or null when it has none
-     * @param alerts     {@code GET /api/v1/alerts}; null answers 503 "not configured"
-     * @param windows    {@code GET /api/v1/instances/{host}/{instance}/windows}; null answers 503
-     * @param afterStore called on the event loop for each report stored (not for duplicates); must not block
-     * @param charts     the status page's per-instance window charts; null shows none
-     * @param silences   {@code /api/v1/silences}; null answers 503
+     * @param groupOf     a host's group (the {@code group} tag), or null when it has none
+     * @param alerts      {@code GET /api/v1/alerts}; null answers 503 "not configured"
+     * @param windows     {@code GET /api/v1/instances/{host}/{instance}/windows}; null answers 503
+     * @param afterStore  called on the event loop for each report stored (not for duplicates); must not block
+     * @param charts      the status page's per-instance window charts; null shows none
+     * @param silences    {@code /api/v1/silences}; null answers 503
+     * @param actions     {@code /api/v1/alerts/{id}} with acknowledgements and notes; null answers 503
      * @param compression {@code /api/v1/compression} and the status page's verdicts; null answers 503
      */
     public record Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
-            Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences, CompressionView compression) {
+            Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences, AlertActions actions,
+            CompressionView compression) {
 
         public Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
-                Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences) {
-            this(groupOf, alerts, windows, afterStore, charts, silences, null);
+                Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences, AlertActions actions) {
+            this(groupOf, alerts, windows, afterStore, charts, silences, actions, null);
         }
 
         public Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
                 Consumer<AcceptedReport> afterStore) {
-            this(groupOf, alerts, windows, afterStore, null, null);
+            this(groupOf, alerts, windows, afterStore, null, null, null);
         }
 
         public static Stages none() {
@@ -109,7 +112,7 @@ public final class Collector {
         this.server = new CollectorServer(new CollectorServer.Settings(config.listen(), config.tls(), config.ingest(),
                 config.alerts().rules().agentSilent().silentMinutes(), config.statusPage()), tokens, store, clock, metrics,
                 afterStore, stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(),
-                stages.compression(), sink == null ? MetricsSource.NONE : sink::writeMetrics);
+                stages.actions(), stages.compression(), sink == null ? MetricsSource.NONE : sink::writeMetrics);
     }
 
     private static InfluxWriter writer(InfluxConfig influx) {
@@ -166,6 +169,11 @@ public final class Collector {
 
     public Database database() {
         return db;
+    }
+
+    /** The counters {@code /metrics} serves; the alert stage adds its deliveries per channel. */
+    public CollectorMetrics metrics() {
+        return metrics;
     }
 
     /** The InfluxDB sink, when {@code influx.url} is set: the alert stages submit window, trend and alert points to it. */

@@ -8,6 +8,7 @@ import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.protocol.GoldenReports;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -98,28 +99,36 @@ class AlertStageTest {
     }
 
     @Test
-    void silencesAreCreatedListedAndEndedThroughTheApi() throws Exception {
+    void silencesAreCreatedListedAndEndedThroughTheApiByOperatorsOnly() throws Exception {
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0);
         running = RunningCollector.withAlertStage(config, data, CLOCK);
         collector = running.collector();
-        String reader = collector.tokens().add("oncall", TokenStore.Kind.READ, CLOCK.instant());
+        String reader = collector.tokens().add("grafana", TokenStore.Kind.READ, CLOCK.instant());
+        String operator = collector.tokens().add("oncall", TokenStore.Kind.OPERATOR, CLOCK.instant());
+        String agent = collector.tokens().add("sql01", TokenStore.Kind.AGENT, CLOCK.instant());
         WebClient http = running.http();
+        JsonObject good = new JsonObject().put("rule", "backup-missing").put("host", "sql01")
+                .put("comment", "decommissioning sql01").put("minutes", 120);
 
         var refused = http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
-                .putHeader("Authorization", "Bearer " + reader)
+                .putHeader("Authorization", "Bearer " + operator)
                 .sendJsonObject(new JsonObject().put("host", "sql01").put("comment", "patching").put("endsAt", "2026-11-29T00:00:00Z"))
                 .await(10, TimeUnit.SECONDS);
         assertThat(refused.statusCode()).isEqualTo(400);
         assertThat(refused.bodyAsJsonObject().getString("field")).isEqualTo("endsAt");
         assertThat(http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
-                .sendJsonObject(new JsonObject().put("host", "sql01").put("comment", "x").put("minutes", 60))
-                .await(10, TimeUnit.SECONDS).statusCode()).as("no token").isEqualTo(401);
+                .sendJsonObject(good).await(10, TimeUnit.SECONDS).statusCode()).as("no token").isEqualTo(401);
+        var byReader = http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
+                .putHeader("Authorization", "Bearer " + reader).sendJsonObject(good).await(10, TimeUnit.SECONDS);
+        assertThat(byReader.statusCode()).as("a read token may not silence").isEqualTo(403);
+        assertThat(byReader.bodyAsJsonObject().getString("error")).contains("an operator or admin token")
+                .contains("grafana holds a read token");
+        assertThat(http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
+                .putHeader("Authorization", "Bearer " + agent).sendJsonObject(good).await(10, TimeUnit.SECONDS)
+                .statusCode()).as("nor an agent token").isEqualTo(403);
 
         var created = http.post(collector.port(), "127.0.0.1", "/api/v1/silences")
-                .putHeader("Authorization", "Bearer " + reader)
-                .sendJsonObject(new JsonObject().put("rule", "backup-missing").put("host", "sql01")
-                        .put("comment", "decommissioning sql01").put("minutes", 120))
-                .await(10, TimeUnit.SECONDS);
+                .putHeader("Authorization", "Bearer " + operator).sendJsonObject(good).await(10, TimeUnit.SECONDS);
         assertThat(created.statusCode()).isEqualTo(201);
         JsonObject silence = created.bodyAsJsonObject();
         assertThat(silence.getString("createdBy")).isEqualTo("oncall");
@@ -127,12 +136,60 @@ class AlertStageTest {
 
         JsonArray listed = http.get(collector.port(), "127.0.0.1", "/api/v1/silences")
                 .putHeader("Authorization", "Bearer " + reader).send().await(10, TimeUnit.SECONDS).bodyAsJsonArray();
-        assertThat(listed).hasSize(1);
+        assertThat(listed).as("read tokens still read").hasSize(1);
 
         String path = "/api/v1/silences/" + silence.getString("id");
         assertThat(http.delete(collector.port(), "127.0.0.1", path).putHeader("Authorization", "Bearer " + reader)
+                .send().await(10, TimeUnit.SECONDS).statusCode()).isEqualTo(403);
+        assertThat(http.delete(collector.port(), "127.0.0.1", path).putHeader("Authorization", "Bearer " + operator)
                 .send().await(10, TimeUnit.SECONDS).statusCode()).isEqualTo(204);
-        assertThat(http.delete(collector.port(), "127.0.0.1", path).putHeader("Authorization", "Bearer " + reader)
+        assertThat(http.delete(collector.port(), "127.0.0.1", path).putHeader("Authorization", "Bearer " + operator)
                 .send().await(10, TimeUnit.SECONDS).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void anOperatorAcknowledgesAndAnnotatesAnAlertThroughTheApiAndEveryReaderSeesIt() throws Exception {
+        CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0);
+        running = RunningCollector.withAlertStage(config, data, CLOCK);
+        String agent = running.token("sql01", TokenStore.Kind.AGENT);
+        String reader = running.token("grafana", TokenStore.Kind.READ);
+        String operator = running.token("oncall", TokenStore.Kind.OPERATOR);
+        assertThat(running.postReport(agent, GoldenReports.bytes(GoldenReports.COMPLETE), false).statusCode()).isEqualTo(202);
+        running.evaluate();
+        JsonObject alert = running.get("/api/v1/alerts", reader).bodyAsJsonArray().getJsonObject(0);
+        assertThat(alert.getValue("acknowledged")).isNull();
+        String path = "/api/v1/alerts/" + alert.getString("id");
+
+        JsonObject ack = new JsonObject().put("note", "restoring Sales' backup job").put("minutes", 90);
+        assertThat(running.request(HttpMethod.POST, path + "/acknowledge", reader).sendJsonObject(ack)
+                .await(10, TimeUnit.SECONDS).statusCode()).as("reading is not acknowledging").isEqualTo(403);
+        var bad = running.request(HttpMethod.POST, path + "/acknowledge", operator)
+                .sendJsonObject(new JsonObject().put("minutes", 60 * 24 * 31)).await(10, TimeUnit.SECONDS);
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.bodyAsJsonObject().getString("field")).isEqualTo("minutes");
+        assertThat(running.request(HttpMethod.POST, "/api/v1/alerts/0000000000000000/acknowledge", operator)
+                .sendJsonObject(ack).await(10, TimeUnit.SECONDS).statusCode()).isEqualTo(404);
+
+        var taken = running.request(HttpMethod.POST, path + "/acknowledge", operator).sendJsonObject(ack)
+                .await(10, TimeUnit.SECONDS);
+        assertThat(taken.statusCode()).isEqualTo(200);
+        assertThat(taken.bodyAsJsonObject().getString("expiresAt")).isEqualTo("2026-11-30T07:50:00Z");
+        assertThat(running.request(HttpMethod.POST, path + "/notes", operator)
+                .sendJsonObject(new JsonObject().put("text", "job owner paged")).await(10, TimeUnit.SECONDS)
+                .statusCode()).isEqualTo(201);
+
+        JsonObject listed = running.get("/api/v1/alerts", reader).bodyAsJsonArray().getJsonObject(0);
+        assertThat(listed.getJsonObject("acknowledged").getString("by")).isEqualTo("oncall");
+        assertThat(listed.getJsonObject("acknowledged").getString("note")).isEqualTo("restoring Sales' backup job");
+        JsonObject one = running.get(path, reader).bodyAsJsonObject();
+        assertThat(one.getString("rule")).isEqualTo("backup-missing");
+        assertThat(one.getJsonArray("history").stream().map(e -> ((JsonObject) e).getString("kind") + " "
+                + ((JsonObject) e).getString("by"))).containsExactly("fired null", "acknowledged oncall", "note oncall");
+
+        assertThat(running.request(HttpMethod.DELETE, path + "/acknowledge", operator).send().await(10, TimeUnit.SECONDS)
+                .statusCode()).isEqualTo(204);
+        assertThat(running.get("/api/v1/alerts", reader).bodyAsJsonArray().getJsonObject(0).getValue("acknowledged")).isNull();
+        assertThat(running.request(HttpMethod.DELETE, path + "/acknowledge", operator).send().await(10, TimeUnit.SECONDS)
+                .statusCode()).isEqualTo(404);
     }
 }

@@ -118,7 +118,7 @@ class CollectorIngestTest {
         assertThat(row.getJsonArray("instances").getJsonObject(0).getString("acceleratorMode")).isEqualTo("HARDWARE");
 
         assertThat(get("/api/v1/fleet", null).statusCode()).isEqualTo(401);
-        assertThat(get("/api/v1/fleet", token).statusCode()).as("an agent token cannot read").isEqualTo(401);
+        assertThat(get("/api/v1/fleet", token).statusCode()).as("an agent token cannot read").isEqualTo(403);
     }
 
     @Test

@@ -30,7 +30,7 @@ import java.util.stream.Stream;
 /**
  * A running demo: the webhook that stands for a chat room, one TDS test server per simulated SQL Server instance,
  * a collector with its alert stage on its own data directory, and a real agent per simulated host, in this JVM.
- * {@link #start} returns once every agent has reported and the fleet has been evaluated once.
+ * {@link #start} returns once every agent has reported; {@link #evaluateNow} then raises the alerts at once.
  */
 public final class Demo implements AutoCloseable {
 
@@ -47,9 +47,11 @@ public final class Demo implements AutoCloseable {
     private final List<AgentDaemon> agents;
     private final String readToken;
     private final Path dataDir;
+    private final Clock clock;
+    private final AlertStage stage;
 
     private Demo(Vertx vertx, DemoFleet fleet, DemoWebhook webhook, List<TdsTestServer> servers, Collector collector,
-            List<AgentDaemon> agents, String readToken, Path dataDir) {
+            List<AgentDaemon> agents, String readToken, Path dataDir, Clock clock, AlertStage stage) {
         this.vertx = vertx;
         this.fleet = fleet;
         this.webhook = webhook;
@@ -58,6 +60,22 @@ public final class Demo implements AutoCloseable {
         this.agents = agents;
         this.readToken = readToken;
         this.dataDir = dataDir;
+        this.clock = clock;
+        this.stage = stage;
+    }
+
+    /**
+     * Evaluates the fleet now rather than at the stage's next minute, so that the page and the chat show the alerts
+     * as soon as the demo is up; the stage skips a call while its own evaluation runs, so this waits for one of its own.
+     */
+    public void evaluateNow() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (vertx.executeBlocking(() -> 0).compose(x -> stage.evaluate()).await(60, TimeUnit.SECONDS) == null) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the demo's collector did not evaluate the fleet within 60 s");
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** Starts the demo on {@code port} (0: a free one) with its state in {@code dataDir}, wiped first; chat lines go to {@code out}. */
@@ -91,9 +109,8 @@ public final class Demo implements AutoCloseable {
                 agents.add(AgentDaemon.start(vertx, agent, agentDir, token, new AgentDaemon.Probes(m.host().probe(),
                         settings -> new JdbcSqlInstanceProbe(settings, clock)), clock).await(30, TimeUnit.SECONDS));
             }
-            Demo demo = new Demo(vertx, fleet, webhook, servers, collector, agents, readToken, dataDir);
+            Demo demo = new Demo(vertx, fleet, webhook, servers, collector, agents, readToken, dataDir, clock, stage);
             demo.awaitFirstReports(Duration.ofSeconds(60));
-            stage.evaluate().await(60, TimeUnit.SECONDS);
             return demo;
         } catch (Exception e) {
             servers.forEach(TdsTestServer::close);
@@ -181,7 +198,7 @@ public final class Demo implements AutoCloseable {
             collector.store().fleet().forEach(r -> rows.put(r.host(), r));
             boolean all = fleet.members.stream().allMatch(m -> {
                 var row = rows.get(m.host().name);
-                boolean hasBackups = m.server().finishedBy(Instant.now()) > 0;
+                boolean hasBackups = m.server().finishedBy(clock.instant()) > 0;
                 return row != null && row.instances().stream().anyMatch(i -> i.server() != null
                         && (!hasBackups || i.backupHighWaterMark() != null));
             });
@@ -224,7 +241,7 @@ public final class Demo implements AutoCloseable {
 
     /** What the demo prints at start: where everything is and what it shows. */
     String welcome() {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         StringBuilder out = new StringBuilder();
         out.append("qatwatch demo is up. Everything in it is simulated: four SQL Server hosts, their backups and the chat room.\n")
                 .append("  status page   ").append(statusPage()).append('\n')

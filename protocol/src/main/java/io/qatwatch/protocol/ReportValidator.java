@@ -1,38 +1,65 @@
 package io.qatwatch.protocol;
 
-import io.qatwatch.protocol.SqlInstanceSnapshot.AsymmetricKeyInfo;
-import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
-import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
-import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
-import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import io.qatwatch.protocol.ReportSchema.Bool;
+import io.qatwatch.protocol.ReportSchema.Decimal;
+import io.qatwatch.protocol.ReportSchema.Field;
+import io.qatwatch.protocol.ReportSchema.Int;
+import io.qatwatch.protocol.ReportSchema.ListOf;
+import io.qatwatch.protocol.ReportSchema.NotBefore;
+import io.qatwatch.protocol.ReportSchema.Obj;
+import io.qatwatch.protocol.ReportSchema.Text;
+import io.qatwatch.protocol.ReportSchema.Time;
+import io.qatwatch.protocol.ReportSchema.Type;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Checks a parsed report against the rules of the wire format and returns the first violation by its
- * JSON path. Pure: the clock is passed in.
+ * Checks a report against {@link ReportSchema}, the wire format's one table of rules, and returns the first
+ * violation by its JSON path. It reads the JSON itself, token by token, so that it sees what data binding would
+ * hide: a number where a string belongs, an instant written as a number, a string in a field the records do not
+ * have. Pure: the clock is passed in.
  */
 public final class ReportValidator {
 
     /** Names that become parts of URLs and keys (instance names): no separators, no spaces, no leading dot. */
     public static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_$#.\\-]{0,63}");
-    public static final int MAX_NAME_CHARS = 256;
-    public static final int MAX_TEXT_CHARS = 4096;
-    public static final int MAX_INSTANCES = 64;
-    public static final int MAX_BACKUPS_PER_INSTANCE = 50_000;
-    public static final int MAX_DATABASES = 32_767;
-    public static final int MAX_LIST_ITEMS = 4096;
+    public static final int MAX_NAME_CHARS = ReportSchema.NAME_CHARS;
+    public static final int MAX_TEXT_CHARS = ReportSchema.TEXT_CHARS;
+    public static final int MAX_INSTANCES = ReportSchema.MAX_INSTANCES;
+    public static final int MAX_BACKUPS_PER_INSTANCE = ReportSchema.MAX_BACKUPS_PER_INSTANCE;
+    public static final int MAX_DATABASES = ReportSchema.MAX_DATABASES;
+    public static final int MAX_LIST_ITEMS = ReportSchema.MAX_LIST_ITEMS;
     /** Clock skew tolerated for times in the future. */
     public static final Duration MAX_FUTURE = Duration.ofDays(1);
     /** Earliest plausible time: msdb history older than this is a corrupt row. */
     public static final Instant EARLIEST = Instant.parse("1990-01-01T00:00:00Z");
 
-    private static final Pattern REPORT_ID = Pattern.compile("[A-Za-z0-9_\\-]{8,64}");
-    private static final Set<String> BACKUP_TYPES = Set.of("D", "I", "L", "F", "G", "P", "Q");
+    private static final Pattern INSTANT = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z");
+    /**
+     * Jackson's own string limit sits above the schema's so that an over-long string is reported by this validator,
+     * with its path, and not by the parser as a body error.
+     */
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxStringLength(4 * ReportSchema.MAX_STRING_BYTES)
+                    .maxNameLength(4 * ReportSchema.MAX_STRING_BYTES)
+                    .maxNestingDepth(64)
+                    .build())
+            .build();
 
     private ReportValidator() {
     }
@@ -50,279 +77,324 @@ public final class ReportValidator {
         }
     }
 
-    /** As {@link #validate}, raising the first violation. */
+    /** As {@link #validate}, raising the first violation; checks the report as it would go on the wire. */
     public static void check(AgentReport report, Instant now) {
         if (report == null) {
             throw new ReportFormatException("$", "empty body: expected a JSON report object");
         }
-        if (report.schemaVersion() != AgentReport.SCHEMA_VERSION) {
-            throw new ReportFormatException("schemaVersion", "unsupported schema version " + report.schemaVersion()
-                    + "; this build reads version " + AgentReport.SCHEMA_VERSION);
-        }
-        required("reportId", report.reportId());
-        if (!REPORT_ID.matcher(report.reportId()).matches()) {
-            throw new ReportFormatException("reportId", "must be 8 to 64 letters, digits, '-' or '_' (a UUID)");
-        }
-        time("createdAt", report.createdAt(), now, true);
-        required("agent", report.agent());
-        text("agent.name", report.agent().name(), MAX_NAME_CHARS, true);
-        text("agent.version", report.agent().version(), 64, true);
-        nonNegative("agent.uptimeSeconds", report.agent().uptimeSeconds());
-        nonNegative("agent.outboxDepth", report.agent().outboxDepth());
-        nonNegative("agent.outboxDroppedTotal", report.agent().outboxDroppedTotal());
-        nonNegative("agent.outboxCorruptTotal", report.agent().outboxCorruptTotal());
-        if (report.host() != null) {
-            checkHost(report.host());
-        }
-        if (report.qat() != null) {
-            checkQat(report.qat());
-        }
-        if (report.licence() != null) {
-            checkLicence(report.licence());
-        }
-        size("instances", report.instances(), MAX_INSTANCES);
-        for (int i = 0; i < report.instances().size(); i++) {
-            checkInstance("instances[" + i + "]", report.instances().get(i), now);
-        }
-        size("probes", report.probes(), MAX_LIST_ITEMS);
-        for (int i = 0; i < report.probes().size(); i++) {
-            ProbeStatus p = report.probes().get(i);
-            String at = "probes[" + i + "]";
-            required(at, p);
-            text(at + ".name", p.name(), MAX_NAME_CHARS, true);
-            nonNegative(at + ".durationMs", p.durationMs());
-            text(at + ".error", p.error(), MAX_TEXT_CHARS, false);
-            text(at + ".hint", p.hint(), MAX_TEXT_CHARS, false);
-        }
+        check(ReportJson.toBytes(report), now);
     }
 
-    private static void checkHost(HostFacts host) {
-        text("host.hostname", host.hostname(), MAX_NAME_CHARS, false);
-        if (host.cpu() != null) {
-            text("host.cpu.vendor", host.cpu().vendor(), MAX_NAME_CHARS, false);
-            text("host.cpu.model", host.cpu().model(), MAX_NAME_CHARS, false);
-        }
-        if (host.system() != null) {
-            text("host.system.manufacturer", host.system().manufacturer(), MAX_NAME_CHARS, false);
-            text("host.system.model", host.system().model(), MAX_NAME_CHARS, false);
-        }
-        text("host.virtualization", host.virtualization(), MAX_NAME_CHARS, false);
-        if (host.memoryBytes() != null) {
-            nonNegative("host.memoryBytes", host.memoryBytes());
-        }
-    }
-
-    private static void checkQat(QatFacts qat) {
-        size("qat.devices", qat.devices(), MAX_LIST_ITEMS);
-        for (int i = 0; i < qat.devices().size(); i++) {
-            QatDevice d = qat.devices().get(i);
-            String at = "qat.devices[" + i + "]";
-            required(at, d);
-            text(at + ".address", d.address(), MAX_NAME_CHARS, true);
-            text(at + ".pciId", d.pciId(), 32, true);
-            required(at + ".function", d.function());
-            text(at + ".generation", d.generation(), 32, false);
-            text(at + ".driver", d.driver(), MAX_NAME_CHARS, false);
-            text(at + ".state", d.state(), 32, false);
-            names(at + ".services", d.services());
-        }
-    }
-
-    private static void checkLicence(LicenceFacts licence) {
-        required("licence.verdict", licence.verdict());
-        size("licence.intelComponents", licence.intelComponents(), MAX_LIST_ITEMS);
-        for (int i = 0; i < licence.intelComponents().size(); i++) {
-            LicenceFacts.IntelComponent c = licence.intelComponents().get(i);
-            String at = "licence.intelComponents[" + i + "]";
-            required(at, c);
-            required(at + ".kind", c.kind());
-            text(at + ".description", c.description(), MAX_NAME_CHARS, false);
-        }
-        size("licence.notes", licence.notes(), MAX_LIST_ITEMS);
-        for (int i = 0; i < licence.notes().size(); i++) {
-            text("licence.notes[" + i + "]", licence.notes().get(i), MAX_TEXT_CHARS, true);
-        }
-    }
-
-    private static void checkInstance(String at, SqlInstanceSnapshot s, Instant now) {
-        required(at, s);
-        required(at + ".name", s.name());
-        if (!IDENTIFIER.matcher(s.name()).matches()) {
-            throw new ReportFormatException(at + ".name",
-                    "instance name must be 1 to 64 letters, digits or _ $ # . - starting with a letter, digit or _ (no spaces or path separators)");
-        }
-        time(at + ".collectedAt", s.collectedAt(), now, true);
-        if (s.backupHighWaterMark() != null) {
-            nonNegative(at + ".backupHighWaterMark", s.backupHighWaterMark());
-        }
-        if (s.databases() != null) {
-            size(at + ".databases", s.databases(), MAX_DATABASES);
-            for (int i = 0; i < s.databases().size(); i++) {
-                DatabaseInfo d = s.databases().get(i);
-                String dat = at + ".databases[" + i + "]";
-                required(dat, d);
-                text(dat + ".name", d.name(), 128, true);
-                text(dat + ".databaseGuid", d.databaseGuid(), 64, false);
-                text(dat + ".familyGuid", d.familyGuid(), 64, false);
-                text(dat + ".groupDatabaseId", d.groupDatabaseId(), 64, false);
-                text(dat + ".availabilityGroupId", d.availabilityGroupId(), 64, false);
-                text(dat + ".tdeEncryptorThumbprint", d.tdeEncryptorThumbprint(), 128, false);
-                text(dat + ".tdeEncryptorType", d.tdeEncryptorType(), 32, false);
+    /**
+     * Checks a report's bytes as they arrived: well-formed UTF-8, JSON, and every rule of {@link ReportSchema};
+     * raises the first violation.
+     */
+    public static void check(byte[] json, Instant now) {
+        Utf8.requireWellFormed(json);
+        try (JsonParser parser = JSON.createParser(json)) {
+            JsonToken first = parser.nextToken();
+            if (first == null || first == JsonToken.VALUE_NULL) {
+                throw new ReportFormatException("$", "empty body: expected a JSON report object");
             }
-        }
-        if (s.backups() != null) {
-            size(at + ".backups", s.backups(), MAX_BACKUPS_PER_INSTANCE);
-            for (int i = 0; i < s.backups().size(); i++) {
-                checkBackup(at + ".backups[" + i + "]", s.backups().get(i), now);
+            Walk walk = new Walk(parser, now);
+            if (first != JsonToken.START_OBJECT) {
+                throw walk.violation("expected the report as a JSON object, got " + Walk.describe(first));
             }
+            walk.object(ReportSchema.REPORT);
+            if (parser.nextToken() != null) {
+                throw new ReportFormatException("$", "malformed JSON: more after the report's closing brace");
+            }
+        } catch (JsonProcessingException e) {
+            String message = e.getOriginalMessage() == null ? "invalid JSON" : e.getOriginalMessage();
+            int nl = message.indexOf('\n');
+            throw new ReportFormatException("$", "malformed JSON: " + (nl < 0 ? message : message.substring(0, nl)));
+        } catch (IOException e) {
+            throw new ReportFormatException("$", "unreadable body: " + e.getMessage());
         }
-        if (s.runningBackups() != null) {
-            size(at + ".runningBackups", s.runningBackups(), MAX_LIST_ITEMS);
-            for (int i = 0; i < s.runningBackups().size(); i++) {
-                RunningBackup r = s.runningBackups().get(i);
-                String rat = at + ".runningBackups[" + i + "]";
-                required(rat, r);
-                text(rat + ".command", r.command(), 64, true);
-                text(rat + ".databaseName", r.databaseName(), 128, false);
-                time(rat + ".startedAt", r.startedAt(), now, true);
-                if (!(r.percentComplete() >= 0 && r.percentComplete() <= 100)) {
-                    throw new ReportFormatException(rat + ".percentComplete", "must be between 0 and 100");
+    }
+
+    /** One pass over the tokens, with the path to the current value for the error message. */
+    private static final class Walk {
+        private final JsonParser p;
+        private final Instant now;
+        private final List<Object> path = new ArrayList<>();
+
+        Walk(JsonParser p, Instant now) {
+            this.p = p;
+            this.now = now;
+        }
+
+        void object(Obj obj) throws IOException {
+            List<Field> fields = obj.fields();
+            boolean[] seen = new boolean[fields.size()];
+            Instant[] times = obj.order().isEmpty() ? null : new Instant[fields.size()];
+            JsonToken t;
+            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                path.add(name);
+                anyString(name);
+                p.nextToken();
+                int i = indexOf(fields, name);
+                if (i < 0) {
+                    anyValue();
+                } else {
+                    seen[i] = true;
+                    Field f = fields.get(i);
+                    if (p.currentToken() == JsonToken.VALUE_NULL) {
+                        if (f.required()) {
+                            throw violation("is required (" + expected(f.type()) + ")");
+                        }
+                    } else {
+                        Instant value = value(f.type());
+                        if (times != null) {
+                            times[i] = value;
+                        }
+                    }
                 }
-                nonNegative(rat + ".elapsedSeconds", r.elapsedSeconds());
+                path.remove(path.size() - 1);
+            }
+            if (t != JsonToken.END_OBJECT) {
+                throw violation("malformed object");
+            }
+            for (int i = 0; i < fields.size(); i++) {
+                if (!seen[i] && fields.get(i).required()) {
+                    path.add(fields.get(i).name());
+                    throw violation("is required (" + expected(fields.get(i).type()) + ")");
+                }
+            }
+            for (NotBefore order : obj.order()) {
+                Instant later = times[indexOf(fields, order.later())];
+                Instant earlier = times[indexOf(fields, order.earlier())];
+                if (later != null && earlier != null && later.isBefore(earlier)) {
+                    path.add(order.later());
+                    throw violation(order.violation());
+                }
             }
         }
-        if (s.certificates() != null) {
-            size(at + ".certificates", s.certificates(), MAX_LIST_ITEMS);
-            for (int i = 0; i < s.certificates().size(); i++) {
-                CertificateInfo c = s.certificates().get(i);
-                String cat = at + ".certificates[" + i + "]";
-                required(cat, c);
-                text(cat + ".name", c.name(), 128, true);
-                text(cat + ".thumbprint", c.thumbprint(), 128, false);
-            }
-        }
-        if (s.asymmetricKeys() != null) {
-            size(at + ".asymmetricKeys", s.asymmetricKeys(), MAX_LIST_ITEMS);
-            for (int i = 0; i < s.asymmetricKeys().size(); i++) {
-                AsymmetricKeyInfo k = s.asymmetricKeys().get(i);
-                String kat = at + ".asymmetricKeys[" + i + "]";
-                required(kat, k);
-                text(kat + ".name", k.name(), 128, true);
-                text(kat + ".thumbprint", k.thumbprint(), 128, false);
-                text(kat + ".providerType", k.providerType(), 120, false);
-                text(kat + ".privateKeyEncryption", k.privateKeyEncryption(), 60, false);
-            }
-        }
-        if (s.runningBackupsHiddenFor() != null) {
-            size(at + ".runningBackupsHiddenFor", s.runningBackupsHiddenFor(), MAX_DATABASES);
-            for (int i = 0; i < s.runningBackupsHiddenFor().size(); i++) {
-                text(at + ".runningBackupsHiddenFor[" + i + "]", s.runningBackupsHiddenFor().get(i), 128, true);
-            }
-        }
-        if (s.configuration() != null) {
-            size(at + ".configuration", s.configuration(), MAX_LIST_ITEMS);
-            for (int i = 0; i < s.configuration().size(); i++) {
-                required(at + ".configuration[" + i + "]", s.configuration().get(i));
-                text(at + ".configuration[" + i + "].name", s.configuration().get(i).name(), MAX_NAME_CHARS, true);
-            }
-        }
-        if (s.accelerators() != null) {
-            size(at + ".accelerators", s.accelerators(), MAX_LIST_ITEMS);
-            for (int i = 0; i < s.accelerators().size(); i++) {
-                required(at + ".accelerators[" + i + "]", s.accelerators().get(i));
-                text(at + ".accelerators[" + i + "].accelerator", s.accelerators().get(i).accelerator(), 64, true);
-            }
-        }
-    }
 
-    private static void checkBackup(String at, BackupRecord b, Instant now) {
-        required(at, b);
-        if (b.backupSetId() <= 0) {
-            throw new ReportFormatException(at + ".backupSetId", "must be a positive backup_set_id");
-        }
-        text(at + ".databaseName", b.databaseName(), 128, true);
-        text(at + ".databaseGuid", b.databaseGuid(), 64, false);
-        required(at + ".type", b.type());
-        if (!BACKUP_TYPES.contains(b.type())) {
-            throw new ReportFormatException(at + ".type", "must be one of D, I, L, F, G, P, Q (msdb backupset.type)");
-        }
-        time(at + ".startedAt", b.startedAt(), now, true);
-        time(at + ".finishedAt", b.finishedAt(), now, true);
-        if (b.finishedAt().isBefore(b.startedAt())) {
-            throw new ReportFormatException(at + ".finishedAt", "finishes before it starts");
-        }
-        nonNegative(at + ".backupSizeBytes", b.backupSizeBytes());
-        if (b.compressedSizeBytes() != null) {
-            nonNegative(at + ".compressedSizeBytes", b.compressedSizeBytes());
-        }
-        text(at + ".compressionAlgorithm", b.compressionAlgorithm(), 32, false);
-        text(at + ".keyAlgorithm", b.keyAlgorithm(), 32, false);
-        text(at + ".encryptorThumbprint", b.encryptorThumbprint(), 128, false);
-        text(at + ".encryptorType", b.encryptorType(), 32, false);
-        text(at + ".deviceType", b.deviceType(), 32, false);
-        text(at + ".target", b.target(), 32, false);
-        text(at + ".familyGuid", b.familyGuid(), 64, false);
-    }
-
-    private static void required(String field, Object value) {
-        if (value == null) {
-            throw new ReportFormatException(field, "is required");
-        }
-    }
-
-    private static void nonNegative(String field, long value) {
-        if (value < 0) {
-            throw new ReportFormatException(field, "must not be negative (was " + value + ")");
-        }
-    }
-
-    private static void size(String field, List<?> list, int max) {
-        if (list != null && list.size() > max) {
-            throw new ReportFormatException(field, "has " + list.size() + " items; at most " + max + " are accepted");
-        }
-    }
-
-    private static void names(String field, List<String> values) {
-        size(field, values, 64);
-        for (int i = 0; i < values.size(); i++) {
-            text(field + "[" + i + "]", values.get(i), 64, true);
-        }
-    }
-
-    private static void time(String field, Instant value, Instant now, boolean requiredValue) {
-        if (value == null) {
-            if (requiredValue) {
-                throw new ReportFormatException(field, "is required (UTC ISO-8601, e.g. 2026-01-02T03:04:05Z)");
+        private static int indexOf(List<Field> fields, String name) {
+            for (int i = 0; i < fields.size(); i++) {
+                if (fields.get(i).name().equals(name)) {
+                    return i;
+                }
             }
-            return;
+            return -1;
         }
-        if (value.isAfter(now.plus(MAX_FUTURE))) {
-            throw new ReportFormatException(field, "is in the future (" + value + "); check the agent host's clock");
-        }
-        if (value.isBefore(EARLIEST)) {
-            throw new ReportFormatException(field, "is before " + EARLIEST + " (" + value + ")");
-        }
-    }
 
-    /** Bounded length and no control characters: what reaches logs, chat and HTML stays one clean line. */
-    static void text(String field, String value, int maxChars, boolean requiredValue) {
-        if (value == null) {
-            if (requiredValue) {
-                throw new ReportFormatException(field, "is required");
+        /** Checks the current (non-null) value; returns it when it is an instant, for the object's order rules. */
+        Instant value(Type type) throws IOException {
+            JsonToken t = p.currentToken();
+            if (type instanceof Obj obj) {
+                if (t != JsonToken.START_OBJECT) {
+                    throw violation("expected an object, got " + describe(t));
+                }
+                object(obj);
+            } else if (type instanceof ListOf list) {
+                list(list, t);
+            } else if (type instanceof Text text) {
+                text(text, t);
+            } else if (type instanceof Int integer) {
+                integer(integer, t);
+            } else if (type instanceof Decimal decimal) {
+                if (t != JsonToken.VALUE_NUMBER_INT && t != JsonToken.VALUE_NUMBER_FLOAT) {
+                    throw violation("expected a number, got " + describe(t));
+                }
+                double v = p.getDoubleValue();
+                if (!(v >= decimal.min() && v <= decimal.max())) {
+                    throw violation("must be between " + plain(decimal.min()) + " and " + plain(decimal.max()) + " (was " + v + ")");
+                }
+            } else if (type instanceof Bool) {
+                if (t != JsonToken.VALUE_TRUE && t != JsonToken.VALUE_FALSE) {
+                    throw violation("expected true or false, got " + describe(t));
+                }
+            } else if (type instanceof Time time) {
+                return time(time, t);
             }
-            return;
+            return null;
         }
-        if (requiredValue && value.isBlank()) {
-            throw new ReportFormatException(field, "must not be blank");
-        }
-        if (value.length() > maxChars) {
-            throw new ReportFormatException(field, "is " + value.length() + " characters long; at most " + maxChars);
-        }
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
-                throw new ReportFormatException(field, String.format("contains control character U+%04X at %d", (int) c, i));
+
+        private void list(ListOf list, JsonToken t) throws IOException {
+            if (t != JsonToken.START_ARRAY) {
+                throw violation("expected a list, got " + describe(t));
             }
+            int i = 0;
+            while (p.nextToken() != JsonToken.END_ARRAY) {
+                if (i == list.maxItems()) {
+                    throw violation("has more than " + list.maxItems() + " items; at most " + list.maxItems() + " are accepted");
+                }
+                path.add(i);
+                if (p.currentToken() == JsonToken.VALUE_NULL) {
+                    throw violation("is required (" + expected(list.item()) + "; a list holds no nulls)");
+                }
+                value(list.item());
+                path.remove(path.size() - 1);
+                i++;
+            }
+        }
+
+        private void text(Text rule, JsonToken t) throws IOException {
+            if (t != JsonToken.VALUE_STRING) {
+                throw violation("expected " + expected(rule) + ", got " + describe(t));
+            }
+            String s = p.getText();
+            anyString(s);
+            if (s.length() > rule.maxChars()) {
+                throw violation("is " + s.length() + " characters long; at most " + rule.maxChars());
+            }
+            if (rule.nonBlank() && s.isBlank()) {
+                throw violation("must not be blank");
+            }
+            if (!rule.values().isEmpty() && !rule.values().contains(s)) {
+                throw violation("must be one of " + String.join(", ", rule.values()) + " (was '" + shortened(s) + "')");
+            }
+            if (rule.pattern() != null && !rule.pattern().matcher(s).matches()) {
+                throw violation("must be " + rule.patternRule());
+            }
+        }
+
+        private void integer(Int rule, JsonToken t) throws IOException {
+            if (t != JsonToken.VALUE_NUMBER_INT) {
+                throw violation("expected an integer, got " + describe(t));
+            }
+            if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                throw violation("is out of range (" + shortened(p.getText()) + "); at most " + rule.max());
+            }
+            long v = p.getLongValue();
+            if (v < rule.min() || v > rule.max()) {
+                if (rule.violation() != null) {
+                    throw violation(String.format(rule.violation(), v));
+                }
+                throw violation(rule.min() == 0 && v < 0 ? "must not be negative (was " + v + ")"
+                        : "must be from " + rule.min() + " to " + rule.max() + " (was " + v + ")");
+            }
+        }
+
+        private Instant time(Time rule, JsonToken t) throws IOException {
+            if (t != JsonToken.VALUE_STRING) {
+                throw violation("expected " + expected(rule) + ", got " + describe(t));
+            }
+            String s = p.getText();
+            anyString(s);
+            Instant value;
+            try {
+                if (!INSTANT.matcher(s).matches()) {
+                    throw new DateTimeParseException("not an instant", s, 0);
+                }
+                value = Instant.parse(s);
+            } catch (DateTimeParseException e) {
+                throw violation("expected " + expected(rule) + " (was '" + shortened(s) + "')");
+            }
+            if (rule.observed()) {
+                if (value.isAfter(now.plus(MAX_FUTURE))) {
+                    throw violation("is in the future (" + value + "); check the agent host's clock");
+                }
+                if (value.isBefore(EARLIEST)) {
+                    throw violation("is before " + EARLIEST + " (" + value + ")");
+                }
+            }
+            return value;
+        }
+
+        /** A value of a field the schema does not list: any JSON, but its strings obey the rules for every string. */
+        private void anyValue() throws IOException {
+            JsonToken t = p.currentToken();
+            if (t == JsonToken.START_OBJECT) {
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    path.add(name);
+                    anyString(name);
+                    p.nextToken();
+                    anyValue();
+                    path.remove(path.size() - 1);
+                }
+            } else if (t == JsonToken.START_ARRAY) {
+                int i = 0;
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    path.add(i++);
+                    anyValue();
+                    path.remove(path.size() - 1);
+                }
+            } else if (t == JsonToken.VALUE_STRING) {
+                anyString(p.getText());
+            }
+        }
+
+        /** The rules for every string: bounded, and no control characters (what reaches logs, chat and HTML stays clean). */
+        private void anyString(String s) {
+            // a char is at most 3 UTF-8 bytes (a surrogate pair is 4 for 2 chars): only long strings need counting
+            if (s.length() > ReportSchema.MAX_STRING_BYTES / 3) {
+                int bytes = s.getBytes(StandardCharsets.UTF_8).length;
+                if (bytes > ReportSchema.MAX_STRING_BYTES) {
+                    throw violation("is " + bytes + " bytes long; no string in a report may be longer than "
+                            + ReportSchema.MAX_STRING_BYTES + " bytes (64 KiB)");
+                }
+            }
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029') {
+                    throw violation(String.format("contains control character U+%04X at %d", (int) c, i));
+                }
+            }
+        }
+
+        ReportFormatException violation(String message) {
+            StringBuilder at = new StringBuilder();
+            for (Object segment : path) {
+                if (segment instanceof Integer index) {
+                    at.append('[').append(index).append(']');
+                } else {
+                    if (!at.isEmpty()) {
+                        at.append('.');
+                    }
+                    at.append(segment);
+                }
+            }
+            return new ReportFormatException(at.isEmpty() ? "$" : at.toString(), message);
+        }
+
+        static String describe(JsonToken t) {
+            if (t == null) {
+                return "the end of the body";
+            }
+            return switch (t) {
+                case START_OBJECT -> "an object";
+                case START_ARRAY -> "a list";
+                case VALUE_STRING -> "a string";
+                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+                case VALUE_TRUE, VALUE_FALSE -> "true or false";
+                case VALUE_NULL -> "null";
+                default -> t.asString() == null ? t.name() : t.asString();
+            };
+        }
+
+        static String expected(Type type) {
+            if (type instanceof Obj) {
+                return "an object";
+            }
+            if (type instanceof ListOf) {
+                return "a list";
+            }
+            if (type instanceof Text text) {
+                return text.values().isEmpty() ? "a string" : "one of " + String.join(", ", text.values());
+            }
+            if (type instanceof Int) {
+                return "an integer";
+            }
+            if (type instanceof Decimal) {
+                return "a number";
+            }
+            if (type instanceof Bool) {
+                return "true or false";
+            }
+            return "a UTC ISO-8601 time such as 2026-01-02T03:04:05Z";
+        }
+
+        private static String shortened(String s) {
+            return s.length() <= 64 ? s : s.substring(0, 64) + "…";
+        }
+
+        private static String plain(double d) {
+            return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
         }
     }
 }

@@ -43,7 +43,11 @@ final class SqlCapture implements SqlRecorder {
     private record Rows(List<String> columns, List<List<Object>> rows) implements Answer {
     }
 
-    private record Failed(int number, int state, int severity, String message, Long delayMillis) implements Answer {
+    private record Failed(List<ServerError> errors, Long delayMillis) implements Answer {
+    }
+
+    /** One message of a failed batch, as the ERROR token carried it. */
+    private record ServerError(int number, int state, int severity, String message) {
     }
 
     private record Entry(String sql, Answer answer) {
@@ -106,16 +110,19 @@ final class SqlCapture implements SqlRecorder {
     public void failed(String query, String sql, SQLException e, int queryTimeoutSeconds) {
         if (e instanceof SQLTimeoutException) {
             // answered later than the driver waits, so that it gives up again
-            put(query, sql, new Failed(0, 1, 16, "answered after the query timeout", (queryTimeoutSeconds + 30) * 1000L));
+            put(query, sql, new Failed(List.of(new ServerError(0, 1, 16, "answered after the query timeout")),
+                    (queryTimeoutSeconds + 30) * 1000L));
             return;
         }
-        SQLServerError server = e instanceof SQLServerException s ? s.getSQLServerError() : null;
-        if (server != null) {
-            put(query, sql, new Failed(server.getErrorNumber(), server.getErrorState(), server.getErrorSeverity(),
-                    server.getErrorMessage(), null));
-        } else {
-            put(query, sql, new Failed(e.getErrorCode() == 0 ? 50000 : e.getErrorCode(), 1, 16, e.getMessage(), null));
+        // one failure may raise several messages (Msg 300 then Msg 297): the driver chains them
+        List<ServerError> errors = new ArrayList<>();
+        for (SQLException x = e; x != null && errors.size() < 10; x = x.getNextException()) {
+            SQLServerError server = x instanceof SQLServerException s ? s.getSQLServerError() : null;
+            errors.add(server != null
+                    ? new ServerError(server.getErrorNumber(), server.getErrorState(), server.getErrorSeverity(), server.getErrorMessage())
+                    : new ServerError(x.getErrorCode() == 0 ? 50000 : x.getErrorCode(), 1, 16, x.getMessage()));
         }
+        put(query, sql, new Failed(errors, null));
     }
 
     private void put(String query, String sql, Answer answer) {
@@ -203,12 +210,16 @@ final class SqlCapture implements SqlRecorder {
                 if (f.delayMillis() != null) {
                     out.append("\"delayMillis\": ").append(f.delayMillis()).append(", ");
                 }
-                Map<String, Object> error = new LinkedHashMap<>();
-                error.put("number", f.number());
-                error.put("state", f.state());
-                error.put("severity", f.severity());
-                error.put("message", strings.apply(f.message()));
-                out.append("\"error\": ").append(json(error)).append('}');
+                List<Map<String, Object>> errors = new ArrayList<>();
+                for (ServerError x : f.errors()) {
+                    Map<String, Object> error = new LinkedHashMap<>();
+                    error.put("number", x.number());
+                    error.put("state", x.state());
+                    error.put("severity", x.severity());
+                    error.put("message", strings.apply(x.message()));
+                    errors.add(error);
+                }
+                out.append(errors.size() == 1 ? "\"error\": " + json(errors.get(0)) : "\"errors\": " + json(errors)).append('}');
             } else if (e.getValue().answer() instanceof Rows r) {
                 out.append("{\n      \"columns\": ").append(json(r.columns())).append(",\n      \"rows\": [");
                 String rowSeparator = "\n";

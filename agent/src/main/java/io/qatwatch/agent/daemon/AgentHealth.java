@@ -75,7 +75,7 @@ public final class AgentHealth {
             OutboxStats s = o.stats();
             json.put("outbox", new JsonObject().put("depth", s.depth()).put("pendingBytes", s.pendingBytes())
                     .put("droppedTotal", s.droppedTotal()).put("corruptTotal", s.corruptTotal())
-                    .put("parkedTotal", s.parkedTotal()).put("appendError", appendError));
+                    .put("parkedTotal", s.parkedTotal()).put("lostTotal", s.lostTotal()).put("appendError", appendError));
         }
         DeliveryStatus.View d = delivery.view();
         json.put("delivery", new JsonObject()

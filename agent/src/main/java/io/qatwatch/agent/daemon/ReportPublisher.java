@@ -20,7 +20,8 @@ import java.util.UUID;
 /**
  * Turns what a probe found into a report that says who sent it and how the agent is doing (version,
  * uptime, outbox depth and losses), appends it to the outbox and wakes the delivery loop. The returned
- * future completes once the report is durably in the outbox.
+ * future completes once the report is durably in the outbox. A report that could not be written is counted by the
+ * outbox as lost, and the next report that is written carries the count to the collector.
  */
 public final class ReportPublisher {
 
@@ -72,7 +73,7 @@ public final class ReportPublisher {
         Instant now = clock.instant();
         OutboxStats stats = outbox.stats();
         AgentInfo agent = new AgentInfo(agentName, version, uptime(now).toSeconds(),
-                stats.depth(), stats.droppedTotal(), stats.corruptTotal());
+                stats.depth(), stats.droppedTotal(), stats.corruptTotal(), stats.lostTotal());
         return new AgentReport(AgentReport.SCHEMA_VERSION, UUID.randomUUID().toString(), now, agent,
                 host, qat, licence, instances, probes);
     }

@@ -26,10 +26,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The durable queue of reports between the probes and the collector. A report is appended (checksummed,
  * forced to disk) before anyone tries to send it; it leaves the outbox when the collector acknowledged it,
- * refused it for good (parked), or when the outbox is full and it is the oldest (dropped and counted).
+ * refused it for good (parked), or when the outbox is full and it is the oldest (dropped and counted). A report
+ * that cannot be written at all (a full disk) is counted as lost, and what of it reached the file is cut off again,
+ * so that it is not mistaken for a torn record later.
  *
  * <p>On disk: segment files {@code seg-<first seq>.log} of {@link OutboxRecord}s and {@code outbox.state},
- * which holds the sequence number of the oldest report not yet delivered and the loss counters. Delivery
+ * which holds the sequence number of the oldest report not yet delivered and the loss counters (an older file
+ * without the lost count is read as 0 lost). Delivery
  * is in order, so acknowledging is moving that one number. Blocking file I/O: call it off the event loop.
  * Thread-safe.
  */
@@ -39,8 +42,10 @@ public final class Outbox implements Closeable {
     private static final Pattern SEGMENT = Pattern.compile("seg-(\\d{20})\\.log");
     private static final String STATE = "outbox.state";
     private static final int STATE_MAGIC = 0x51575331;
-    /** magic, head, dropped, corrupt, parked, recovered-up-to, CRC32C. */
-    private static final int STATE_BYTES = 4 + 8 * 5 + 4;
+    /** magic, head, dropped, corrupt, parked, recovered-up-to, lost, CRC32C. */
+    private static final int STATE_BYTES = 4 + 8 * 6 + 4;
+    /** The state before the lost count (issue 17). */
+    private static final int STATE_BYTES_V1 = 4 + 8 * 5 + 4;
 
     private final Path dir;
     private final Path parkedDir;
@@ -55,11 +60,14 @@ public final class Outbox implements Closeable {
     private long droppedTotal;
     private long corruptTotal;
     private long parkedTotal;
+    private long lostTotal;
+    /** Where a failed append left bytes that could not be cut off yet; -1 when the tail is clean. */
+    private long dirtyTailAt = -1;
     /** {@link #nextSeq} when the outbox was last opened: corrupt spans before it were counted then. */
     private long recoveredSeq;
     private boolean closed;
     /** Read without the lock, so that an event-loop thread never waits for an fsync to see the numbers. */
-    private volatile OutboxStats snapshot = new OutboxStats(0, 0, 0, 0, 0);
+    private volatile OutboxStats snapshot = new OutboxStats(0, 0, 0, 0, 0, 0);
 
     /** Where one pending report sits on disk. */
     private record Entry(long seq, String reportId, Path segment, long offset, int size) {
@@ -92,9 +100,28 @@ public final class Outbox implements Closeable {
      * past {@link OutboxSettings#maxBytes()} the oldest reports are dropped first and counted.
      *
      * @throws IllegalArgumentException when the report alone is larger than the outbox may grow
+     * @throws IOException when it could not be written (it is then counted in {@link OutboxStats#lostTotal()})
      */
     public synchronized long append(String reportId, byte[] body) throws IOException {
         ensureOpen();
+        try {
+            return write(reportId, body);
+        } catch (IOException e) {
+            lostTotal++;
+            publishStats();
+            try {
+                writeState();
+            } catch (IOException stateAlsoFailed) {
+                // the count is in memory and goes out with the next report; the state file catches up later
+                LOG.debug("outbox state not written after a failed append: {}", stateAlsoFailed.toString());
+            }
+            LOG.warn("outbox {}: report {} could not be written ({}); {} report(s) lost in total", dir, reportId,
+                    e.getMessage(), lostTotal);
+            throw e;
+        }
+    }
+
+    private long write(String reportId, byte[] body) throws IOException {
         int size = OutboxRecord.encodedSize(reportId, body.length);
         if (size > settings.maxBytes()) {
             throw new IllegalArgumentException("report " + reportId + " is " + size + " bytes, larger than the whole outbox ("
@@ -114,15 +141,24 @@ public final class Outbox implements Closeable {
             LOG.warn("outbox full ({} bytes, outbox.maxBytes): dropped the {} oldest report(s), {} dropped in total",
                     settings.maxBytes(), dropped, droppedTotal);
         }
+        cutDirtyTail();
         if (tail == null || (tail.size() > 0 && tail.size() + size > settings.segmentBytes())) {
             rollSegment(nextSeq);
         }
         long seq = nextSeq;
         ByteBuffer record = new OutboxRecord(seq, reportId, body).encode();
         long offset = tail.size();
-        writeFully(tail, record, offset);
-        if (settings.fsync()) {
-            tail.force(false);
+        try {
+            writeFully(tail, record, offset);
+            if (settings.fsync()) {
+                tail.force(false);
+            }
+        } catch (IOException e) {
+            // a write that ran out of space may have left part of the record: cut it, so that reading the outbox
+            // back does not find a torn record (it was a failed append, counted as lost, not a crash)
+            dirtyTailAt = offset;
+            cutDirtyTail();
+            throw e;
         }
         nextSeq++;
         pending.addLast(new Entry(seq, reportId, tailPath, offset, size));
@@ -161,7 +197,15 @@ public final class Outbox implements Closeable {
         pending.removeFirst();
         pendingBytes -= first.size();
         head = seq + 1;
-        writeState();
+        try {
+            writeState();
+        } catch (IOException e) {
+            // a full disk must not stop delivery (which frees space): the next state written catches up, and a
+            // restart before that sends this report again, which the collector recognises by its id
+            publishStats();
+            LOG.warn("outbox {}: delivery of report {} not recorded on disk ({}); it may be sent again after a restart",
+                    dir, first.reportId(), e.getMessage());
+        }
         deleteDeliveredSegments();
     }
 
@@ -197,7 +241,18 @@ public final class Outbox implements Closeable {
     }
 
     private void publishStats() {
-        snapshot = new OutboxStats(pending.size(), pendingBytes, droppedTotal, corruptTotal, parkedTotal);
+        snapshot = new OutboxStats(pending.size(), pendingBytes, droppedTotal, corruptTotal, parkedTotal, lostTotal);
+    }
+
+    /** Cuts what a failed append left at the end of the tail segment; fails (and stays dirty) when it cannot. */
+    private void cutDirtyTail() throws IOException {
+        if (dirtyTailAt < 0 || tail == null) {
+            return;
+        }
+        if (tail.size() > dirtyTailAt) {
+            tail.truncate(dirtyTailAt);
+        }
+        dirtyTailAt = -1;
     }
 
     public Path directory() {
@@ -382,13 +437,18 @@ public final class Outbox implements Closeable {
     }
 
     private void rollSegment(long firstSeq) throws IOException {
+        Path path = dir.resolve(String.format("seg-%020d.log", firstSeq));
+        // the new segment is opened before the old one is closed: when opening fails (a full disk), the old one
+        // stays the tail and the next append tries again
+        FileChannel next = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
         if (tail != null) {
             tail.close();
         }
-        Path path = dir.resolve(String.format("seg-%020d.log", firstSeq));
-        tail = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        tail = next;
         tailPath = path;
-        segments.add(path);
+        if (!segments.contains(path)) {
+            segments.add(path);
+        }
         if (settings.fsync()) {
             forceDirectory();
         }
@@ -433,8 +493,9 @@ public final class Outbox implements Closeable {
             return false;
         }
         ByteBuffer buf = ByteBuffer.wrap(Files.readAllBytes(state));
-        if (buf.remaining() != STATE_BYTES || buf.getInt(0) != STATE_MAGIC
-                || OutboxRecord.crc(buf.array(), 0, STATE_BYTES - 4) != buf.getInt(STATE_BYTES - 4)) {
+        int length = buf.remaining();
+        if ((length != STATE_BYTES && length != STATE_BYTES_V1) || buf.getInt(0) != STATE_MAGIC
+                || OutboxRecord.crc(buf.array(), 0, length - 4) != buf.getInt(length - 4)) {
             LOG.warn("outbox state {} is unreadable; every report still in the outbox will be sent again "
                     + "(the collector ignores repeats by report id)", state);
             corruptTotal++;
@@ -446,13 +507,15 @@ public final class Outbox implements Closeable {
         corruptTotal = buf.getLong();
         parkedTotal = buf.getLong();
         recoveredSeq = buf.getLong();
+        lostTotal = length == STATE_BYTES ? buf.getLong() : 0;
         return true;
     }
 
     private void writeState() throws IOException {
         publishStats();
         ByteBuffer buf = ByteBuffer.allocate(STATE_BYTES);
-        buf.putInt(STATE_MAGIC).putLong(head).putLong(droppedTotal).putLong(corruptTotal).putLong(parkedTotal).putLong(recoveredSeq);
+        buf.putInt(STATE_MAGIC).putLong(head).putLong(droppedTotal).putLong(corruptTotal).putLong(parkedTotal).putLong(recoveredSeq)
+                .putLong(lostTotal);
         buf.putInt(OutboxRecord.crc(buf.array(), 0, STATE_BYTES - 4));
         buf.flip();
         Path tmp = dir.resolve(STATE + ".tmp");

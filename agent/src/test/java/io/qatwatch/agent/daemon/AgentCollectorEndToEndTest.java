@@ -11,6 +11,7 @@ import io.qatwatch.agent.probe.sqlserver.SqlInstanceProbe;
 import io.qatwatch.agent.probe.sqlserver.SqlInstanceSettings;
 import io.qatwatch.agent.ship.Outbox;
 import io.qatwatch.agent.ship.OutboxSettings;
+import io.qatwatch.agent.ship.SmallDisk;
 import io.qatwatch.collector.Collector;
 import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.ingest.IngestConfig;
@@ -46,6 +47,9 @@ class AgentCollectorEndToEndTest {
     Path collectorData;
 
     private Vertx vertx;
+    /** Where the agent keeps its outbox and state: {@link #agentData}, or a small disk for the disk-full drill. */
+    private Path agentDir;
+    private SmallDisk disk;
     private Collector collector;
     private AgentDaemon daemon;
     private final AtomicInteger hostRuns = new AtomicInteger();
@@ -53,6 +57,7 @@ class AgentCollectorEndToEndTest {
     @BeforeEach
     void setUp() {
         vertx = Vertx.vertx();
+        agentDir = agentData;
     }
 
     @AfterEach
@@ -64,6 +69,9 @@ class AgentCollectorEndToEndTest {
             collector.stop().await(10, TimeUnit.SECONDS);
         }
         vertx.close().await(10, TimeUnit.SECONDS);
+        if (disk != null) {
+            disk.close();
+        }
     }
 
     @Test
@@ -167,6 +175,45 @@ class AgentCollectorEndToEndTest {
         assertThat(daemon.outbox().stats().corruptTotal()).isEqualTo(1);
     }
 
+    @Test
+    void onAFullDiskTheReportsThatCannotBeWrittenAreCountedAndTheCountReachesTheCollectorWhenSpaceReturns() throws Exception {
+        disk = SmallDisk.mount(agentData.resolve("small-disk"), 1024);
+        agentDir = disk.path();
+        int port = startCollector(0, 100_000);
+        String token = collector.tokens().add("sql05", TokenStore.Kind.AGENT, Instant.now());
+        startAgent(port, token, new OutboxSettings(512 * 1024, 64 * 1024, true, 5), Duration.ofMillis(200), null,
+                Duration.ofMillis(40));
+        await(() -> count("SELECT COUNT(*) FROM reports") >= 3, "reports delivered before the disk fills");
+
+        disk.fill();
+        await(() -> daemon.outbox().stats().lostTotal() >= 5, "reports lost to the full disk");
+        var health = daemon.health().toJson();
+        assertThat(health.getString("status")).isEqualTo("degraded");
+        assertThat(health.getJsonObject("outbox").getString("appendError")).contains("No space left");
+        assertThat(health.getJsonObject("outbox").getLong("lostTotal")).isGreaterThanOrEqualTo(5);
+        long lostWhileFull = daemon.outbox().stats().lostTotal();
+
+        disk.free();
+        await(() -> {
+            JsonNode agent = latestAgentInfo("sql05");
+            return agent != null && agent.path("outboxLostTotal").asLong() >= lostWhileFull;
+        }, "the lost count at the collector");
+        await(() -> daemon.health().healthy(), "the agent healthy again once it can write");
+        long lost = daemon.outbox().stats().lostTotal();
+        assertThat(daemon.health().toJson().getJsonObject("outbox").getLong("lostTotal")).isEqualTo(lost);
+        assertThat(latestAgentInfo("sql05").path("outboxLostTotal").asLong()).isBetween(lostWhileFull, lost);
+        String page = vertx.createHttpClient().request(io.vertx.core.http.HttpMethod.GET, collector.port(), "127.0.0.1", "/?host=sql05")
+                .compose(r -> r.send()).compose(r -> r.body()).await(10, TimeUnit.SECONDS).toString();
+        assertThat(page).as("the status page says the agent lost reports").containsPattern("lost \\d+ reports");
+
+        daemon.stop().await(10, TimeUnit.SECONDS);
+        daemon = null;
+        try (Outbox reopened = Outbox.open(agentDir.resolve("outbox"), new OutboxSettings(512 * 1024, 64 * 1024, true, 5))) {
+            assertThat(reopened.stats().corruptTotal()).as("the failed appends left no torn record").isZero();
+            assertThat(reopened.stats().lostTotal()).isEqualTo(lost);
+        }
+    }
+
     private void startAgent(int port, String token, OutboxSettings outbox, Duration maxBackoff, FakeMsdb msdb) throws Exception {
         startAgent(port, token, outbox, maxBackoff, msdb, Duration.ofHours(1));
     }
@@ -186,7 +233,7 @@ class AgentCollectorEndToEndTest {
                     ProbeStatus.failed("licence", 0, "x".repeat(900), null)));
         };
         Function<SqlInstanceSettings, SqlInstanceProbe> sql = s -> msdb;
-        daemon = AgentDaemon.start(vertx, config, agentData, token, new AgentDaemon.Probes(host, sql), Clock.systemUTC())
+        daemon = AgentDaemon.start(vertx, config, agentDir, token, new AgentDaemon.Probes(host, sql), Clock.systemUTC())
                 .await(30, TimeUnit.SECONDS);
     }
 

@@ -17,7 +17,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -54,7 +53,7 @@ public class WindowAnalysisBenchmark {
         for (BackupRecord b : agent.nightlyHistory(NIGHTS, SimulatedAgent.firstNight(now, NIGHTS))) {
             backups.add(new DatabaseBackup("sql11/MSSQLSERVER", b.databaseName(), b.databaseGuid(), b.type(),
                     b.copyOnly(), b.startedAt(), b.finishedAt(), b.backupSizeBytes(), b.compressedSizeBytes(),
-                    b.compressionAlgorithm(), b.target()));
+                    b.compressionAlgorithm(), b.target(), false, b.sizeIsEstimate()));
         }
         windows = assembleWindows();
         days = new double[NIGHTS];
@@ -67,7 +66,7 @@ public class WindowAnalysisBenchmark {
 
     @Benchmark
     public List<NightlyWindow> assembleWindows() {
-        return NightlyWindows.build("sql11/MSSQLSERVER", backups, calendar, settings, Set.of());
+        return NightlyWindows.build("sql11/MSSQLSERVER", backups, calendar, settings);
     }
 
     @Benchmark

@@ -3,6 +3,7 @@ package io.qatwatch.collector.alert;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.LocalDate;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -16,6 +17,8 @@ import java.util.stream.Collectors;
  * @param why     the rule's plain-language reason, with this alert's particulars
  * @param facts   the numbers behind it, in display order
  * @param series  optional labelled values over time (e.g. the last nights' margins), oldest first
+ * @param forecast the date a forecasting rule predicts (creep: the night under the safety margin), or null; a date
+ *                 that moves earlier is announced again, see the pipeline's {@code renotifyShiftDays}
  */
 public record Alert(
         String rule,
@@ -27,11 +30,18 @@ public record Alert(
         String summary,
         String why,
         List<Fact> facts,
-        List<Fact> series) {
+        List<Fact> series,
+        LocalDate forecast) {
 
     public Alert {
         facts = facts == null ? List.of() : List.copyOf(facts);
         series = series == null ? List.of() : List.copyOf(series);
+    }
+
+    /** An alert that forecasts nothing. */
+    public Alert(String rule, Severity severity, String host, String instance, String database, String subject,
+            String summary, String why, List<Fact> facts, List<Fact> series) {
+        this(rule, severity, host, instance, database, subject, summary, why, facts, series, null);
     }
 
     /** A label and its value, already formatted for people. */

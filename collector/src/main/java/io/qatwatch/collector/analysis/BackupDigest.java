@@ -70,11 +70,12 @@ public final class BackupDigest {
                 if ("QAT_DEFLATE".equalsIgnoreCase(b.compressionAlgorithm())) {
                     newest(first, new Key("qat", guid, db, null), b);
                 }
-                if ("D".equals(b.type()) && durationSeconds(b) >= config.baselineMinSeconds()) {
+                // snapshot backups count for recovery points (above), not for throughput or algorithm comparisons
+                if ("D".equals(b.type()) && !b.sizeIsEstimate() && durationSeconds(b) >= config.baselineMinSeconds()) {
                     fulls.computeIfAbsent(new Key(b.compressionAlgorithm(), guid, db, b.target()), k -> new ArrayList<>()).add(b);
                 }
             }
-            if (!"L".equals(b.type()) && b.compressionAlgorithm() != null) {
+            if (!"L".equals(b.type()) && !b.sizeIsEstimate() && b.compressionAlgorithm() != null) {
                 newest(first, new Key("alg", b.compressionAlgorithm().toUpperCase(Locale.ROOT), name, null), b);
             }
             if (b.encryptorThumbprint() != null) {

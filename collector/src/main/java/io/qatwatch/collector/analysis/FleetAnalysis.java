@@ -22,19 +22,18 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
  * The fleet seen through the configuration at one instant: each instance's calendar, nightly windows,
  * creep trend and spill forecasts, each availability group's merged windows, and every database merged
- * across replicas by {@code database_guid}. Pure; the status page and the InfluxDB sink can read it too.
+ * across replicas by its identity ({@link DatabaseIdentities}: an availability database's group_database_id,
+ * else its database_guid). Pure; the status page and the InfluxDB sink can read it too.
  */
 public final class FleetAnalysis {
 
@@ -160,6 +159,7 @@ public final class FleetAnalysis {
         Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
         Instant validUntil = Instant.MAX;
         List<DatabaseBackup> backups = new ArrayList<>(loaded.size());
+        DatabaseIdentities ids = DatabaseIdentities.of(scope, i);
         for (BackupRecord b : loaded) {
             if (b.finishedAt() == null || b.startedAt() == null) {
                 continue;
@@ -170,10 +170,10 @@ public final class FleetAnalysis {
             }
             BusinessCalendar.Night night = nights.containing(b.startedAt());
             if (night != null && night.businessEnd().isAfter(from)) {
-                backups.add(toBackup(scope, b));
+                backups.add(toBackup(scope, b, ids));
             }
         }
-        List<NightlyWindow> windows = NightlyWindows.build(scope, backups, nights, config.windows(), secondaries(i));
+        List<NightlyWindow> windows = NightlyWindows.build(scope, backups, nights, config.windows());
         List<NightlyWindow> finished = new ArrayList<>();
         for (NightlyWindow w : windows) {
             if (w.businessStart().isAfter(now)) {
@@ -193,17 +193,6 @@ public final class FleetAnalysis {
         return a.isBefore(b) ? a : b;
     }
 
-    /** Databases that are availability-group secondaries on this instance, by guid. */
-    public static Set<String> secondaries(InstanceState i) {
-        Set<String> secondaries = new HashSet<>();
-        for (DatabaseInfo d : i.databases()) {
-            if ("SECONDARY".equalsIgnoreCase(d.replicaRole()) && d.databaseGuid() != null) {
-                secondaries.add(d.databaseGuid());
-            }
-        }
-        return secondaries;
-    }
-
     /**
      * One instance's analysis.
      *
@@ -219,11 +208,12 @@ public final class FleetAnalysis {
      * A database across the fleet: every replica's backups together, so a backup taken on a secondary
      * counts for the database, and no replica's own msdb makes it look unprotected.
      *
+     * @param key        its identity ({@link DatabaseIdentities}), the key of {@link #databases()}
      * @param host       the host of the primary replica (or the only copy)
      * @param replicas   {@code host/instance} of every copy
      * @param silent     every agent holding a copy is silent: nothing here is current
      */
-    public record MergedDatabase(String guid, String name, String availabilityGroup, String host, String instance,
+    public record MergedDatabase(String key, String name, String availabilityGroup, String host, String instance,
                                  String recoveryModel, List<String> replicas, List<DatabaseBackup> backups, boolean silent) {
     }
 
@@ -249,7 +239,7 @@ public final class FleetAnalysis {
                 && ia.instance().name().equalsIgnoreCase(instance)).findFirst();
     }
 
-    /** Databases by guid (by {@code host/instance/name} when an agent sent no guid). */
+    /** Databases by identity ({@link DatabaseIdentities}; {@code host/instance/name} when an agent sent no guid). */
     public Map<String, MergedDatabase> databases() {
         return databases;
     }
@@ -298,9 +288,10 @@ public final class FleetAnalysis {
                 && b.finishedAt().isAfter(from) && !b.startedAt().isAfter(now)).toList();
     }
 
-    static DatabaseBackup toBackup(String scope, BackupRecord b) {
-        return new DatabaseBackup(scope, b.databaseName(), b.databaseGuid(), b.type(), b.copyOnly(), b.startedAt(),
-                b.finishedAt(), b.backupSizeBytes(), b.compressedSizeBytes(), b.compressionAlgorithm(), b.target());
+    static DatabaseBackup toBackup(String scope, BackupRecord b, DatabaseIdentities ids) {
+        return new DatabaseBackup(scope, b.databaseName(), ids.key(b), b.type(), b.copyOnly(), b.startedAt(),
+                b.finishedAt(), b.backupSizeBytes(), b.compressedSizeBytes(), b.compressionAlgorithm(), b.target(),
+                ids.onSecondary(b), b.sizeIsEstimate());
     }
 
     /** Where the backups of a database the instance does not list go: nowhere. */
@@ -310,12 +301,10 @@ public final class FleetAnalysis {
         Map<String, List<DatabaseBackup>> backupsByKey = new LinkedHashMap<>();
         Map<String, List<DatabaseBackup>> agBackups = new LinkedHashMap<>();
         Map<String, BusinessCalendar> agCalendar = new LinkedHashMap<>();
-        Map<String, Set<String>> agSecondaryGuids = new LinkedHashMap<>();
         for (InstanceAnalysis ia : instances) {
-            Map<String, String> guidByName = new LinkedHashMap<>();
+            DatabaseIdentities ids = DatabaseIdentities.of(ia.scope(), ia.instance());
             for (DatabaseInfo d : ia.instance().databases()) {
-                String key = d.databaseGuid() != null ? d.databaseGuid() : ia.scope() + "/" + d.name();
-                guidByName.put(d.name().toLowerCase(Locale.ROOT), key);
+                String key = ids.key(d);
                 boolean primary = d.replicaRole() == null || "PRIMARY".equalsIgnoreCase(d.replicaRole());
                 MergedDatabase m = databases.get(key);
                 List<String> replicas = new ArrayList<>(m == null ? List.of() : m.replicas());
@@ -323,32 +312,30 @@ public final class FleetAnalysis {
                 boolean silent = ia.silent() && (m == null || m.silent());
                 List<DatabaseBackup> backups = backupsByKey.computeIfAbsent(key, k -> new ArrayList<>());
                 if (m == null || primary) {
-                    m = new MergedDatabase(key, d.name(), d.availabilityGroup(), ia.host().host(), ia.instance().name(),
+                    m = new MergedDatabase(key, d.name(), d.availabilityGroup() != null ? d.availabilityGroup()
+                            : m == null ? null : m.availabilityGroup(), ia.host().host(), ia.instance().name(),
                             d.recoveryModel(), replicas, backups, silent);
                 } else {
-                    m = new MergedDatabase(m.guid(), m.name(), m.availabilityGroup(), m.host(), m.instance(),
-                            m.recoveryModel(), replicas, backups, silent);
+                    m = new MergedDatabase(m.key(), m.name(), m.availabilityGroup() != null ? m.availabilityGroup()
+                            : d.availabilityGroup(), m.host(), m.instance(), m.recoveryModel(), replicas, backups, silent);
                 }
                 databases.put(key, m);
                 if (d.availabilityGroup() != null) {
                     agCalendar.putIfAbsent(d.availabilityGroup(), ia.calendar());
                     if (primary) {
                         agCalendar.put(d.availabilityGroup(), ia.calendar());
-                    } else if (d.databaseGuid() != null) {
-                        agSecondaryGuids.computeIfAbsent(d.availabilityGroup(), k -> new HashSet<>()).add(d.databaseGuid());
                     }
                 }
             }
             // The fleet-wide maps are large: look each database up once per instance, not once per backup.
             Map<String, List<DatabaseBackup>> mine = new HashMap<>();
             for (BackupRecord b : recent(ia.instance())) {
-                String key = b.databaseGuid() != null ? b.databaseGuid()
-                        : guidByName.getOrDefault(b.databaseName().toLowerCase(Locale.ROOT), ia.scope() + "/" + b.databaseName());
+                String key = ids.key(b);
                 List<DatabaseBackup> into = mine.computeIfAbsent(key, k -> databases.containsKey(k) ? backupsByKey.get(k) : NOWHERE);
                 if (into == NOWHERE) {
                     continue;
                 }
-                DatabaseBackup backup = toBackup(ia.scope(), b);
+                DatabaseBackup backup = toBackup(ia.scope(), b, ids);
                 into.add(backup);
                 String ag = groupWindowsToo ? databases.get(key).availabilityGroup() : null;
                 if (ag != null) {
@@ -357,6 +344,6 @@ public final class FleetAnalysis {
             }
         }
         agBackups.forEach((ag, backups) -> groupWindows.put(ag, NightlyWindows.build("ag:" + ag, backups,
-                agCalendar.get(ag), config.windows(), agSecondaryGuids.getOrDefault(ag, Set.of()))));
+                agCalendar.get(ag), config.windows())));
     }
 }

@@ -40,12 +40,11 @@ final class KeptHistory {
     private final String scope;
     private final NightlyWindows.Nights nights;
     private final AnalysisConfig config;
-    private final Set<String> secondaries;
     private final List<Kept> finished = new ArrayList<>();
     private final List<DatabaseBackup> open = new ArrayList<>();
     /** Each database's tail (lower-case name) and the morning of the night it comes from. */
     private final Map<String, Tail> tails = new HashMap<>();
-    /** The creep drivers' series, numbered per instance: database name, guid and backup type, three entries each. */
+    /** The creep drivers' series, numbered per instance: database name, key and backup type, three entries each. */
     private final List<String> series = new ArrayList<>();
     private Map<NightKind, CreepAnalysis.Fit> fits;
     private final Instant futureStart;
@@ -76,12 +75,11 @@ final class KeptHistory {
      * The kept form of {@code built}, the history {@link FleetAnalysis#history} built as of {@code now};
      * {@code futureStart} is the earliest start of a backup that starts after {@code now}.
      */
-    KeptHistory(String scope, NightlyWindows.Nights nights, Set<String> secondaries, AnalysisConfig config, History built,
+    KeptHistory(String scope, NightlyWindows.Nights nights, AnalysisConfig config, History built,
                 Instant futureStart, Instant now) {
         this.scope = scope;
         this.nights = nights;
         this.config = config;
-        this.secondaries = secondaries;
         for (NightlyWindow w : built.windows()) {
             if (w.businessStart().isAfter(now)) {
                 open.addAll(w.backups());
@@ -144,7 +142,7 @@ final class KeptHistory {
             return false;
         }
         Instant from = now.minus(lookback());
-        List<NightlyWindow> openWindows = NightlyWindows.build(scope, open, nights, config.windows(), secondaries);
+        List<NightlyWindow> openWindows = NightlyWindows.build(scope, open, nights, config.windows());
         Set<NightKind> changed = EnumSet.noneOf(NightKind.class);
         List<DatabaseBackup> stillOpen = new ArrayList<>();
         for (NightlyWindow w : openWindows) {
@@ -270,13 +268,13 @@ final class KeptHistory {
     /** The number of the series of {@code b}'s database and type; a new one when it has none yet. */
     private int seriesOf(DatabaseBackup b) {
         for (int s = 0; s < series.size(); s += 3) {
-            if (Objects.equals(series.get(s), b.database()) && Objects.equals(series.get(s + 1), b.databaseGuid())
+            if (Objects.equals(series.get(s), b.database()) && Objects.equals(series.get(s + 1), b.databaseKey())
                     && Objects.equals(series.get(s + 2), b.type())) {
                 return s / 3;
             }
         }
         series.add(b.database());
-        series.add(b.databaseGuid());
+        series.add(b.databaseKey());
         series.add(b.type());
         return series.size() / 3 - 1;
     }
@@ -286,7 +284,7 @@ final class KeptHistory {
         Map<String, Long> largest = new HashMap<>();
         for (DatabaseBackup b : w.backups()) {
             if (b.isFull()) {
-                largest.merge(b.databaseGuid() == null ? b.database() : b.databaseGuid(), b.sizeBytes(), Math::max);
+                largest.merge(b.databaseKey() == null ? b.database() : b.databaseKey(), b.sizeBytes(), Math::max);
             }
         }
         if (largest.isEmpty()) {
@@ -323,13 +321,13 @@ final class KeptHistory {
                 w.firstStart(), w.lastFinish(), w.marginSeconds(), w.backups(), w.backupCount());
     }
 
-    /** The night with a stand-in backup per point: what the creep drivers read (name, guid, type, duration, size). */
+    /** The night with a stand-in backup per point: what the creep drivers read (name, key, type, duration, size). */
     private NightlyWindow materialise(Kept k) {
         List<DatabaseBackup> backups = new ArrayList<>(k.points.length);
         for (int p = 0; p < k.points.length; p++) {
             int s = 3 * (int) (k.points[p] >>> 32);
             backups.add(new DatabaseBackup(scope, series.get(s), series.get(s + 1), series.get(s + 2), false, Instant.EPOCH,
-                    Instant.EPOCH.plusSeconds(k.points[p] & 0xFFFF_FFFFL), k.pointSizes[p], null, null, null));
+                    Instant.EPOCH.plusSeconds(k.points[p] & 0xFFFF_FFFFL), k.pointSizes[p], null, null, null, false, false));
         }
         NightlyWindow w = k.window;
         return new NightlyWindow(w.scope(), w.morning(), w.kind(), w.businessEnd(), w.businessStart(), w.firstStart(),

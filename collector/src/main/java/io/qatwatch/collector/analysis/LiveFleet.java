@@ -85,7 +85,7 @@ public final class LiveFleet {
         long sectionsSeq;
         Instant lastSeen;
         List<RunningBackup> running;
-        Set<String> secondaries = Set.of();
+        DatabaseIdentities identities;
         List<BackupRecord> digest = List.of();
         int digestSize;
         /** When a digest backup crosses the lookback period's start or {@code now}: the digest is worked out again. */
@@ -106,7 +106,7 @@ public final class LiveFleet {
             sectionsSeq = seq;
             lastSeen = s.collectedAt();
             running = s.runningBackups() == null ? List.of() : s.runningBackups();
-            secondaries = FleetAnalysis.secondaries(state(List.of()));
+            identities = DatabaseIdentities.of(host + "/" + s.name(), state(List.of()));
             stale = true;
         }
 
@@ -215,8 +215,8 @@ public final class LiveFleet {
             slot.stale = true;
             return;
         }
-        DatabaseBackup backup = FleetAnalysis.toBackup(slot.host + "/" + slot.sections.name(), b);
-        if (NightlyWindows.counts(backup, config.windows(), slot.secondaries) && !slot.history.add(backup, now)) {
+        DatabaseBackup backup = FleetAnalysis.toBackup(slot.host + "/" + slot.sections.name(), b, slot.identities);
+        if (NightlyWindows.counts(backup, config.windows()) && !slot.history.add(backup, now)) {
             slot.stale = true;
             return;
         }
@@ -268,7 +268,7 @@ public final class LiveFleet {
                 future = min(future, b.startedAt());
             }
         }
-        slot.history = new KeptHistory(scope, known, slot.secondaries, config, history, future, now);
+        slot.history = new KeptHistory(scope, known, config, history, future, now);
         digest(slot, BackupDigest.of(loaded, config, now), now);
         slot.modes = FleetStates.qatModes(store, slot.host, state, since);
         slot.compression = FleetStates.compressionSamples(loaded, slot.modes, config.compression(), now);

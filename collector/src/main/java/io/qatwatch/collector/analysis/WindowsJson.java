@@ -26,7 +26,8 @@ public final class WindowsJson {
                     .put("copyOnly", b.copyOnly()).put("startedAt", b.startedAt().toString())
                     .put("finishedAt", b.finishedAt().toString()).put("durationSeconds", b.durationSeconds())
                     .put("sizeBytes", b.sizeBytes()).put("compressionAlgorithm", b.compressionAlgorithm())
-                    .put("target", b.target()).put("throughputMbps", b.throughputMbps())));
+                    .put("target", b.target()).put("snapshot", b.snapshot())
+                    .put("throughputMbps", b.snapshot() ? null : b.throughputMbps())));
             windows.add(new JsonObject().put("morning", w.morning().toString())
                     .put("kind", w.kind().name().toLowerCase(Locale.ROOT))
                     .put("businessEnd", w.businessEnd().toString()).put("businessStart", w.businessStart().toString())

@@ -8,13 +8,17 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code qatwatch collector token add|list|revoke}: agent and read tokens, in the store every command finds the same way. */
+/**
+ * {@code qatwatch collector token add|list|revoke}: agent tokens and the people's tokens (read, operator, admin), in
+ * the store every command finds the same way.
+ */
 @Command(name = "token", mixinStandardHelpOptions = true,
-        description = "Manage tokens: one agent token per host, read tokens for the API and status page.",
+        description = "Manage tokens: one agent token per host; read, operator and admin tokens for people and tools.",
         subcommands = {TokenCommand.Add.class, TokenCommand.ListTokens.class, TokenCommand.Revoke.class})
 public final class TokenCommand implements Callable<Integer> {
 
@@ -67,19 +71,38 @@ public final class TokenCommand implements Callable<Integer> {
         }
     }
 
+    /** At most one role flag; none issues an agent token. */
+    static final class Role {
+        @Option(names = "--read", required = true, description = "A read token: the API and the status page.")
+        boolean read;
+
+        @Option(names = "--operator", required = true,
+                description = "An operator token: what a read token may, and silences, acknowledgements and notes.")
+        boolean operator;
+
+        @Option(names = "--admin", required = true,
+                description = "An admin token: what an operator token may, and token management over the API.")
+        boolean admin;
+
+        TokenStore.Kind kind() {
+            return admin ? TokenStore.Kind.ADMIN : operator ? TokenStore.Kind.OPERATOR : TokenStore.Kind.READ;
+        }
+    }
+
     @Command(name = "add", mixinStandardHelpOptions = true,
-            description = "Issue a token for NAME (the agent's host name) and print it once. Only its hash is stored.")
+            description = "Issue a token for NAME (the agent's host name, or a person's or tool's name with a role) "
+                    + "and print it once. Only its hash is stored.")
     static final class Add extends Common implements Callable<Integer> {
-        @Parameters(paramLabel = "NAME", description = "Host name of the agent, or a reader's name with --read.")
+        @Parameters(paramLabel = "NAME", description = "Host name of the agent, or a person's or tool's name with a role.")
         String name;
 
-        @Option(names = "--read", description = "Issue a read token (API and status page) instead of an agent token.")
-        boolean read;
+        @ArgGroup(exclusive = true, multiplicity = "0..1")
+        Role role;
 
         @Override
         public Integer call() {
             return withStore("token add", true, (tokens, store) -> {
-                TokenStore.Kind kind = read ? TokenStore.Kind.READ : TokenStore.Kind.AGENT;
+                TokenStore.Kind kind = role == null ? TokenStore.Kind.AGENT : role.kind();
                 String token;
                 try {
                     token = tokens.add(name, kind, Instant.now());
@@ -87,9 +110,10 @@ public final class TokenCommand implements Callable<Integer> {
                     System.err.println("token add: " + e.getMessage());
                     return 1;
                 }
-                System.out.println((read ? "Read" : "Agent") + " token for " + name + " (shown once; only its hash is stored, in "
-                        + store + "). " + (read ? "Send it as 'Authorization: Bearer TOKEN', or paste it into the status page's sign-in form:"
-                        : "Put it in the agent's token file:"));
+                System.out.println(Character.toUpperCase(kind.label().charAt(0)) + kind.label().substring(1) + " token for "
+                        + name + " (shown once; only its hash is stored, in " + store + "). "
+                        + (kind == TokenStore.Kind.AGENT ? "Put it in the agent's token file:"
+                                : "Send it as 'Authorization: Bearer TOKEN', or paste it into the status page's sign-in form:"));
                 System.out.println(token);
                 return 0;
             });
@@ -102,9 +126,9 @@ public final class TokenCommand implements Callable<Integer> {
         public Integer call() {
             return withStore("token list", false, (tokens, store) -> {
                 System.err.println("tokens in " + store + ":");
-                System.out.printf("%-24s %-6s %-14s %-25s %s%n", "NAME", "KIND", "ID", "CREATED", "STATE");
+                System.out.printf("%-24s %-8s %-14s %-25s %s%n", "NAME", "KIND", "ID", "CREATED", "STATE");
                 for (TokenStore.TokenInfo t : tokens.list()) {
-                    System.out.printf("%-24s %-6s %-14s %-25s %s%n", t.name(), t.kind().name().toLowerCase(), t.id(),
+                    System.out.printf("%-24s %-8s %-14s %-25s %s%n", t.name(), t.kind().label(), t.id(),
                             t.createdAt(), t.revokedAt() == null ? "active" : "revoked " + t.revokedAt());
                 }
                 return 0;

@@ -27,17 +27,24 @@ public final class CompressionSamples {
     public record Key(String database, BackupKind kind, String target, boolean backupEncrypted, Method method) {
     }
 
-    /** One backup. {@code seconds} is at least 1; {@code compressedBytes} equals {@code bytes} when uncompressed. */
-    public record Point(Instant startedAt, long seconds, long bytes, long compressedBytes, boolean copyOnly) {
+    /**
+     * One backup, to the millisecond (msdb keeps datetime, 1/300 s): {@code compressedBytes} equals {@code bytes} when
+     * uncompressed.
+     */
+    public record Point(Instant startedAt, long millis, long bytes, long compressedBytes, boolean copyOnly) {
 
-        /** The start plus the whole seconds it took. */
+        /** How long it took. */
+        public double seconds() {
+            return millis / 1000.0;
+        }
+
         public Instant finishedAt() {
-            return startedAt.plusSeconds(seconds);
+            return startedAt.plusMillis(millis);
         }
 
         /** MB/s of {@code backup_size}, as SQL Server prints it (1 MB = 2^20 bytes). */
         public double mbps() {
-            return bytes / 1_048_576.0 / seconds;
+            return bytes / 1_048_576.0 / seconds();
         }
 
         /** {@code backup_size / compressed_backup_size}; 1.0 uncompressed. */
@@ -75,8 +82,8 @@ public final class CompressionSamples {
         if (kind == null || b.startedAt() == null || b.finishedAt() == null || snapshot(b) || b.backupSizeBytes() <= 0) {
             return false;
         }
-        long seconds = Duration.between(b.startedAt(), b.finishedAt()).getSeconds();
-        if (seconds < minDurationSeconds) {
+        long millis = Duration.between(b.startedAt(), b.finishedAt()).toMillis();
+        if (millis < minDurationSeconds * 1000L) {
             return false;
         }
         Method method = Method.of(b, modes.at(b.startedAt()));
@@ -84,7 +91,7 @@ public final class CompressionSamples {
         Key key = new Key(b.databaseName(), kind, target, backupEncrypted(b.keyAlgorithm()), method);
         long compressed = method.algorithm().equals(Method.NONE) ? b.backupSizeBytes() : b.compressedSizeBytes();
         boolean added = series.computeIfAbsent(key, k -> new Series())
-                .add(b.startedAt().toEpochMilli(), seconds, b.backupSizeBytes(), compressed, b.copyOnly());
+                .add(b.startedAt().toEpochMilli(), millis, b.backupSizeBytes(), compressed, b.copyOnly());
         if (added) {
             version++;
         }
@@ -161,24 +168,21 @@ public final class CompressionSamples {
     }
 
     /**
-     * One series' backups in start order, at most {@link #KEPT_PER_SERIES}, three longs each (24 bytes): one for the
-     * start (epoch milliseconds, 42 bits: until 2109), copy-only and duration (21 bits: a backup longer than 24 days
-     * counts as 24 days), then the two sizes.
+     * One series' backups in start order, at most {@link #KEPT_PER_SERIES}, four longs each (32 bytes): the start
+     * (epoch milliseconds) shifted left once with the copy-only bit, the duration in milliseconds, and the two sizes.
      */
     private static final class Series {
-        private static final int SECONDS_BITS = 21;
-        private static final long SECONDS_MASK = (1L << SECONDS_BITS) - 1;
-        private static final int STRIDE = 3;
+        private static final int STRIDE = 4;
 
         long[] data = new long[2 * STRIDE];
         int size;
 
-        boolean add(long startMillis, long seconds, long bytes, long compressed, boolean copyOnly) {
-            long m = startMillis << (SECONDS_BITS + 1) | (copyOnly ? 1L << SECONDS_BITS : 0) | Math.min(seconds, SECONDS_MASK);
+        boolean add(long startMillis, long millis, long bytes, long compressed, boolean copyOnly) {
+            long m = startMillis << 1 | (copyOnly ? 1 : 0);
             int at = size;
-            while (at > 0 && data[(at - 1) * STRIDE] >= m) {
+            while (at > 0 && (data[(at - 1) * STRIDE] > m || data[(at - 1) * STRIDE] == m && data[(at - 1) * STRIDE + 1] >= millis)) {
                 int p = (at - 1) * STRIDE;
-                if (data[p] == m && data[p + 1] == bytes && data[p + 2] == compressed) {
+                if (data[p] == m && data[p + 1] == millis && data[p + 2] == bytes && data[p + 3] == compressed) {
                     return false;
                 }
                 at--;
@@ -195,8 +199,9 @@ public final class CompressionSamples {
             }
             System.arraycopy(data, at * STRIDE, data, (at + 1) * STRIDE, (size - at) * STRIDE);
             data[at * STRIDE] = m;
-            data[at * STRIDE + 1] = bytes;
-            data[at * STRIDE + 2] = compressed;
+            data[at * STRIDE + 1] = millis;
+            data[at * STRIDE + 2] = bytes;
+            data[at * STRIDE + 3] = compressed;
             size++;
             return true;
         }
@@ -204,7 +209,7 @@ public final class CompressionSamples {
         /** Drops backups that started before {@code cut} (epoch milliseconds); true when any was. */
         boolean dropUpTo(long cut) {
             int n = 0;
-            while (n < size && startOf(data[n * STRIDE]) < cut) {
+            while (n < size && data[n * STRIDE] >> 1 < cut) {
                 n++;
             }
             dropFirst(n);
@@ -218,16 +223,11 @@ public final class CompressionSamples {
             }
         }
 
-        private static long startOf(long m) {
-            return m >> (SECONDS_BITS + 1);
-        }
-
         List<Point> points() {
             List<Point> out = new ArrayList<>(size);
             for (int i = 0; i < size; i++) {
-                long m = data[i * STRIDE];
-                out.add(new Point(Instant.ofEpochMilli(startOf(m)), m & SECONDS_MASK, data[i * STRIDE + 1],
-                        data[i * STRIDE + 2], (m >> SECONDS_BITS & 1) == 1));
+                int p = i * STRIDE;
+                out.add(new Point(Instant.ofEpochMilli(data[p] >> 1), data[p + 1], data[p + 2], data[p + 3], (data[p] & 1) == 1));
             }
             return out;
         }

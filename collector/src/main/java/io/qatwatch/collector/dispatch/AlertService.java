@@ -8,6 +8,7 @@ import io.qatwatch.collector.alert.rule.AlertEvaluator.Evaluation;
 import io.qatwatch.collector.analysis.FleetAnalysis;
 import io.qatwatch.collector.analysis.FleetState;
 import io.qatwatch.collector.dispatch.NotificationDecision.LogEntry;
+import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.store.Database;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -16,13 +17,17 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,8 +44,10 @@ import org.slf4j.LoggerFactory;
 public final class AlertService {
 
     private static final Logger LOG = LoggerFactory.getLogger(AlertService.class);
-    /** Resolved alerts are kept this long (for the resolved announcement and the status page), then forgotten. */
-    private static final Duration KEEP_RESOLVED = Duration.ofDays(7);
+    /** An alert's history (fired, resolved, acknowledged, notes, announcements) is kept this long. */
+    public static final Duration KEEP_HISTORY = Duration.ofDays(90);
+    /** The most history events one answer holds. */
+    static final int HISTORY_LIMIT = 500;
 
     private final Vertx vertx;
     private final AlertStore store;
@@ -54,13 +61,26 @@ public final class AlertService {
     private final Map<String, Map<String, LogEntry>> log = new ConcurrentHashMap<>();
     private final List<Silence> silences = new CopyOnWriteArrayList<>();
     private final Map<String, Delivering> inFlight = new ConcurrentHashMap<>();
+    private final Map<String, Acknowledgement> acks = new ConcurrentHashMap<>();
+    private final Map<String, ChannelHealth> health = new ConcurrentHashMap<>();
+    private final CollectorMetrics metrics;
+    /** What the latest merge said to add under each alert in messages. */
+    private volatile Map<String, List<String>> remarks = Map.of();
+    private Instant prunedAt = Instant.MIN;
     private volatile Evaluation lastEvaluation;
     private Future<Result> previous = Future.succeededFuture();
 
     /** {@code pipeline} must have passed validation; {@code random} drives retry jitter. */
     public AlertService(Vertx vertx, Database db, AlertEvaluator evaluator, PipelineConfig pipeline,
             List<Notifier> notifiers, Random random) {
+        this(vertx, db, evaluator, pipeline, notifiers, random, new CollectorMetrics());
+    }
+
+    /** As above, counting deliveries per channel into {@code metrics} ({@code /metrics}). */
+    public AlertService(Vertx vertx, Database db, AlertEvaluator evaluator, PipelineConfig pipeline,
+            List<Notifier> notifiers, Random random, CollectorMetrics metrics) {
         this.vertx = vertx;
+        this.metrics = metrics;
         this.store = new AlertStore(db);
         this.pipeline = pipeline;
         this.evaluator = evaluator;
@@ -79,6 +99,7 @@ public final class AlertService {
             alerts = loaded;
             log.putAll(store.loadLog());
             silences.addAll(store.loadSilences());
+            store.loadAcks().forEach(a -> acks.put(a.alertId(), a));
             return null;
         });
     }
@@ -109,9 +130,17 @@ public final class AlertService {
     private Future<Result> evaluateNow(java.util.concurrent.Callable<FleetAnalysis> analyse, Instant now) {
         return vertx.executeBlocking(() -> {
             Evaluation e = evaluator.evaluate(analyse.call());
-            Map<String, AlertRecord> next = merge(e, now);
-            store.saveAlerts(new ArrayList<>(next.values()));
-            alerts = next;
+            Lifecycle.Merged merged = Lifecycle.merge(alerts, e, acks, a -> silenced(a, now), now, pipeline);
+            store.saveAlerts(new ArrayList<>(merged.alerts().values()));
+            store.saveEvents(merged.events());
+            store.deleteAcks(merged.ackEnded());
+            merged.ackEnded().forEach(acks::remove);
+            if (!now.isBefore(prunedAt.plus(Duration.ofHours(1)))) {
+                store.pruneEvents(now.minus(KEEP_HISTORY));
+                prunedAt = now;
+            }
+            alerts = merged.alerts();
+            remarks = merged.remarks();
             lastEvaluation = e;
             e.ruleErrors().forEach((rule, err) -> LOG.warn("rule {} failed and kept its previous alerts: {}", rule, err));
             return e;
@@ -128,29 +157,6 @@ public final class AlertService {
         });
     }
 
-    /** New state: firing alerts keep their start, vanished ones resolve, failed rules keep theirs. */
-    private Map<String, AlertRecord> merge(Evaluation e, Instant now) {
-        Map<String, AlertRecord> next = new LinkedHashMap<>();
-        for (Alert a : e.alerts()) {
-            AlertRecord old = alerts.get(a.id());
-            Instant since = old != null && old.firing() ? old.since() : now;
-            next.put(a.id(), new AlertRecord(a, since, null, silenced(a, now)));
-        }
-        for (AlertRecord old : alerts.values()) {
-            if (next.containsKey(old.id())) {
-                continue;
-            }
-            if (old.firing() && e.ruleErrors().containsKey(old.alert().rule())) {
-                next.put(old.id(), old);
-            } else if (old.firing()) {
-                next.put(old.id(), new AlertRecord(old.alert(), old.since(), now, old.silenced()));
-            } else if (old.resolvedAt().plus(KEEP_RESOLVED).isAfter(now)) {
-                next.put(old.id(), old);
-            }
-        }
-        return next;
-    }
-
     private boolean silenced(Alert a, Instant now) {
         return silences.stream().anyMatch(s -> s.activeAt(now) && s.matches(a));
     }
@@ -159,7 +165,7 @@ public final class AlertService {
     private Map<String, Notification> groups(Notifier n, Instant now) {
         Map<String, List<AlertRecord>> byGroup = new LinkedHashMap<>();
         for (AlertRecord r : alerts.values()) {
-            if (r.alert().severity().compareTo(n.minSeverity()) >= 0) {
+            if (r.alert().severity().compareTo(n.minSeverity()) >= 0 && n.hears(r.alert())) {
                 byGroup.computeIfAbsent(groupKey(r.alert()), k -> new ArrayList<>()).add(r);
             }
         }
@@ -167,31 +173,66 @@ public final class AlertService {
         channelLog.keySet().forEach(k -> byGroup.putIfAbsent(k, List.of()));
         Map<String, Notification> out = new LinkedHashMap<>();
         Duration repeat = Duration.ofMinutes(pipeline.repeatIntervalMinutes());
+        Map<String, List<String>> lifeRemarks = remarks;
         byGroup.forEach((group, records) -> {
-            Map<String, Severity> firing = new LinkedHashMap<>();
-            records.stream().filter(r -> r.firing() && !r.silenced()).forEach(r -> firing.put(r.id(), r.alert().severity()));
             LogEntry last = channelLog.get(group);
             if (last != null) {
                 // A silenced alert that still fires is neither new nor resolved: leave it out of the comparison.
                 Map<String, Severity> lastFiring = new LinkedHashMap<>(last.firing());
                 records.stream().filter(r -> r.firing() && r.silenced()).forEach(r -> lastFiring.remove(r.id()));
-                last = new LogEntry(lastFiring, last.sentAt());
+                last = new LogEntry(lastFiring, last.forecasts(), last.sentAt(), last.threadId());
             }
-            NotificationDecision d = NotificationDecision.decide(firing, last, now, repeat);
+            LogEntry announced = last;
+            Map<String, Severity> firing = new LinkedHashMap<>();
+            Map<String, LocalDate> forecasts = new LinkedHashMap<>();
+            Set<String> quiet = new HashSet<>();
+            for (AlertRecord r : records) {
+                boolean flapping = Lifecycle.flapping(r, pipeline);
+                // A flapping alert that resolved is held as it was announced: its resolution is not news yet.
+                boolean held = !r.firing() && flapping && announced != null && announced.firing().containsKey(r.id());
+                if ((r.firing() && !r.silenced()) || held) {
+                    firing.put(r.id(), held ? announced.firing().get(r.id()) : r.alert().severity());
+                    if (r.alert().forecast() != null) {
+                        forecasts.put(r.id(), r.alert().forecast());
+                    }
+                    if (flapping || acknowledged(r.id(), now)) {
+                        quiet.add(r.id());
+                    }
+                }
+            }
+            NotificationDecision d = NotificationDecision.decide(new NotificationDecision.Group(firing, forecasts, quiet),
+                    last, now, repeat, pipeline.renotifyShiftDays());
             if (!d.send()) {
                 return;
             }
-            LogEntry announced = last;
-            List<AlertRecord> resolved = records.stream()
-                    .filter(r -> !r.firing() && announced != null && announced.firing().containsKey(r.id())).toList();
+            List<AlertRecord> resolved = records.stream().filter(r -> !r.firing() && !firing.containsKey(r.id())
+                    && announced != null && announced.firing().containsKey(r.id())).toList();
             List<AlertRecord> fire = records.stream().filter(r -> firing.containsKey(r.id()))
                     .sorted(Comparator.comparing((AlertRecord r) -> r.alert().severity()).reversed()).toList();
             if (fire.isEmpty() && resolved.isEmpty()) {
                 return;
             }
-            out.put(group, new Notification(group, d.reason(), fire, resolved, pipeline.statusPageUrl(), now));
+            Map<String, List<String>> notes = new LinkedHashMap<>();
+            for (AlertRecord r : fire) {
+                List<String> lines = new ArrayList<>();
+                LocalDate was = announced == null ? null : announced.forecasts().get(r.id());
+                if (NotificationDecision.movedEarlier(was, r.alert().forecast(), pipeline.renotifyShiftDays())) {
+                    lines.add(Lifecycle.forecastMoved(r.alert(), was, now));
+                }
+                lines.addAll(lifeRemarks.getOrDefault(r.id(), List.of()));
+                if (!lines.isEmpty()) {
+                    notes.put(r.id(), lines);
+                }
+            }
+            String thread = announced != null && !announced.firing().isEmpty() ? announced.threadId() : null;
+            out.put(group, new Notification(group, d.reason(), fire, resolved, pipeline.statusPageUrl(), now, notes, thread));
         });
         return out;
+    }
+
+    private boolean acknowledged(String id, Instant now) {
+        Acknowledgement a = acks.get(id);
+        return a != null && a.activeAt(now);
     }
 
     private String groupKey(Alert a) {
@@ -236,13 +277,29 @@ public final class AlertService {
         Notification sending = d.latest;
         n.send(sending).onComplete(ar -> {
             Delivery result = ar.succeeded() ? ar.result() : Delivery.failed(true, null, n.name() + ": " + ar.cause());
+            channelHealth(n).record(result, sending.at());
             if (result.delivered()) {
+                metrics.notificationSent(n.name());
                 Map<String, Severity> firing = new LinkedHashMap<>();
-                sending.firing().forEach(r -> firing.put(r.id(), r.alert().severity()));
-                LogEntry entry = new LogEntry(firing, sending.at());
+                Map<String, LocalDate> forecasts = new LinkedHashMap<>();
+                sending.firing().forEach(r -> {
+                    firing.put(r.id(), r.alert().severity());
+                    if (r.alert().forecast() != null) {
+                        forecasts.put(r.id(), r.alert().forecast());
+                    }
+                });
+                String thread = sending.threadId() != null ? sending.threadId() : result.threadId();
+                LogEntry entry = new LogEntry(firing, forecasts, sending.at(), thread);
                 log.computeIfAbsent(n.name(), k -> new ConcurrentHashMap<>()).put(group, entry);
+                List<AlertEvent> told = new ArrayList<>();
+                String how = "announced on " + n.name() + " (" + sending.reason().name().toLowerCase(Locale.ROOT) + ")";
+                sending.firing().forEach(r -> told.add(new AlertEvent(r.id(), sending.at(), AlertEvent.Kind.NOTIFIED, null,
+                        String.join("; ", prepend(how, sending.remarks(r))))));
+                sending.resolved().forEach(r -> told.add(new AlertEvent(r.id(), sending.at(), AlertEvent.Kind.NOTIFIED, null,
+                        "resolution " + how)));
                 vertx.executeBlocking(() -> {
                     store.saveLogEntry(n.name(), group, entry);
+                    store.saveEvents(told);
                     return null;
                 }).onComplete(saved -> {
                     if (saved.failed()) {
@@ -257,6 +314,7 @@ public final class AlertService {
                 });
                 return;
             }
+            metrics.notificationFailed(n.name());
             d.firstTry.tryComplete();
             if (!result.retryable()) {
                 LOG.error("channel {} refused group {} ({}); not retried until the next change or repeat. "
@@ -288,13 +346,110 @@ public final class AlertService {
     /** The {@code GET /api/v1/alerts} body. */
     public JsonArray activeAlertsJson() {
         JsonArray out = new JsonArray();
+        Instant now = lastEvaluation == null ? Instant.now() : lastEvaluation.at();
         for (AlertRecord r : activeAlerts()) {
-            Alert a = r.alert();
-            out.add(new JsonObject().put("id", a.id()).put("rule", a.rule()).put("severity", a.severity().label())
-                    .put("host", a.host()).put("instance", a.instance()).put("database", a.database())
-                    .put("summary", a.summary()).put("details", a.details()).put("since", r.since().toString())
-                    .put("silenced", r.silenced()));
+            out.add(json(r, now));
         }
+        return out;
+    }
+
+    /** One alert as the API shows it, with its acknowledgement (or null) and whether it flaps. */
+    public JsonObject json(AlertRecord r, Instant now) {
+        Alert a = r.alert();
+        Acknowledgement ack = acknowledgement(r.id(), now);
+        return new JsonObject().put("id", a.id()).put("rule", a.rule()).put("severity", a.severity().label())
+                .put("host", a.host()).put("instance", a.instance()).put("database", a.database())
+                .put("summary", a.summary()).put("details", a.details()).put("since", r.since().toString())
+                .put("resolvedAt", r.resolvedAt() == null ? null : r.resolvedAt().toString())
+                .put("silenced", r.silenced()).put("flapping", Lifecycle.flapping(r, pipeline))
+                .put("forecast", a.forecast() == null ? null : a.forecast().toString())
+                .put("acknowledged", ack == null ? null : new JsonObject().put("by", ack.by()).put("at", ack.at().toString())
+                        .put("note", ack.note()).put("expiresAt", ack.expiresAt() == null ? null : ack.expiresAt().toString()));
+    }
+
+    /** A firing or recently resolved alert by id, or null. */
+    public AlertRecord alert(String id) {
+        return alerts.get(id);
+    }
+
+    /** The acknowledgement that holds for {@code id} at {@code now}, or null. */
+    public Acknowledgement acknowledgement(String id, Instant now) {
+        Acknowledgement a = acks.get(id);
+        return a != null && a.activeAt(now) ? a : null;
+    }
+
+    /** True when the alert resolved and fired again often enough lately to count as flapping. */
+    public boolean flapping(AlertRecord r) {
+        return Lifecycle.flapping(r, pipeline);
+    }
+
+    /**
+     * {@code by} takes a firing alert: it stays visible but stops repeating in chat until it resolves, {@code expiresAt}
+     * (null: no expiry) passes, or it gets worse. Fails with IllegalArgumentException when no such alert fires.
+     */
+    public Future<Acknowledgement> acknowledge(String id, String by, String note, Instant expiresAt, Instant now) {
+        AlertRecord r = alerts.get(id);
+        if (r == null || !r.firing()) {
+            return Future.failedFuture(new IllegalArgumentException("no alert " + id + " is firing"));
+        }
+        if (expiresAt != null && !expiresAt.isAfter(now)) {
+            return Future.failedFuture(new IllegalArgumentException("expiresAt " + expiresAt + " is not after now"));
+        }
+        Acknowledgement ack = new Acknowledgement(id, by, now, note, expiresAt, r.alert().severity(), r.alert().forecast());
+        return vertx.executeBlocking(() -> {
+            store.saveAck(ack);
+            store.saveEvents(List.of(new AlertEvent(id, now, AlertEvent.Kind.ACKNOWLEDGED, by,
+                    Lifecycle.acknowledged(ack))));
+            acks.put(id, ack);
+            return ack;
+        });
+    }
+
+    /** Ends {@code id}'s acknowledgement now; false when it had none. */
+    public Future<Boolean> unacknowledge(String id, String by, Instant now) {
+        if (acknowledgement(id, now) == null) {
+            return Future.succeededFuture(false);
+        }
+        return vertx.executeBlocking(() -> {
+            store.deleteAcks(List.of(id));
+            store.saveEvents(List.of(new AlertEvent(id, now, AlertEvent.Kind.UNACKNOWLEDGED, by, null)));
+            acks.remove(id);
+            return true;
+        });
+    }
+
+    /** Adds a note to a firing or recently resolved alert's history; fails with IllegalArgumentException for an unknown one. */
+    public Future<AlertEvent> note(String id, String by, String text, Instant now) {
+        if (!alerts.containsKey(id)) {
+            return Future.failedFuture(new IllegalArgumentException("no alert " + id + " (firing or resolved in the last 7 days)"));
+        }
+        AlertEvent note = new AlertEvent(id, now, AlertEvent.Kind.NOTE, by, text);
+        return vertx.executeBlocking(() -> {
+            store.saveEvents(List.of(note));
+            return note;
+        });
+    }
+
+    /** One alert's history, oldest first (the newest {@value #HISTORY_LIMIT} events, kept {@link #KEEP_HISTORY}). */
+    public Future<List<AlertEvent>> history(String id) {
+        return vertx.executeBlocking(() -> store.events(id, HISTORY_LIMIT));
+    }
+
+    /** How each channel's deliveries went, for the status page: by channel name. */
+    public Map<String, ChannelHealth.Snapshot> channelHealth() {
+        Map<String, ChannelHealth.Snapshot> out = new LinkedHashMap<>();
+        notifiers.forEach(n -> out.put(n.name(), channelHealth(n).snapshot()));
+        return out;
+    }
+
+    private ChannelHealth channelHealth(Notifier n) {
+        return health.computeIfAbsent(n.name(), k -> new ChannelHealth());
+    }
+
+    private static List<String> prepend(String first, List<String> rest) {
+        List<String> out = new ArrayList<>(rest.size() + 1);
+        out.add(first);
+        out.addAll(rest);
         return out;
     }
 

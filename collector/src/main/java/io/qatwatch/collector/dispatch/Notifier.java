@@ -12,6 +12,11 @@ public interface Notifier {
     /** The least severe alert this channel hears. */
     Severity minSeverity();
 
+    /** True when this channel hears alerts like {@code a} (its host groups or tags); every alert by default. */
+    default boolean hears(io.qatwatch.collector.alert.Alert a) {
+        return true;
+    }
+
     /** Sends one notification. */
     Future<Delivery> send(Notification notification);
 }

@@ -95,11 +95,13 @@ public final class InfluxPoints {
                 // key_algorithm is NO_Encryption, not null, for an unencrypted backup (backupset page)
                 .tag("encrypted", Boolean.toString(b.encrypted()))
                 .tag("copy_only", Boolean.toString(b.copyOnly()))
+                .tag("snapshot", Boolean.toString(b.sizeIsEstimate()))
                 .floatField("duration_seconds", durationSeconds)
                 .intField("size_bytes", b.backupSizeBytes())
                 .intField("compressed_bytes", compressed)
-                .floatField("ratio", ratio)
-                .floatField("throughput_mbps", durationSeconds > 0 ? b.backupSizeBytes() / MB / durationSeconds : null)
+                // a snapshot (VSS) backup's size is an estimate: no ratio or throughput to chart or compare
+                .floatField("ratio", b.sizeIsEstimate() ? null : ratio)
+                .floatField("throughput_mbps", durationSeconds > 0 && !b.sizeIsEstimate() ? b.backupSizeBytes() / MB / durationSeconds : null)
                 .intField("backup_set_id", b.backupSetId())
                 .at(b.finishedAt());
     }

@@ -15,6 +15,8 @@ import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.io.ByteArrayInputStream;
@@ -22,31 +24,47 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code POST /api/v1/reports}: authenticates the agent by its token, limits its rate, reads the (optionally
- * gzip) body within the size limit, validates it and stores it once per report id. The host a report is
- * stored under is the token's name, never a field of the body.
+ * {@code POST /api/v1/reports}: authenticates the agent by its token from the headers before a byte of the body is
+ * read, checks the content type and encoding, limits its rate and the bodies received at once, reads the
+ * (optionally gzip) body within the size limit and the body timeouts, validates it and stores it once per report
+ * id. The host a report is stored under is the token's name, never a field of the body.
+ *
+ * <p>A request refused before its body was read is answered at once with {@code Connection: close}; what the client
+ * still sends is read and thrown away, not kept, for at most {@link #LINGER} (so that it can read the answer instead
+ * of a reset connection), then the connection is closed. A body that stalls is answered 408 and its connection closed.
  */
 public final class IngestHandler implements Handler<RoutingContext> {
 
     private static final Logger LOG = LoggerFactory.getLogger(IngestHandler.class);
+    /**
+     * How long a refused request's body is read and dropped before its connection is closed (at most twice
+     * {@code ingest.maxBodyBytes} of it): long enough for a client that sent its whole body to read the answer
+     * instead of a reset connection, short enough that a stalled client is gone in seconds.
+     */
+    public static final Duration LINGER = Duration.ofSeconds(2);
+    /** RFC 6750 token68: what a bearer token may be made of. A NUL, a space or any other byte is a malformed token. */
+    private static final Pattern TOKEN68 = Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
 
     private final Vertx vertx;
-    private final WorkerExecutor storeWorker;
     private final TokenStore tokens;
     private final GroupCommitter committer;
     private final RateLimiter rateLimiter;
-    private final long maxBodyBytes;
+    private final IngestConfig limits;
     private final Clock clock;
     private final CollectorMetrics metrics;
     private final Consumer<AcceptedReport> onAccepted;
+    private final AtomicInteger receiving = new AtomicInteger();
 
     /**
      * A report that was accepted, for the stages after the store (InfluxDB sink, alerts). Duplicates are passed
@@ -57,72 +75,115 @@ public final class IngestHandler implements Handler<RoutingContext> {
     }
 
     public IngestHandler(Vertx vertx, WorkerExecutor storeWorker, TokenStore tokens, ReportStore store,
-            int reportsPerMinute, long maxBodyBytes, Clock clock, CollectorMetrics metrics,
-            Consumer<AcceptedReport> onAccepted) {
+            IngestConfig limits, Clock clock, CollectorMetrics metrics, Consumer<AcceptedReport> onAccepted) {
         this.vertx = vertx;
-        this.storeWorker = storeWorker;
         this.tokens = tokens;
         // up to 256 reports a transaction: large enough to amortise the commit, small enough to keep latency low
         this.committer = new GroupCommitter(vertx, storeWorker, store, 256);
-        this.rateLimiter = new RateLimiter(reportsPerMinute);
-        this.maxBodyBytes = maxBodyBytes;
+        this.rateLimiter = new RateLimiter(limits.reportsPerMinute());
+        this.limits = limits;
         this.clock = clock;
         this.metrics = metrics;
         this.onAccepted = onAccepted;
     }
 
+    /** Bodies being received now, over every connection. */
+    public int receiving() {
+        return receiving.get();
+    }
+
     @Override
     public void handle(RoutingContext ctx) {
+        // nothing of the body is read (or held) before the token has been checked
+        ctx.request().pause();
         long started = System.nanoTime();
-        String bearer = bearer(ctx.request().getHeader("Authorization"));
-        if (bearer == null) {
+        String header = ctx.request().getHeader("Authorization");
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7) || header.substring(7).isBlank()) {
             unauthorized(ctx, "missing bearer token: send 'Authorization: Bearer <agent token>'");
             return;
         }
+        String bearer = header.substring(7).trim();
+        if (!TOKEN68.matcher(bearer).matches()) {
+            unauthorized(ctx, "malformed bearer token: a token is letters, digits and - . _ ~ + / = only "
+                    + "(as 'qatwatch collector token add' printed it)");
+            return;
+        }
         String contentType = ctx.request().getHeader("Content-Type");
-        if (contentType == null || !contentType.toLowerCase().startsWith("application/json")) {
-            reject(ctx, 415, "unsupported_media_type", "$", "send the report as Content-Type: application/json");
+        if (!MediaType.isJson(contentType)) {
+            refuse(ctx, 415, "unsupported_media_type", "$", "send the report as Content-Type: application/json "
+                    + "(a charset parameter, if any, must be utf-8); was " + MediaType.shown(contentType));
             return;
         }
         String encoding = ctx.request().getHeader("Content-Encoding");
         boolean gzip = encoding != null && encoding.trim().equalsIgnoreCase("gzip");
         if (encoding != null && !gzip && !encoding.trim().equalsIgnoreCase("identity")) {
-            reject(ctx, 415, "unsupported_media_type", "$", "Content-Encoding must be gzip or identity, was " + encoding);
+            refuse(ctx, 415, "unsupported_media_type", "$", "Content-Encoding must be gzip or identity, was "
+                    + MediaType.shown(encoding));
             return;
         }
-        Buffer body = ctx.body().buffer();
+        if (declaredLength(ctx) > limits.maxBodyBytes()) {
+            refuse(ctx, 413, "too_large", "$", "body larger than ingest.maxBodyBytes (" + limits.maxBodyBytes()
+                    + " bytes); send fewer backups per report");
+            return;
+        }
         Optional<Optional<TokenInfo>> known = tokens.authenticateCached(bearer, System.nanoTime());
         if (known.isPresent()) {
-            afterAuthentication(ctx, known.get(), body, gzip, started);
+            afterAuthentication(ctx, known.get(), gzip, started);
             return;
         }
         // not on the store worker: its one thread belongs to the writer
         vertx.executeBlocking(() -> tokens.authenticate(bearer), false)
                 .onFailure(e -> serverError(ctx, "token lookup failed", e))
-                .onSuccess(found -> afterAuthentication(ctx, found, body, gzip, started));
+                .onSuccess(found -> afterAuthentication(ctx, found, gzip, started));
     }
 
-    private void afterAuthentication(RoutingContext ctx, Optional<TokenInfo> token, Buffer body, boolean gzip, long started) {
+    private void afterAuthentication(RoutingContext ctx, Optional<TokenInfo> token, boolean gzip, long started) {
         if (token.isEmpty()) {
             unauthorized(ctx, "unknown or revoked token: enroll the agent with 'qatwatch collector token add <host>'");
             return;
         }
         if (token.get().kind() != TokenStore.Kind.AGENT) {
-            reject(ctx, 403, "forbidden", "$", "this is a read token; reports need an agent token");
+            refuse(ctx, 403, "forbidden", "$", "this is " + (token.get().kind() == TokenStore.Kind.ADMIN ? "an " : "a ")
+                    + token.get().kind().label() + " token; reports need an agent token");
             return;
         }
         String host = token.get().name();
         long waitSeconds = rateLimiter.acquire(host, System.nanoTime());
         if (waitSeconds > 0) {
-            metrics.rejected("rate_limited");
-            ctx.response().setStatusCode(429).putHeader("Retry-After", Long.toString(waitSeconds))
-                    .putHeader("Content-Type", "application/json")
-                    .end(new JsonObject().put("error", "too many reports from " + host + "; retry after "
-                            + waitSeconds + " s").put("field", "$").encode());
+            ctx.response().putHeader("Retry-After", Long.toString(waitSeconds));
+            refuse(ctx, 429, "rate_limited", "$", "too many reports from " + host + "; retry after " + waitSeconds + " s");
             return;
         }
-        if (body == null || body.length() == 0) {
-            reject(ctx, 400, "invalid", "$", "empty body: expected a JSON report");
+        if (receiving.incrementAndGet() > limits.maxConcurrentBodies()) {
+            receiving.decrementAndGet();
+            ctx.response().putHeader("Retry-After", "5");
+            refuse(ctx, 503, "busy", "$", "the collector is receiving ingest.maxConcurrentBodies ("
+                    + limits.maxConcurrentBodies() + ") reports already; retry after 5 s");
+            return;
+        }
+        if ("100-continue".equalsIgnoreCase(ctx.request().getHeader("Expect"))) {
+            ctx.response().writeContinue();
+        }
+        BodyReader.read(vertx, ctx.request(), limits.maxBodyBytes(), limits.bodyIdleTimeout(), limits.bodyTimeout())
+                .onComplete(read -> {
+                    receiving.decrementAndGet();
+                    if (read.succeeded()) {
+                        received(ctx, host, read.result(), gzip, started);
+                    } else if (read.cause() instanceof BodyReader.Refused refused) {
+                        if (refused.status() == 408) {
+                            LOG.info("report from {} ({}) stalled: {}; connection closed", host,
+                                    ctx.request().remoteAddress(), refused.getMessage());
+                        }
+                        refuse(ctx, refused.status(), refused.reason(), "$", refused.getMessage());
+                    } else {
+                        metrics.rejected("client_gone");
+                    }
+                });
+    }
+
+    private void received(RoutingContext ctx, String host, Buffer body, boolean gzip, long started) {
+        if (body.length() == 0) {
+            refuse(ctx, 400, "invalid", "$", "empty body: expected a JSON report");
             return;
         }
         // parsing, validation and serialising the sections for the store run on the worker pool, in parallel;
@@ -143,9 +204,9 @@ public final class IngestHandler implements Handler<RoutingContext> {
                 })
                 .onFailure(e -> {
                     if (e instanceof ReportFormatException bad) {
-                        reject(ctx, 400, "invalid", bad.field(), bad.getMessage());
+                        refuse(ctx, 400, "invalid", bad.field(), bad.getMessage());
                     } else if (e instanceof BodyTooLargeException) {
-                        reject(ctx, 413, "too_large", "$", e.getMessage());
+                        refuse(ctx, 413, "too_large", "$", e.getMessage());
                     } else {
                         serverError(ctx, "storing a report from " + host + " failed", e);
                     }
@@ -153,53 +214,88 @@ public final class IngestHandler implements Handler<RoutingContext> {
     }
 
     private AgentReport parse(Buffer body, boolean gzip) throws IOException {
-        AgentReport report;
+        byte[] json;
         if (gzip) {
             try (InputStream in = new BoundedInputStream(
-                    new GZIPInputStream(new ByteArrayInputStream(body.getBytes())), maxBodyBytes)) {
-                report = ReportJson.parse(in);
+                    new GZIPInputStream(new ByteArrayInputStream(body.getBytes())), limits.maxBodyBytes())) {
+                json = in.readAllBytes();
             } catch (ZipException | EOFException e) {
                 throw new ReportFormatException("$", "body is not valid gzip (" + e.getMessage()
                         + "); send it whole, or without Content-Encoding: gzip");
             }
         } else {
-            report = ReportJson.parse(body.getBytes());
+            json = body.getBytes();
         }
-        ReportValidator.check(report, clock.instant());
-        return report;
+        // the schema's rules on the bytes as they came (UTF-8, types, every string), then the records
+        ReportValidator.check(json, clock.instant());
+        return ReportJson.parse(json);
     }
 
-    private static String bearer(String header) {
-        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return null;
+    private static long declaredLength(RoutingContext ctx) {
+        String length = ctx.request().getHeader("Content-Length");
+        if (length == null) {
+            return -1;
         }
-        String value = header.substring(7).trim();
-        return value.isEmpty() ? null : value;
+        try {
+            return Long.parseLong(length.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private void unauthorized(RoutingContext ctx, String message) {
-        metrics.rejected("unauthorized");
-        ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer realm=\"qatwatch\"")
-                .putHeader("Content-Type", "application/json")
-                .end(new JsonObject().put("error", message).put("field", "Authorization").encode());
+        ctx.response().putHeader("WWW-Authenticate", "Bearer realm=\"qatwatch\"");
+        refuse(ctx, 401, "unauthorized", "Authorization", message);
     }
 
-    private void reject(RoutingContext ctx, int status, String reason, String field, String message) {
+    /**
+     * Answers a refusal. When the body has not been read, the answer says {@code Connection: close} and the connection
+     * is closed after what the client still sends has been dropped (at most {@link #LINGER}); a stalled body's
+     * connection is closed at once.
+     */
+    private void refuse(RoutingContext ctx, int status, String reason, String field, String message) {
         metrics.rejected(reason);
-        if (ctx.response().ended()) {
+        HttpServerRequest request = ctx.request();
+        if (ctx.response().ended() || ctx.response().closed()) {
             return;
+        }
+        boolean unread = !request.isEnded();
+        if (unread) {
+            ctx.response().putHeader("Connection", "close");
         }
         ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json")
                 .end(new JsonObject().put("error", message).put("field", field).encode());
+        if (unread) {
+            if (status == 408) {
+                request.connection().close();
+            } else {
+                dropRestThenClose(request);
+            }
+        }
+    }
+
+    private void dropRestThenClose(HttpServerRequest request) {
+        HttpConnection connection = request.connection();
+        long[] left = {2 * limits.maxBodyBytes()};
+        long timer = vertx.setTimer(LINGER.toMillis(), id -> connection.close());
+        request.handler(chunk -> {
+            left[0] -= chunk.length();
+            if (left[0] < 0) {
+                vertx.cancelTimer(timer);
+                connection.close();
+            }
+        });
+        request.endHandler(v -> {
+            vertx.cancelTimer(timer);
+            connection.close();
+        });
+        request.exceptionHandler(e -> vertx.cancelTimer(timer));
+        request.resume();
     }
 
     private void serverError(RoutingContext ctx, String what, Throwable e) {
-        metrics.rejected("server_error");
         LOG.error("{}: {}", what, e.toString(), e);
-        if (!ctx.response().ended()) {
-            ctx.response().setStatusCode(500).putHeader("Content-Type", "application/json")
-                    .end(new JsonObject().put("error", what + "; see the collector log").put("field", "$").encode());
-        }
+        refuse(ctx, 500, "server_error", "$", what + "; see the collector log");
     }
 
     /** A decompressed body over the limit: a gzip bomb or a report far too large. */

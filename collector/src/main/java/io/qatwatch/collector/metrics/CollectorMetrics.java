@@ -14,6 +14,8 @@ public final class CollectorMetrics implements MetricsSource {
     private final Map<String, LongAdder> rejected = new ConcurrentHashMap<>();
     private final LongAdder ingestSeconds = new LongAdder();
     private final LongAdder ingestCount = new LongAdder();
+    private final Map<String, LongAdder> notificationsSent = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> notificationsFailed = new ConcurrentHashMap<>();
     private final long[] latencyBucketsMs = {5, 10, 25, 50, 100, 250, 500, 1000, 5000};
     private final LongAdder[] latencyCounts = new LongAdder[latencyBucketsMs.length];
     private final Map<String, Long> outboxDepths = new ConcurrentHashMap<>();
@@ -36,6 +38,16 @@ public final class CollectorMetrics implements MetricsSource {
     /** A refused report, by reason: {@code unauthorized}, {@code invalid}, {@code too_large}, {@code rate_limited}, ... */
     public void rejected(String reason) {
         rejected.computeIfAbsent(reason, r -> new LongAdder()).increment();
+    }
+
+    /** A notification a chat channel accepted. */
+    public void notificationSent(String channel) {
+        notificationsSent.computeIfAbsent(channel, c -> new LongAdder()).increment();
+    }
+
+    /** A delivery attempt a chat channel failed or refused (each retry counts). */
+    public void notificationFailed(String channel) {
+        notificationsFailed.computeIfAbsent(channel, c -> new LongAdder()).increment();
     }
 
     public void ingestLatency(long nanos) {
@@ -83,5 +95,15 @@ public final class CollectorMetrics implements MetricsSource {
                 .sample(sum);
         out.family("qatwatch_agent_outbox_max_reports", Type.GAUGE, "The fullest agent outbox, in reports, as last reported.")
                 .sample(max);
+        perChannel(out, "qatwatch_notifications_sent_total", "Notifications a chat channel accepted, by channel.",
+                notificationsSent);
+        perChannel(out, "qatwatch_notifications_failed_total",
+                "Delivery attempts a chat channel failed or refused (each retry counts), by channel.", notificationsFailed);
+    }
+
+    private static void perChannel(PrometheusText out, String name, String help, Map<String, LongAdder> counts) {
+        out.family(name, Type.COUNTER, help);
+        counts.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> out.sample(Map.of("channel", e.getKey()), e.getValue().sum()));
     }
 }

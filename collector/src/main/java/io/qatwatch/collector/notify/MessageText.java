@@ -63,6 +63,9 @@ public final class MessageText {
             s.append(" · resolved ").append(SINCE.format(r.resolvedAt().atOffset(ZoneOffset.UTC)));
         }
         s.append('\n');
+        for (String remark : n.remarks(r)) {
+            s.append(m.bold(remark)).append('\n');
+        }
         if (r.firing()) {
             s.append(a.why()).append('\n');
         }

@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Agent and read tokens. A token is {@code qw_<id>_<secret>}: the id finds the row, the secret (256 random
+ * Agent tokens and the people's tokens (read, operator, admin). A token is {@code qw_<id>_<secret>}: the id finds the row, the secret (256 random
  * bits) is stored only as its SHA-256 and compared in constant time. Blocking; runs off the event loop, except
  * {@link #authenticateCached}, which answers from memory.
  *
@@ -30,8 +30,37 @@ import java.util.regex.Pattern;
  */
 public final class TokenStore {
 
-    /** What a token may do: an agent posts reports as its host; a read token reads the API and status page. */
-    public enum Kind { AGENT, READ }
+    /**
+     * What a token may do. An agent posts reports as its host and nothing else. The others are people's roles,
+     * each allowed what the one before it is: read (the API and the status page), operator (also silences,
+     * acknowledgements and notes), admin (also tokens).
+     */
+    public enum Kind {
+        AGENT, READ, OPERATOR, ADMIN;
+
+        /** The spelling on the command line, in the API and in listings: {@code agent}, {@code read}, ... */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The kind spelled {@code label} (any case), or null. */
+        public static Kind parse(String label) {
+            for (Kind k : values()) {
+                if (k.name().equalsIgnoreCase(label == null ? "" : label.trim())) {
+                    return k;
+                }
+            }
+            return null;
+        }
+
+        /** True when this token may do what {@code needed} may: a people's role includes the ones before it. */
+        public boolean allows(Kind needed) {
+            if (this == AGENT || needed == AGENT) {
+                return this == needed;
+            }
+            return compareTo(needed) >= 0;
+        }
+    }
 
     /** A token's public facts; the secret is never kept. */
     public record TokenInfo(String id, String name, Kind kind, Instant createdAt, Instant revokedAt) {
@@ -83,7 +112,7 @@ public final class TokenStore {
         }
         synchronized (db) {
             if (active(name, kind).isPresent()) {
-                throw new IllegalArgumentException("an active " + kind.name().toLowerCase() + " token for '" + name
+                throw new IllegalArgumentException("an active " + kind.label() + " token for '" + name
                         + "' exists already; revoke it first (qatwatch collector token revoke " + name + ")");
             }
             StringBuilder id = new StringBuilder(12);

@@ -6,10 +6,37 @@ import java.util.List;
 /** The active alerts behind {@code GET /api/v1/alerts}; implemented by the alert pipeline. Blocking. */
 public interface AlertsView {
 
-    /** One active alert, in the shape of Contract 2. */
+    /**
+     * One active alert, in the shape of Contract 2 with its life: silenced, flapping, acknowledged.
+     *
+     * @param acknowledged who took it and until when, or null
+     */
     record ActiveAlert(String id, String rule, String severity, String host, String instance, String database,
-            String summary, String details, Instant since) {
+            String summary, String details, Instant since, boolean silenced, boolean flapping, Acknowledged acknowledged) {
+
+        /** An alert nobody acknowledged, not silenced, not flapping. */
+        public ActiveAlert(String id, String rule, String severity, String host, String instance, String database,
+                String summary, String details, Instant since) {
+            this(id, rule, severity, host, instance, database, summary, details, since, false, false, null);
+        }
+    }
+
+    /** An acknowledgement as the API shows it; {@code expiresAt} and {@code note} may be null. */
+    record Acknowledged(String by, Instant at, String note, Instant expiresAt) {
     }
 
     List<ActiveAlert> active() throws Exception;
+
+    /** How each chat channel's deliveries went (for the status page); empty when there are none. */
+    default List<ChannelHealth> channels() {
+        return List.of();
+    }
+
+    /**
+     * One channel's deliveries since the collector started.
+     *
+     * @param lastError what the last failure said, or null
+     */
+    record ChannelHealth(String name, long delivered, long failed, Instant lastFailedAt, String lastError, boolean failing) {
+    }
 }

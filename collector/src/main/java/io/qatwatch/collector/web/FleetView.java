@@ -27,7 +27,7 @@ public record FleetView(
 
     /** One SQL Server instance's summary. */
     public record Instance(String name, String productVersion, String edition, String acceleratorMode,
-            String acceleratorReason, Long backupHighWaterMark) {
+            String acceleratorReason, Long backupHighWaterMark, List<String> availabilityGroups) {
     }
 
     /** The rows as the API shows them; {@code status} gives each host's group and state. */
@@ -62,6 +62,17 @@ public record FleetView(
                 s.server() == null ? null : s.server().edition(),
                 qat == null ? null : qat.modeDesc(),
                 qat == null ? null : qat.modeReasonDesc(),
-                s.backupHighWaterMark());
+                s.backupHighWaterMark(),
+                availabilityGroups(s));
+    }
+
+    /** Each availability group the instance's databases are in, with this replica's role: {@code ag-orders SECONDARY}. */
+    public static List<String> availabilityGroups(SqlInstanceSnapshot s) {
+        if (s.databases() == null) {
+            return List.of();
+        }
+        return s.databases().stream().filter(d -> d.availabilityGroup() != null)
+                .map(d -> d.availabilityGroup() + (d.replicaRole() == null ? "" : " " + d.replicaRole()))
+                .distinct().sorted().toList();
     }
 }

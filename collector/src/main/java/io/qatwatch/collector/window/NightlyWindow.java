@@ -85,11 +85,15 @@ public record NightlyWindow(
      *
      * @param type         D full, I differential, L log (msdb letters)
      * @param instance     {@code host/instance} where it ran, which matters for an availability group
+     * @param databaseKey  which database it is across the fleet: an availability database's group identity, else its
+     *                     database_guid (see {@code analysis.DatabaseIdentities}); null when unknown (then the name)
+     * @param onSecondary  the database is an availability-group secondary on the instance where it ran
+     * @param snapshot     a snapshot (VSS) backup: its size is an estimate, so it has no throughput or ratio
      */
     public record DatabaseBackup(
             String instance,
             String database,
-            String databaseGuid,
+            String databaseKey,
             String type,
             boolean copyOnly,
             Instant startedAt,
@@ -97,14 +101,19 @@ public record NightlyWindow(
             long sizeBytes,
             Long compressedSizeBytes,
             String compressionAlgorithm,
-            String target) {
+            String target,
+            boolean onSecondary,
+            boolean snapshot) {
 
         /** How long it ran. */
         public long durationSeconds() {
             return Math.max(0, Duration.between(startedAt, finishedAt).getSeconds());
         }
 
-        /** Throughput in MB/s as SQL Server prints it (1 MB = 1,048,576 bytes); 0 for instant backups. */
+        /**
+         * Throughput in MB/s as SQL Server prints it (1 MB = 1,048,576 bytes); 0 for instant backups. Meaningless for a
+         * {@link #snapshot} backup, whose size is an estimate: comparisons leave those out.
+         */
         public double throughputMbps() {
             long s = durationSeconds();
             return s == 0 ? 0 : sizeBytes / 1_048_576.0 / s;

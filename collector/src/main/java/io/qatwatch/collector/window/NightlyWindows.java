@@ -22,24 +22,24 @@ public final class NightlyWindows {
 
     /**
      * The windows of one scope, oldest night first. Backups that started inside business hours belong to
-     * no night and are left out; so are log and copy-only backups unless {@code settings} include them.
+     * no night and are left out; so are log and copy-only backups unless {@code settings} include them, except
+     * the copy-only fulls of availability-group secondaries ({@link DatabaseBackup#onSecondary()}), which count as
+     * fulls (before SQL Server 2025 a secondary can take no other full).
      *
      * @param backups        the scope's backups (for an availability group: from every replica)
-     * @param secondaryGuids databases that are availability-group secondaries where these backups ran:
-     *                       their copy-only fulls count as fulls
      */
     public static List<NightlyWindow> build(String scope, List<DatabaseBackup> backups, BusinessCalendar calendar,
-                                            WindowSettings settings, Set<String> secondaryGuids) {
-        return build(scope, backups, new Nights(calendar), settings, secondaryGuids);
+                                            WindowSettings settings) {
+        return build(scope, backups, new Nights(calendar), settings);
     }
 
-    /** As {@link #build(String, List, BusinessCalendar, WindowSettings, Set)}, with the calendar's nights resolved so far. */
+    /** As {@link #build(String, List, BusinessCalendar, WindowSettings)}, with the calendar's nights resolved so far. */
     public static List<NightlyWindow> build(String scope, List<DatabaseBackup> backups, Nights known,
-                                            WindowSettings settings, Set<String> secondaryGuids) {
+                                            WindowSettings settings) {
         TreeMap<LocalDate, Night> nights = new TreeMap<>();
         Map<LocalDate, List<DatabaseBackup>> byNight = new HashMap<>();
         for (DatabaseBackup b : dedup(backups)) {
-            if (!counts(b, settings, secondaryGuids)) {
+            if (!counts(b, settings)) {
                 continue;
             }
             Night night = known.containing(b.startedAt());
@@ -62,12 +62,12 @@ public final class NightlyWindows {
     }
 
     /** True when {@code b} belongs in a nightly window under {@code settings}. */
-    public static boolean counts(DatabaseBackup b, WindowSettings settings, Set<String> secondaryGuids) {
+    public static boolean counts(DatabaseBackup b, WindowSettings settings) {
         if ("L".equals(b.type()) && !settings.includeLog()) {
             return false;
         }
         if (b.copyOnly() && !settings.includeCopyOnly()) {
-            return b.isFull() && secondaryGuids.contains(b.databaseGuid());
+            return b.isFull() && b.onSecondary();
         }
         return true;
     }
@@ -142,6 +142,6 @@ public final class NightlyWindows {
     }
 
     static String key(DatabaseBackup b) {
-        return b.databaseGuid() == null ? b.database() : b.databaseGuid();
+        return b.databaseKey() == null ? b.database() : b.databaseKey();
     }
 }

@@ -57,7 +57,7 @@ class FleetStatesTest {
                     .toCompletionStage().toCompletableFuture().get();
             service.evaluate(FleetStates.load(store, now, 60, h -> Set.of()), now).toCompletionStage().toCompletableFuture().get();
 
-            List<AlertsView.ActiveAlert> active = AlertViews.alerts(service).active();
+            List<AlertsView.ActiveAlert> active = AlertViews.alerts(service, java.time.Clock.fixed(now, java.time.ZoneOffset.UTC)).active();
             assertThat(active).singleElement().satisfies(a -> {
                 assertThat(a.rule()).isEqualTo("backup-missing");
                 assertThat(a.severity()).isEqualTo("critical");

@@ -197,7 +197,7 @@ class LiveFleetTest {
                 + r.comparison().algorithms().stream().map(e -> " " + e.stats().method().label()).reduce("", String::concat)));
         assertThat(incremental.databases().keySet()).containsExactlyElementsOf(fresh.databases().keySet());
         for (MergedDatabase m : fresh.databases().values()) {
-            MergedDatabase n = incremental.databases().get(m.guid());
+            MergedDatabase n = incremental.databases().get(m.key());
             assertThat(List.of(n.name(), n.host(), n.instance(), n.replicas(), n.silent()))
                     .isEqualTo(List.of(m.name(), m.host(), m.instance(), m.replicas(), m.silent()));
         }

@@ -65,4 +65,24 @@ class TokenCommandTest {
         Run read = run("collector", "token", "add", "grafana", "--read", "--data", data.toString());
         assertThat(read.out()).startsWith("Read token for grafana");
     }
+
+    @Test
+    void rolesAreIssuedByFlagOneAtATimeAndListed() throws Exception {
+        Run operator = run("collector", "token", "add", "oncall", "--operator", "--data", data.toString());
+        assertThat(operator.exit()).isZero();
+        assertThat(operator.out()).startsWith("Operator token for oncall");
+        String admin = run("collector", "token", "add", "lead", "--admin", "--data", data.toString()).out()
+                .lines().filter(l -> l.startsWith("qw_")).findFirst().orElseThrow();
+
+        Run both = run("collector", "token", "add", "x", "--read", "--admin", "--data", data.toString());
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("mutually exclusive");
+
+        assertThat(run("collector", "token", "list", "--data", data.toString()).out())
+                .containsPattern("oncall +operator").containsPattern("lead +admin");
+        try (Database db = Database.open(data)) {
+            assertThat(new TokenStore(db).authenticate(admin)).get().extracting(TokenStore.TokenInfo::kind)
+                    .isEqualTo(TokenStore.Kind.ADMIN);
+        }
+    }
 }

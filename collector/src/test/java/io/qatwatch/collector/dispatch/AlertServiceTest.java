@@ -9,6 +9,8 @@ import io.qatwatch.collector.notify.ChannelConfig;
 import io.qatwatch.collector.notify.Loopback;
 import io.qatwatch.collector.notify.all.Notifiers;
 import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.testing.Histories;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -48,7 +50,7 @@ class AlertServiceTest {
         ChannelConfig hook = new ChannelConfig("webhook", "ops", "http://127.0.0.1:" + port + "/hook", null, null, null, null,
                 2, null, null, null, null, null, null, null, null, null);
         config = new AlertsConfig(null, null, null, null, null,
-                new PipelineConfig(List.of("rule"), 240, 1, 4, "https://qatwatch.example.test/"), List.of(hook)).validate();
+                new PipelineConfig(List.of("rule"), 240, 1, 4, "https://qatwatch.example.test/", null, null, null), List.of(hook)).validate();
         notifiers = Notifiers.create(vertx, config.channels(), new Secrets(Map.of()));
     }
 
@@ -140,6 +142,46 @@ class AlertServiceTest {
         assertThat(await(s.expireSilence(sil.id(), T0.plusSeconds(600)))).isTrue();
         assertThat(await(s.evaluate(silent, T0.plusSeconds(660))).sent()).containsExactly("ops rule=agent-silent FIRST");
         assertThat(server.received).hasSize(1);
+    }
+
+    /**
+     * One instance whose Monday-night window ran 30 minutes into business hours (default calendar: Mon-Fri 07:00-19:00
+     * UTC) and whose later nights had no full or differential backup; the agent reports at {@code now}.
+     */
+    private static FleetState breachedOnMondayThenNoWindow(Instant now) {
+        Instant monday = Instant.parse("2026-11-30T00:00:00Z");
+        List<BackupRecord> backups = new java.util.ArrayList<>();
+        for (int d = 7; d >= 1; d--) {
+            Instant start = monday.minus(Duration.ofDays(d)).plus(Duration.ofHours(1));
+            backups.add(Histories.backup("Sales", "D", start, 3600, 50_000_000_000L, "QAT_DEFLATE", "LOCAL"));
+        }
+        backups.add(Histories.backup("Sales", "D", monday.plus(Duration.ofHours(4)), 3 * 3600 + 1800, 50_000_000_000L,
+                "QAT_DEFLATE", "LOCAL"));
+        return new FleetState(List.of(Histories.host("sql-x", now,
+                Histories.instance("PROD", now, List.of(Histories.db("Sales", "SIMPLE")), backups, List.of()))));
+    }
+
+    private List<String> breachNotices(AlertService s, Instant now) throws Exception {
+        return await(s.evaluate(breachedOnMondayThenNoWindow(now), now)).sent().stream()
+                .filter(n -> n.contains("rule=backup-window-breach")).toList();
+    }
+
+    @Test
+    void aBreachEndsWhenTheNextNightBeginsAndStaysEndedOnTheFollowingBusinessDays() throws Exception {
+        // docs/alerts.md: the latest finished night's window ended after business start "until the next night begins"
+        AlertService s = service();
+        Instant monday = Instant.parse("2026-11-30T00:00:00Z");
+        assertThat(breachNotices(s, monday.plus(Duration.ofMinutes(7 * 60 + 45)))).containsExactly("ops rule=backup-window-breach FIRST");
+        assertThat(breachNotices(s, monday.plus(Duration.ofHours(10)))).as("within the repeat interval").isEmpty();
+        assertThat(breachNotices(s, monday.plus(Duration.ofMinutes(19 * 60 + 5)))).as("Monday night has begun")
+                .containsExactly("ops rule=backup-window-breach RESOLVED");
+        for (int day = 1; day <= 4; day++) {
+            for (int hour : new int[] {7, 9, 13, 18, 22}) {
+                Instant now = monday.plus(Duration.ofDays(day)).plus(Duration.ofHours(hour)).plus(Duration.ofMinutes(5));
+                assertThat(breachNotices(s, now)).as("%s: the Monday breach is history", now).isEmpty();
+                assertThat(s.activeAlerts()).as("%s", now).noneMatch(a -> a.alert().rule().equals("backup-window-breach"));
+            }
+        }
     }
 
     private static <T> T await(Future<T> f) throws Exception {

@@ -22,7 +22,7 @@ class InfluxPointsTest {
         List<String> lines = InfluxPoints.lines("sql01", "prod", report, RECEIVED);
         assertThat(lines).containsExactly(
                 "qatwatch_backup,algorithm=QAT_DEFLATE,copy_only=false,database=Sales,encrypted=false,group=prod,"
-                        + "host=sql01,instance=MSSQLSERVER,target=UNC,type=full backup_set_id=41230i,"
+                        + "host=sql01,instance=MSSQLSERVER,snapshot=false,target=UNC,type=full backup_set_id=41230i,"
                         + "compressed_bytes=41984720896i,duration_seconds=238.6,ratio=3.113951897021085,"
                         + "size_bytes=130738401280i,throughput_mbps=522.5559743032271 1795998840600000000",
                 "qatwatch_accelerator,accelerator=QAT,group=prod,host=sql01,instance=MSSQLSERVER,mode=HARDWARE,"
@@ -43,9 +43,20 @@ class InfluxPointsTest {
                 Instant.parse("2026-01-01T00:00:00Z"), true, 1000, null, null, true, "AES_256", null, null, "DISK", null);
         String line = InfluxPoints.backup("h1", null, "PROD", b);
         assertThat(line).startsWith("qatwatch_backup,algorithm=NONE,copy_only=true,database=Sales\\,\\ EU\\=1/x,"
-                + "encrypted=true,host=h1,instance=PROD,type=log ");
+                + "encrypted=true,host=h1,instance=PROD,snapshot=false,type=log ");
         assertThat(line).doesNotContain("group=").doesNotContain("target=").doesNotContain("throughput_mbps")
                 .contains("ratio=1.0").contains("compressed_bytes=1000i");
+    }
+
+    @Test
+    void aSnapshotBackupHasNoRatioOrThroughputAndTheUnencryptedOneIsNotEncrypted() {
+        // backupset: "For VSS backups, backup_size is an estimated value"; key_algorithm NO_Encryption when unencrypted
+        BackupRecord b = new BackupRecord(9, "Sales", null, "D", true, Instant.parse("2026-01-01T20:00:00Z"),
+                Instant.parse("2026-01-01T20:00:06Z"), true, 52_613_349_376L, 52_613_349_376L, null, false, "NO_Encryption",
+                null, null, "VIRTUAL_DEVICE", "VIRTUAL_DEVICE", null, true);
+        String line = InfluxPoints.backup("h1", null, "PROD", b);
+        assertThat(line).contains("encrypted=false", "snapshot=true", "duration_seconds=6.0", "size_bytes=52613349376i")
+                .doesNotContain("throughput_mbps").doesNotContain("ratio=");
     }
 
     @Test

@@ -3,9 +3,12 @@ package io.qatwatch.collector.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.Collector;
+import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.testing.RawHttp;
 import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.protocol.GoldenReports;
+import io.qatwatch.protocol.SchemaSamples;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -18,15 +21,21 @@ import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -40,16 +49,21 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Bad input, case by case, against one running collector over real HTTP: each gets the right 4xx naming what is
- * wrong, nothing is stored, and afterwards a good report is still accepted.
+ * wrong within 10 s, nothing is stored, and afterwards a good report is still accepted. The cases: hand-written ones
+ * (malformed JSON, transport, types, values, times, lengths, control characters, credentials), one per rule of
+ * every field of the wire format made from {@code ReportSchema} itself, and slow or stalled clients over raw sockets.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BadInputCorpusTest {
 
-    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-30T07:00:00Z"), ZoneOffset.UTC);
+    private static final Clock CLOCK = Clock.fixed(Instant.parse(SchemaSamples.NOW), ZoneOffset.UTC);
+    /** Short body and header timeouts, so that the stalled clients are done in seconds; no rate limit in the way. */
+    private static final IngestConfig LIMITS = new IngestConfig(8L * 1024 * 1024, 1_000_000, 1, 3, 64, 3);
+    private static final Duration ANSWER_WITHIN = Duration.ofSeconds(10);
 
     /** Which credential a case presents. */
-    enum Auth { AGENT, NONE, BASIC, EMPTY, GARBAGE, FORGED, WRONG_SECRET, REVOKED, READ }
+    enum Auth { AGENT, NONE, BASIC, EMPTY, GARBAGE, FORGED, WRONG_SECRET, REVOKED, READ, LONG, SPACED, NO_SPACE, TWO }
 
     /** One bad request and the answer it must get; {@code field} null means not checked. */
     record Case(String name, Auth auth, String contentType, String encoding, byte[] body, int status, String field,
@@ -72,7 +86,7 @@ class BadInputCorpusTest {
 
     @BeforeAll
     void start() throws Exception {
-        running = RunningCollector.start(data, CLOCK);
+        running = RunningCollector.start(CollectorConfig.defaults().withIngest(LIMITS), data, CLOCK);
         collector = running.collector();
         http = running.http();
         agentToken = collector.tokens().add("sql01", TokenStore.Kind.AGENT, CLOCK.instant());
@@ -168,8 +182,8 @@ class BadInputCorpusTest {
         c.add(mutated("collectedAt missing", r -> instance(r).remove("collectedAt"), 400, "instances[0].collectedAt",
                 "is required"));
         // lengths
-        c.add(mutated("100 KB string", r -> r.getJsonObject("agent").put("name", "x".repeat(100_000)), 400, null,
-                "String value length"));
+        c.add(mutated("100 KB string", r -> r.getJsonObject("agent").put("name", "x".repeat(100_000)), 400, "agent.name",
+                "64 KiB"));
         c.add(mutated("agent name 300 chars", r -> r.getJsonObject("agent").put("name", "x".repeat(300)), 400,
                 "agent.name", "at most 256"));
         c.add(mutated("database name 200 chars", r -> backup(r).put("databaseName", "d".repeat(200)), 400,
@@ -218,7 +232,98 @@ class BadInputCorpusTest {
         c.add(auth("right id, wrong secret", Auth.WRONG_SECRET, 401, "unknown or revoked token"));
         c.add(auth("revoked token", Auth.REVOKED, 401, "unknown or revoked token"));
         c.add(auth("read token posting a report", Auth.READ, 403, "read token"));
+        issueCases(c);
+        transportCases(c);
+        for (SchemaSamples.Breach b : SchemaSamples.breaches()) {
+            c.add(new Case("rule: " + b.name(), Auth.AGENT, "application/json", null, b.body(), 400, b.field(), b.message()));
+        }
         return c.stream();
+    }
+
+    /** What the outside test of issue 17 found accepted, each now refused. */
+    private static void issueCases(List<Case> c) {
+        String[] controls = {"\u0007", "\u0000", "\r", "\n", "\u001b", "\t"};
+        record Where(String field, Consumer<JsonObject> set) {
+        }
+        for (String ctl : controls) {
+            String shown = String.format("U+%04X", (int) ctl.charAt(0));
+            List<Where> places = List.of(
+                    new Where("host.os.name", r -> r.getJsonObject("host").getJsonObject("os").put("name", "Windows" + ctl)),
+                    new Where("instances[0].server.edition", r -> instance(r).getJsonObject("server").put("edition", "Ent" + ctl)),
+                    new Where("qat.devices[0].name", r -> r.getJsonObject("qat").getJsonArray("devices").getJsonObject(0)
+                            .put("name", ctl + "4xxx")),
+                    new Where("instances[0].databases[0].recoveryModel", r -> instance(r).getJsonArray("databases")
+                            .getJsonObject(0).put("recoveryModel", "FULL" + ctl)),
+                    new Where("instances[0].accelerators[0].modeReasonDesc", r -> instance(r).getJsonArray("accelerators")
+                            .getJsonObject(0).put("modeReasonDesc", "HARDWARE" + ctl + "MODE")),
+                    new Where("qat.software.drivers[0].path", r -> r.getJsonObject("qat").getJsonObject("software")
+                            .getJsonArray("drivers").getJsonObject(0).put("path", "C:" + ctl + "qat.sys")));
+            for (Where w : places) {
+                c.add(mutated(shown + " in " + w.field(), w.set(), 400, w.field(), "control character " + shown));
+            }
+        }
+        c.add(mutated("5,000 characters in host.os.name", r -> r.getJsonObject("host").getJsonObject("os")
+                .put("name", "W".repeat(5000)), 400, "host.os.name", "at most 256"));
+        c.add(mutated("5,000 characters in server.edition", r -> instance(r).getJsonObject("server")
+                .put("edition", "E".repeat(5000)), 400, "instances[0].server.edition", "at most 256"));
+        c.add(mutated("100 KiB string in an unknown field", r -> r.put("addedByANewerAgent", "x".repeat(100 * 1024)), 400,
+                "addedByANewerAgent", "64 KiB"));
+        c.add(mutated("control character in an unknown nested field", r -> r.getJsonObject("agent")
+                .put("future", new JsonObject().put("note", "a\u001bb")), 400, "agent.future.note", "control character U+001B"));
+        c.add(mutated("deviceType FLOPPY", r -> backup(r).put("deviceType", "FLOPPY"), 400,
+                "instances[0].backups[0].deviceType", "must be one of"));
+        c.add(mutated("target NAS", r -> backup(r).put("target", "NAS"), 400, "instances[0].backups[0].target", "must be one of"));
+        c.add(mutated("QAT state UP", r -> r.getJsonObject("qat").getJsonArray("devices").getJsonObject(0).put("state", "UP"),
+                400, "qat.devices[0].state", "must be one of"));
+        c.add(mutated("createdAt as a number", r -> r.put("createdAt", 1_796_000_000L), 400, "createdAt", "ISO-8601"));
+        c.add(mutated("edition as a number", r -> instance(r).getJsonObject("server").put("edition", 16), 400,
+                "instances[0].server.edition", "expected a string"));
+        c.add(mutated("hadrEnabled as a string", r -> instance(r).getJsonObject("server").put("hadrEnabled", "false"), 400,
+                "instances[0].server.hadrEnabled", "expected true or false"));
+        c.add(mutated("a null in a list", r -> r.getJsonObject("licence").getJsonArray("notes").addNull(), 400,
+                "licence.notes[1]", "is required"));
+        String golden = golden();
+        int at = golden.indexOf("\"Sales\"") + 1;
+        byte[] plain = golden.getBytes(StandardCharsets.UTF_8);
+        int byteAt = golden.substring(0, at).getBytes(StandardCharsets.UTF_8).length;
+        String[][] utf8 = {{"overlong C0 AF", "C0 AF"}, {"encoded surrogate ED A0 80", "ED A0 80"},
+            {"overlong E0 80 AF", "E0 80 AF"}, {"past U+10FFFF F4 90 80 80", "F4 90 80 80"}, {"lone continuation 80", "80"},
+            {"truncated E2 82", "E2 82"}, {"byte FF", "FF"}, {"raw NUL byte", "00"}};
+        for (String[] u : utf8) {
+            c.add(bytes("invalid UTF-8: " + u[0], concat(Arrays.copyOf(plain, byteAt), SchemaSamples.hex(u[1]),
+                    Arrays.copyOfRange(plain, byteAt, plain.length)), 400, "$"));
+        }
+        c.add(bytes("UTF-16 body", golden.getBytes(StandardCharsets.UTF_16), 400, "$"));
+    }
+
+    /** Content types, encodings, gzip and tokens. */
+    private static void transportCases(List<Case> c) throws Exception {
+        byte[] good = golden().getBytes(StandardCharsets.UTF_8);
+        for (String type : List.of("application/jsonp", "application/json-seq", "application/jsonx", "text/json",
+                "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=latin-1",
+                "application/json; charset=utf-16", "application/json; foo=bar", "application/json;", "json",
+                "application/*", "*/*")) {
+            c.add(new Case("Content-Type " + type, Auth.AGENT, type, null, good, 415, "$", "application/json"));
+        }
+        for (String encoding : List.of("deflate", "gzip, gzip", "compress", "x-gzip", "")) {
+            c.add(new Case("Content-Encoding '" + encoding + "'", Auth.AGENT, "application/json", encoding, good, 415, "$",
+                    "Content-Encoding must be gzip"));
+        }
+        c.add(new Case("gzip of malformed JSON", Auth.AGENT, "application/json", "gzip", gzip("{\"a\":".getBytes(StandardCharsets.UTF_8)),
+                400, "$", "malformed JSON"));
+        c.add(new Case("gzip in gzip", Auth.AGENT, "application/json", "gzip", gzip(gzip(good)), 400, "$", null));
+        c.add(new Case("gzip of invalid UTF-8", Auth.AGENT, "application/json", "gzip",
+                gzip(concat("{\"reportId\":\"".getBytes(StandardCharsets.US_ASCII), SchemaSamples.hex("C0 AF"), "\"}".getBytes(StandardCharsets.US_ASCII))),
+                400, "$", "UTF-8"));
+        c.add(new Case("gzip bomb of zeros", Auth.AGENT, "application/json", "gzip", gzip(new byte[64 * 1024 * 1024]), 413, "$",
+                "decompressed body exceeds"));
+        c.add(new Case("gzip of a report with a bell", Auth.AGENT, "application/json", "gzip",
+                gzip(golden().replace("\"Sales\"", "\"Sa\\u0007les\"").getBytes(StandardCharsets.UTF_8)), 400,
+                "instances[0].databases[0].name", "control character U+0007"));
+        c.add(auth("token of 4 KiB", Auth.LONG, 401, "unknown or revoked token"));
+        c.add(auth("space inside the token", Auth.SPACED, 401, "malformed bearer token"));
+        c.add(auth("Bearer without a space", Auth.NO_SPACE, 401, "missing bearer token"));
+        c.add(auth("two tokens", Auth.TWO, 401, "malformed bearer token"));
     }
 
     @Order(1)
@@ -231,6 +336,8 @@ class BadInputCorpusTest {
             request.putHeader("Authorization", "Basic c3FsMDE6c2VjcmV0");
         } else if (bad.auth == Auth.EMPTY) {
             request.putHeader("Authorization", "Bearer ");
+        } else if (bad.auth == Auth.NO_SPACE) {
+            request.putHeader("Authorization", "Bearer" + agentToken);
         } else if (token != null) {
             request.putHeader("Authorization", "Bearer " + token);
         }
@@ -240,7 +347,9 @@ class BadInputCorpusTest {
         if (bad.encoding != null) {
             request.putHeader("Content-Encoding", bad.encoding);
         }
-        HttpResponse<Buffer> response = request.sendBuffer(Buffer.buffer(bad.body)).await(30, TimeUnit.SECONDS);
+        long sent = System.nanoTime();
+        HttpResponse<Buffer> response = request.sendBuffer(Buffer.buffer(bad.body)).await(ANSWER_WITHIN.toSeconds(), TimeUnit.SECONDS);
+        assertThat(Duration.ofNanos(System.nanoTime() - sent)).as(bad.name).isLessThan(ANSWER_WITHIN);
         assertThat(response.statusCode()).as(bad.name + ": " + response.bodyAsString()).isEqualTo(bad.status);
         JsonObject answer = response.bodyAsJsonObject();
         assertThat(answer.getString("error")).as(bad.name).isNotBlank();
@@ -252,14 +361,139 @@ class BadInputCorpusTest {
         }
     }
 
+    /**
+     * A client over a raw socket: what it sends, with its pauses ({@code {AGENT}} stands for a valid agent token), the
+     * answers it may get (-1: the connection closed without one), by when the answer must come and by when the
+     * connection must be closed.
+     */
+    record Slow(String name, List<RawHttp.Step> steps, Set<Integer> statuses, Duration answerWithin, Duration closedWithin) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static List<Slow> slowClients() {
+        String json = "Content-Type: application/json";
+        String agent = "Authorization: Bearer {AGENT}";
+        Duration second = Duration.ofSeconds(1);
+        Duration linger = IngestHandler.LINGER.plusSeconds(2);
+        Duration bodyIdle = Duration.ofSeconds(LIMITS.bodyIdleTimeoutSeconds() + 2);
+        Duration bodyTotal = Duration.ofSeconds(LIMITS.bodyTimeoutSeconds() + 2);
+        Duration header = Duration.ofSeconds(LIMITS.headerTimeoutSeconds() + 2);
+        Duration stall = Duration.ofSeconds(8);
+        List<Slow> c = new ArrayList<>();
+        c.add(new Slow("unauthenticated 8 MiB upload that stalls", RawHttp.steps(
+                RawHttp.send(RawHttp.head(json, "Content-Length: 8388608")), RawHttp.send(new byte[1024]), RawHttp.pause(stall)),
+                Set.of(401), second, linger));
+        c.add(new Slow("forged token, upload that stalls", RawHttp.steps(
+                RawHttp.send(RawHttp.head(json, "Authorization: Bearer qw_aaaaaaaaaaaa_" + "A".repeat(43), "Content-Length: 8388608")),
+                RawHttp.send(new byte[1024]), RawHttp.pause(stall)), Set.of(401), second, linger));
+        c.add(new Slow("unauthenticated chunked upload that never ends", RawHttp.steps(
+                RawHttp.send(RawHttp.head(json, "Transfer-Encoding: chunked")), RawHttp.send("400\r\n" + "x".repeat(1024) + "\r\n"),
+                RawHttp.pause(stall)), Set.of(401), second, linger));
+        c.add(new Slow("unauthenticated upload that keeps sending after its 401", RawHttp.steps(
+                RawHttp.send(RawHttp.head(json, "Content-Length: 8388608")), RawHttp.send(new byte[1 << 20]),
+                RawHttp.pause(Duration.ofMillis(500)), RawHttp.send(new byte[1 << 20]), RawHttp.pause(stall)),
+                Set.of(401, -1), second, linger));
+        c.add(new Slow("NUL in the Authorization header", RawHttp.steps(
+                RawHttp.send(RawHttp.head(json, "Authorization: Bearer qw_\u0000abc", "Content-Length: 2")), RawHttp.send("{}"),
+                RawHttp.pause(stall)), Set.of(401), second, linger));
+        c.add(new Slow("escape character in the Authorization header", RawHttp.steps(
+                RawHttp.send(RawHttp.head(json, "Authorization: Bearer \u001b[31mqw_x", "Content-Length: 2")), RawHttp.send("{}"),
+                RawHttp.pause(stall)), Set.of(401), second, linger));
+        c.add(new Slow("bytes above 0x7F in the Authorization header", RawHttp.steps(
+                RawHttp.send(RawHttp.head(json, "Authorization: Bearer qw_\u00e9\u00ff", "Content-Length: 2")), RawHttp.send("{}"),
+                RawHttp.pause(stall)), Set.of(401), second, linger));
+        c.add(new Slow("Expect: 100-continue with a forged token gets 401, not 100", RawHttp.steps(
+                RawHttp.send(RawHttp.head(json, "Authorization: Bearer qw_forged", "Expect: 100-continue", "Content-Length: 5000")),
+                RawHttp.pause(stall)), Set.of(401), second, linger));
+        c.add(new Slow("agent token, Content-Length larger than what is sent", RawHttp.steps(
+                RawHttp.send(RawHttp.head(json, agent, "Content-Length: 5000")), RawHttp.send("{\"schemaVersion\":1"),
+                RawHttp.pause(stall)), Set.of(408), bodyIdle, bodyIdle));
+        c.add(new Slow("agent token, chunked without its last chunk", RawHttp.steps(
+                RawHttp.send(RawHttp.head(json, agent, "Transfer-Encoding: chunked")), RawHttp.send(Integer.toHexString(17) + "\r\n{\"schemaVersion\":\r\n"),
+                RawHttp.pause(stall)), Set.of(408), bodyIdle, bodyIdle));
+        c.add(new Slow("agent token, gzip body that stalls", RawHttp.steps(
+                RawHttp.send(RawHttp.head(json, agent, "Content-Encoding: gzip", "Content-Length: 5000")),
+                RawHttp.send(new byte[] {0x1f, (byte) 0x8b, 8, 0}), RawHttp.pause(stall)), Set.of(408), bodyIdle, bodyIdle));
+        List<RawHttp.Step> trickle = RawHttp.steps(RawHttp.send(RawHttp.head(json, agent, "Content-Length: 5000")));
+        for (int i = 0; i < 16; i++) {
+            trickle.add(RawHttp.send(" "));
+            trickle.add(RawHttp.pause(Duration.ofMillis(400)));
+        }
+        c.add(new Slow("agent token, a byte every 0.4 s (never idle, never done)", trickle, Set.of(408), bodyTotal, bodyTotal));
+        List<RawHttp.Step> slowHead = RawHttp.steps(RawHttp.send("POST /api/v1/reports HTTP/1.1\r\nHost: x\r\nX-Slow: "));
+        for (int i = 0; i < 16; i++) {
+            slowHead.add(RawHttp.send("a"));
+            slowHead.add(RawHttp.pause(Duration.ofMillis(400)));
+        }
+        c.add(new Slow("request head a byte every 0.4 s", slowHead, Set.of(-1, 408), header, header));
+        c.add(new Slow("a connection that sends nothing", RawHttp.steps(RawHttp.pause(stall)), Set.of(-1, 408), header, header));
+        c.add(new Slow("agent token, Content-Length over ingest.maxBodyBytes", RawHttp.steps(
+                RawHttp.send(RawHttp.head(json, agent, "Content-Length: 9437184")), RawHttp.pause(stall)), Set.of(413), second, linger));
+        c.add(new Slow("agent token, chunked body over ingest.maxBodyBytes", chunked(agent, json, 9), Set.of(413, -1), bodyIdle, linger));
+        c.add(new Slow("headers over 8 KiB", RawHttp.steps(RawHttp.send(RawHttp.head(json, agent, "X-Big: " + "a".repeat(9000),
+                "Content-Length: 2")), RawHttp.send("{}"), RawHttp.pause(stall)), Set.of(400, 431, -1), second, linger));
+        c.add(new Slow("request line over 4 KiB", RawHttp.steps(RawHttp.send("POST /api/v1/reports?" + "a".repeat(5000)
+                + " HTTP/1.1\r\nHost: x\r\n\r\n"), RawHttp.pause(stall)), Set.of(400, 414, -1), second, linger));
+        c.add(new Slow("HTTP/2 prior knowledge", RawHttp.steps(RawHttp.send("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"),
+                RawHttp.pause(stall)), Set.of(400, 405, 505, -1), second, linger));
+        return c;
+    }
+
+    private static List<RawHttp.Step> chunked(String agent, String json, int mebibytes) {
+        List<RawHttp.Step> steps = RawHttp.steps(RawHttp.send(RawHttp.head(json, agent, "Transfer-Encoding: chunked")));
+        byte[] chunk = concat("100000\r\n".getBytes(StandardCharsets.US_ASCII), new byte[1 << 20],
+                "\r\n".getBytes(StandardCharsets.US_ASCII));
+        for (int i = 0; i < mebibytes; i++) {
+            steps.add(RawHttp.send(chunk));
+        }
+        steps.add(RawHttp.pause(Duration.ofSeconds(8)));
+        return steps;
+    }
+
     @Test
     @Order(2)
-    void corpusHasAtLeastFiftyCases() throws Exception {
-        assertThat(corpus().count()).isGreaterThanOrEqualTo(50);
+    void slowAndStalledClientsAreAnsweredAndClosedWithinTheTimeouts() throws Exception {
+        List<Slow> cases = slowClients();
+        ExecutorService pool = Executors.newFixedThreadPool(cases.size());
+        try {
+            List<Future<RawHttp.Answer>> answers = new ArrayList<>();
+            for (Slow slow : cases) {
+                List<RawHttp.Step> steps = slow.steps().stream().map(step -> step instanceof RawHttp.Send send
+                        ? RawHttp.send(new String(send.bytes(), StandardCharsets.ISO_8859_1).replace("{AGENT}", agentToken)
+                                .getBytes(StandardCharsets.ISO_8859_1)) : step).toList();
+                answers.add(pool.submit(() -> RawHttp.exchange(collector.port(), steps, ANSWER_WITHIN.plusSeconds(2))));
+            }
+            SoftAssertions soft = new SoftAssertions();
+            for (int i = 0; i < cases.size(); i++) {
+                Slow slow = cases.get(i);
+                RawHttp.Answer a = answers.get(i).get(60, TimeUnit.SECONDS);
+                soft.assertThat(a.status()).as("%s: %s %s", slow.name(), a.head(), a.body()).isIn(slow.statuses());
+                if (a.status() > 0) {
+                    soft.assertThat(a.answeredAfter()).as("%s answered", slow.name()).isLessThanOrEqualTo(slow.answerWithin());
+                    soft.assertThat(a.head()).as(slow.name()).doesNotContain("100 Continue");
+                }
+                soft.assertThat(a.closed()).as("%s: the connection is closed", slow.name()).isTrue();
+                if (a.closed()) {
+                    soft.assertThat(a.closedAfter()).as("%s closed", slow.name()).isLessThanOrEqualTo(slow.closedWithin());
+                }
+            }
+            soft.assertAll();
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
     @Order(3)
+    void corpusHasAtLeastTwoHundredCases() throws Exception {
+        assertThat(corpus().count() + slowClients().size()).isGreaterThanOrEqualTo(200);
+    }
+
+    @Test
+    @Order(4)
     void nothingWasStoredAndTheCollectorStillServes() throws Exception {
         assertThat(count("reports")).isZero();
         assertThat(count("backups")).isZero();
@@ -279,7 +513,7 @@ class BadInputCorpusTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void wrongMethodAndUnknownPathAreAnsweredInJson() throws Exception {
         HttpResponse<Buffer> get = http.request(HttpMethod.GET, collector.port(), "127.0.0.1", "/api/v1/reports")
                 .send().await(10, TimeUnit.SECONDS);
@@ -308,6 +542,9 @@ class BadInputCorpusTest {
             case WRONG_SECRET -> agentToken.substring(0, 16) + "B".repeat(43);
             case REVOKED -> revokedToken;
             case READ -> readToken;
+            case LONG -> "qw_" + "a".repeat(4096);
+            case SPACED -> agentToken.substring(0, 10) + " " + agentToken.substring(10);
+            case TWO -> agentToken + ", Bearer " + agentToken;
             default -> null;
         };
     }

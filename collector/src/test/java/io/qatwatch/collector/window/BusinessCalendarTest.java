@@ -45,8 +45,8 @@ class BusinessCalendarTest {
         // The same UTC finish is inside the margin before the autumn change and a breach after it.
         List<NightlyWindow.DatabaseBackup> before = List.of(backup("2026-10-22T01:00:00Z", "2026-10-22T04:30:00Z"));
         List<NightlyWindow.DatabaseBackup> after = List.of(backup("2026-10-29T01:00:00Z", "2026-10-29T05:30:00Z"));
-        NightlyWindow b = NightlyWindows.build("h/i", before, cal, WindowSettings.DEFAULTS, Set.of()).get(0);
-        NightlyWindow a = NightlyWindows.build("h/i", after, cal, WindowSettings.DEFAULTS, Set.of()).get(0);
+        NightlyWindow b = NightlyWindows.build("h/i", before, cal, WindowSettings.DEFAULTS).get(0);
+        NightlyWindow a = NightlyWindows.build("h/i", after, cal, WindowSettings.DEFAULTS).get(0);
         assertThat(b.marginMinutes()).isEqualTo(30.0);   // business 05:00Z in CEST
         assertThat(a.marginMinutes()).isEqualTo(30.0);   // business 06:00Z in CET
         assertThat(a.breached()).isFalse();
@@ -78,6 +78,6 @@ class BusinessCalendarTest {
 
     private static NightlyWindow.DatabaseBackup backup(String start, String end) {
         return new NightlyWindow.DatabaseBackup("h/i", "Sales", "g1", "D", false, Instant.parse(start), Instant.parse(end),
-                1_000_000_000L, null, "MS_XPRESS", "LOCAL");
+                1_000_000_000L, null, "MS_XPRESS", "LOCAL", false, false);
     }
 }

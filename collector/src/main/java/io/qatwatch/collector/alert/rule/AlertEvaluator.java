@@ -18,9 +18,14 @@ public final class AlertEvaluator {
     private final Map<String, Rule> rules;
 
     public AlertEvaluator(AnalysisConfig analysisConfig, RulesConfig rulesConfig) {
+        this(analysisConfig, rulesConfig, Rules.enabled(rulesConfig));
+    }
+
+    /** Runs {@code rules} (name to rule, in order) instead of the enabled built-in ones: for scripted scenarios. */
+    public AlertEvaluator(AnalysisConfig analysisConfig, RulesConfig rulesConfig, Map<String, Rule> rules) {
         this.analysisConfig = analysisConfig;
         this.rulesConfig = rulesConfig;
-        this.rules = Rules.enabled(rulesConfig);
+        this.rules = new LinkedHashMap<>(rules);
     }
 
     /** The fleet analysed as of {@code now}, from scratch. */

@@ -90,8 +90,9 @@ final class BackupRules {
         RulesConfig.ThroughputDrop cfg = rules.backupThroughputDrop();
         List<Alert> out = new ArrayList<>();
         for (MergedDatabase db : fleet.databases().values()) {
+            // a snapshot backup's size is an estimate: no throughput to compare
             List<DatabaseBackup> fulls = db.backups().stream()
-                    .filter(b -> "D".equals(b.type()) && b.durationSeconds() >= cfg.minDurationMinutes() * 60L)
+                    .filter(b -> "D".equals(b.type()) && !b.snapshot() && b.durationSeconds() >= cfg.minDurationMinutes() * 60L)
                     .sorted(Comparator.comparing(DatabaseBackup::finishedAt)).toList();
             if (fulls.isEmpty()) {
                 continue;

@@ -94,7 +94,7 @@ final class QatRules {
             Set<String> xpress = new TreeSet<>();
             Set<String> qatDeflate = new TreeSet<>();
             for (BackupRecord b : ia.instance().backups()) {
-                if (b.finishedAt().isBefore(since) || "L".equals(b.type())) {
+                if (b.finishedAt().isBefore(since) || "L".equals(b.type()) || b.sizeIsEstimate()) {
                     continue;
                 }
                 if ("MS_XPRESS".equalsIgnoreCase(b.compressionAlgorithm())) {
@@ -127,9 +127,14 @@ final class QatRules {
         return out;
     }
 
-    private static String algorithmName(long v) {
+    /**
+     * The option as its documentation words it: 0 is "backup compression is off, as specified by backup compression
+     * default", no algorithm named (not MS_XPRESS); 1 MS_XPRESS, 2 QAT_DEFLATE, 3 ZSTD.
+     */
+    static String algorithmName(long v) {
         return switch ((int) v) {
-            case 0, 1 -> v + " (MS_XPRESS)";
+            case 0 -> "0 (none set: compression as 'backup compression default' says)";
+            case 1 -> "1 (MS_XPRESS)";
             case 2 -> "2 (QAT_DEFLATE)";
             case 3 -> "3 (ZSTD)";
             default -> String.valueOf(v);

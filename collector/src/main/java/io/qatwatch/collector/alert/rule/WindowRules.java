@@ -77,9 +77,14 @@ final class WindowRules {
         return out;
     }
 
-    /** A breach is about the last night; once the next night has begun it is history. */
-    private static boolean nextNightStarted(NightlyWindow last, Instant now, BusinessCalendar cal) {
-        return cal.nightContaining(now).map(n -> n.morning().isAfter(last.morning())).orElse(false);
+    /**
+     * A breach is about the last night; once the next night has begun it is history, and stays so. The next night
+     * begins when the business interval that the window ran into ends. (Asking whether {@code now} lies in a later
+     * night than the window's answered "no" on every business day after it, so when the following nights had no full
+     * or differential backup, the old breach came back each morning until a new window appeared.)
+     */
+    static boolean nextNightStarted(NightlyWindow last, Instant now, BusinessCalendar cal) {
+        return !now.isBefore(cal.businessIntervalAtOrAfter(last.businessStart()).end());
     }
 
     private static RunningBackup stillRunningInBusinessHours(InstanceAnalysis ia, Instant now) {
@@ -153,7 +158,7 @@ final class WindowRules {
                 out.add(new Alert("backup-window-creep", cfg.severity(), ia.host().host(), ia.instance().name(), null, kind,
                         "Backup window margin shrinks " + Fmt.two(-t.slopeMinutesPerDay()) + " min/day; under "
                                 + Fmt.minutes(t.safetyMarginMinutes()) + " by " + t.forecastDate(),
-                        CREEP_WHY, facts, series));
+                        CREEP_WHY, facts, series, t.forecastDate()));
             }
         }
         return out;

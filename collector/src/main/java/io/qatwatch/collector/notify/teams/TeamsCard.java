@@ -26,6 +26,9 @@ public final class TeamsCard {
             Alert a = r.alert();
             body.add(text(a.severity().name() + ": " + a.summary(), "Medium", "Bolder", null));
             body.add(text(a.where() + " · since " + r.since().atOffset(ZoneOffset.UTC), null, null, null).put("isSubtle", true));
+            for (String remark : n.remarks(r)) {
+                body.add(text(remark, null, "Bolder", null));
+            }
             body.add(text(a.why(), null, null, null));
             JsonArray facts = new JsonArray();
             a.facts().forEach(f -> facts.add(new JsonObject().put("title", f.label()).put("value", f.value())));

@@ -50,6 +50,7 @@ public final class WebhookPayload {
                 .put("resolvedAt", r.resolvedAt() == null ? null : r.resolvedAt().toString())
                 .put("facts", facts)
                 .put("series", series)
+                .put("remarks", new JsonArray(n.remarks(r)))
                 .put("link", n.link(r));
     }
 }

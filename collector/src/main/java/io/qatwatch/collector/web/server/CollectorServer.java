@@ -9,6 +9,8 @@ import io.qatwatch.collector.metrics.PrometheusText;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.analysis.FleetCompression;
+import io.qatwatch.collector.store.TokenStore.Kind;
+import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.CompressionQuery;
 import io.qatwatch.collector.web.CompressionView;
@@ -33,6 +35,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -67,6 +70,7 @@ public final class CollectorServer extends VerticleBase {
     private final MetricsSource influxMetrics;
     private final WindowCharts charts;
     private final SilencesApi silences;
+    private final AlertActions actions;
     private final CompressionView compression;
     private final Function<String, String> groupOf;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
@@ -89,16 +93,18 @@ public final class CollectorServer extends VerticleBase {
     }
 
     /**
-     * @param alerts        the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
-     * @param windows       the window analysis's view, or null until it is wired (503)
-     * @param compression   the compression comparison's view, or null until it is wired (503)
+     * @param alerts      the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
+     * @param windows     the window analysis's view, or null until it is wired (503)
+     * @param actions     one alert with its history, acknowledgements and notes, or null until it is wired (503)
+     * @param compression the compression comparison's view, or null until it is wired (503)
      * @param influxMetrics the InfluxDB sink's families for {@code /metrics}, read per scrape ({@link MetricsSource#NONE} without one)
      */
     public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
             WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
-            CompressionView compression, MetricsSource influxMetrics) {
+            AlertActions actions, CompressionView compression, MetricsSource influxMetrics) {
         this.silences = silences;
+        this.actions = actions;
         this.compression = compression;
         this.charts = charts;
         this.groupOf = groupOf;
@@ -123,13 +129,20 @@ public final class CollectorServer extends VerticleBase {
         // so a long one (the whole fleet) does not hold up the writer's thread and with it every report
         readWorker = vertx.createSharedWorkerExecutor("qatwatch-read-" + instance, 2);
         Router router = Router.router(vertx);
+        HeaderDeadline deadline = new HeaderDeadline(vertx, settings.ingest().headerTimeoutSeconds() * 1000L);
+        router.route().handler(ctx -> {
+            // no answer is sniffed into something else: a 400 that repeats a filter stays text
+            ctx.response().putHeader("X-Content-Type-Options", "nosniff");
+            deadline.requestStarted(ctx);
+            ctx.next();
+        });
         router.get("/healthz").handler(ctx -> ctx.response().putHeader("Content-Type", "application/json")
                 .end("{\"status\":\"ok\"}"));
         router.get("/metrics").handler(this::metrics);
+        // no BodyHandler: the ingest handler checks the token before it reads a byte of the body, then reads it
+        // within the size limit and the body timeouts
         router.post("/api/v1/reports")
-                .handler(BodyHandler.create(false).setBodyLimit(settings.ingest().maxBodyBytes()))
-                .handler(new IngestHandler(vertx, storeWorker, tokens, store, settings.ingest().reportsPerMinute(),
-                        settings.ingest().maxBodyBytes(), clock, metrics, onAccepted));
+                .handler(new IngestHandler(vertx, storeWorker, tokens, store, settings.ingest(), clock, metrics, onAccepted));
         Sessions sessions = new Sessions(Duration.ofMinutes(settings.statusPage().sessionMinutes()));
         ReadAccess readAccess = new ReadAccess(readWorker, tokens, sessions, clock, settings.statusPage().openOnLoopback());
         SignIn signIn = new SignIn(readWorker, tokens, sessions, clock, settings.tls().enabled(), settings.statusPage().notice());
@@ -138,13 +151,34 @@ public final class CollectorServer extends VerticleBase {
         router.post("/logout").handler(BodyHandler.create(false).setBodyLimit(8 * 1024)).handler(signIn::signOut);
         router.get("/api/v1/fleet").handler(ctx -> readAccess.require(ctx, false, () -> fleet(ctx)));
         router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
+        AlertRequests alertRequests = new AlertRequests(() -> actions, clock);
+        router.get("/api/v1/alerts/:id").handler(ctx -> readAccess.require(ctx, false, () -> alertRequests.show(ctx)));
+        router.post("/api/v1/alerts/:id/acknowledge").handler(BodyHandler.create(false).setBodyLimit(16 * 1024))
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.acknowledge(ctx)));
+        router.delete("/api/v1/alerts/:id/acknowledge")
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.unacknowledge(ctx)));
+        router.post("/api/v1/alerts/:id/notes").handler(BodyHandler.create(false).setBodyLimit(16 * 1024))
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.note(ctx)));
         router.get("/api/v1/instances/:host/:instance/windows")
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
         router.get("/api/v1/compression").handler(ctx -> readAccess.require(ctx, false, () -> compression(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
+        // a reader first, the body (at most 64 KiB) after: BodyHandler resumes the request paused here; the CSRF
+        // check of a cookie session then reads the body (two routes: Vert.x Web wants a route's BodyHandler first)
+        router.post("/api/v1/silences").handler(ctx -> {
+            ctx.request().pause();
+            readAccess.require(ctx, false, ctx::next);
+        });
         router.post("/api/v1/silences").handler(BodyHandler.create(false).setBodyLimit(64 * 1024))
-                .handler(ctx -> readAccess.requireToChange(ctx, () -> createSilence(ctx)));
-        router.delete("/api/v1/silences/:id").handler(ctx -> readAccess.requireToChange(ctx, () -> expireSilence(ctx)));
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> createSilence(ctx)));
+        router.delete("/api/v1/silences/:id")
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> expireSilence(ctx)));
+        TokenApi tokenApi = new TokenApi(storeWorker, tokens, clock);
+        router.get("/api/v1/tokens").handler(ctx -> readAccess.require(ctx, Kind.ADMIN, false, () -> tokenApi.list(ctx)));
+        router.post("/api/v1/tokens").handler(BodyHandler.create(false).setBodyLimit(4 * 1024))
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.ADMIN, () -> tokenApi.add(ctx)));
+        router.delete("/api/v1/tokens/:name")
+                .handler(ctx -> readAccess.requireToChange(ctx, Kind.ADMIN, () -> tokenApi.revoke(ctx)));
         router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
         router.errorHandler(413, ctx -> {
             metrics.rejected("too_large");
@@ -161,17 +195,46 @@ public final class CollectorServer extends VerticleBase {
             json(ctx, 500, new JsonObject().put("error", "internal error; see the collector log"));
         });
 
+        // per connection: HTTP/1.1 only (one request at a time; no HTTP/2 upgrade and its many streams), a request
+        // line of at most 4 KiB and headers of at most 8 KiB, a complete request head within
+        // ingest.headerTimeoutSeconds, and closed when silent that long
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(settings.listen().host())
                 .setPort(settings.listen().port())
-                .setCompressionSupported(true);
+                .setCompressionSupported(true)
+                .setHttp2ClearTextEnabled(false)
+                .setMaxInitialLineLength(4096)
+                .setMaxHeaderSize(8192)
+                .setIdleTimeout(settings.ingest().headerTimeoutSeconds());
         if (settings.tls().enabled()) {
             options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
                     .setCertPath(settings.tls().certFile().toString())
                     .setKeyPath(settings.tls().keyFile().toString()));
         }
         settings.listen().plainTextWarning(settings.tls()).ifPresent(LOG::warn);
-        return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> server = s);
+        return vertx.createHttpServer(options).connectionHandler(deadline::opened).invalidRequestHandler(this::invalidRequest)
+                .requestHandler(router).listen().onSuccess(s -> server = s);
+    }
+
+    /**
+     * A request the HTTP decoder refused. A control character in a header value of a report (a NUL in the token) is
+     * a credential that cannot be valid: 401, as for any malformed token. Everything else is answered as Vert.x does
+     * (400, 414, 431); the connection is closed after the answer.
+     */
+    private void invalidRequest(HttpServerRequest request) {
+        Throwable cause = request.decoderResult() == null ? null : request.decoderResult().cause();
+        boolean badHeaderValue = cause instanceof IllegalArgumentException && cause.getMessage() != null
+                && cause.getMessage().contains("prohibited character");
+        if (badHeaderValue && "/api/v1/reports".equals(request.path())) {
+            metrics.rejected("unauthorized");
+            request.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer realm=\"qatwatch\"")
+                    .putHeader("Content-Type", "application/json").putHeader("X-Content-Type-Options", "nosniff")
+                    .end(new JsonObject().put("error", "malformed header: a control character in a header value; send "
+                            + "'Authorization: Bearer <agent token>' as 'qatwatch collector token add' printed it")
+                            .put("field", "Authorization").encode());
+            return;
+        }
+        HttpServerRequest.DEFAULT_INVALID_REQUEST_HANDLER.handle(request);
     }
 
     @Override

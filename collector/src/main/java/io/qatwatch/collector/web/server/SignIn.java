@@ -61,9 +61,9 @@ final class SignIn {
         String presented = token.trim();
         worker.executeBlocking(() -> tokens.authenticate(presented), false).onComplete(r -> {
             Optional<TokenStore.TokenInfo> info = r.succeeded() ? r.result() : Optional.empty();
-            if (info.isEmpty() || info.get().kind() != TokenStore.Kind.READ) {
+            if (info.isEmpty() || !info.get().kind().allows(TokenStore.Kind.READ)) {
                 html(ctx.response(), 401).end(SignInPage.render(info.isPresent()
-                        ? "That is an agent token: the status page takes a read token (qatwatch collector token add NAME --read)."
+                        ? "That is an agent token: the status page takes a read, operator or admin token (qatwatch collector token add NAME --read)."
                         : "That is not an active read token. Issue one on the collector with: qatwatch collector token add NAME --read",
                         true, notice));
                 return;

@@ -394,12 +394,18 @@ public final class StatusPage {
                         html.append(" <span class=\"muted\">").append(esc(i.acceleratorReason())).append("</span>");
                     }
                 }
+                for (String ag : i.availabilityGroups()) {
+                    html.append(" <span class=\"tag ag\" title=\"availability group and this replica's role\">AG ")
+                            .append(esc(ag)).append("</span>");
+                }
                 html.append("</span>");
             }
             html.append("</span></td><td data-label=\"QAT\">").append(qat(row)).append("</td><td data-label=\"Licence\">")
                     .append(licence(row.licenceVerdict())).append("</td><td data-label=\"Last seen\" title=\"")
                     .append(row.lastSeen() == null ? "" : UTC.format(row.lastSeen())).append("\">")
-                    .append(row.lastSeen() == null ? "never" : esc(ago(row.lastSeen(), view.renderedAt()))).append("</td></tr>");
+                    .append(row.lastSeen() == null ? "never" : esc(ago(row.lastSeen(), view.renderedAt())));
+            losses(html, row.losses());
+            html.append("</td></tr>");
         }
         html.append("</tbody></table>");
         pages(html, view.paging());
@@ -450,6 +456,26 @@ public final class StatusPage {
                     .append("\">Next ").append(q.limit()).append(" hosts after ").append(esc(paging.next().after())).append("</a>");
         }
         html.append("</nav>");
+    }
+
+    /** An agent that lost reports says so: what it could not write (a full disk), dropped or found torn. */
+    private static void losses(StringBuilder html, StatusView.AgentLosses losses) {
+        if (losses == null) {
+            return;
+        }
+        if (losses.lost() > 0) {
+            html.append(" <span class=\"tag bad\" title=\"reports the agent made but could not write to its disk (a full "
+                    + "disk, an I/O error), so never sent; a total since its outbox was created\">lost ")
+                    .append(losses.lost()).append(losses.lost() == 1 ? " report" : " reports").append("</span>");
+        }
+        if (losses.dropped() > 0) {
+            html.append(" <span class=\"tag warn\" title=\"reports dropped, oldest first, from the agent's full outbox "
+                    + "while it could not deliver (outbox.maxBytes)\">dropped ").append(losses.dropped()).append("</span>");
+        }
+        if (losses.corrupt() > 0) {
+            html.append(" <span class=\"tag warn\" title=\"torn or corrupt outbox records cut out after a crash\">corrupt ")
+                    .append(losses.corrupt()).append("</span>");
+        }
     }
 
     private static String qat(HostRow row) {

@@ -53,6 +53,7 @@ public record StatusView(
      * @param group          its host group in the alert configuration, null when none
      * @param qat            null when no report carried QAT facts yet
      * @param licenceVerdict a {@code LicenceVerdict} name, null when unknown
+     * @param losses         what the agent's last report said it lost, null when it said nothing
      */
     public record HostRow(
             String host,
@@ -62,10 +63,31 @@ public record StatusView(
             QatState qat,
             String licenceVerdict,
             List<SqlInstanceRow> instances,
-            Instant lastSeen) {
+            Instant lastSeen,
+            AgentLosses losses) {
 
         public HostRow {
             instances = List.copyOf(instances);
+        }
+
+        /** A host whose agent reported no losses (or none yet). */
+        public HostRow(String host, String state, String group, String cpuVendor, QatState qat, String licenceVerdict,
+                List<SqlInstanceRow> instances, Instant lastSeen) {
+            this(host, state, group, cpuVendor, qat, licenceVerdict, instances, lastSeen, null);
+        }
+    }
+
+    /**
+     * Reports an agent lost, as totals since its outbox was created.
+     *
+     * @param lost    could not be written to its disk (a full disk): never sent
+     * @param dropped dropped, oldest first, from a full outbox
+     * @param corrupt torn or corrupt records cut out after a crash
+     */
+    public record AgentLosses(long lost, long dropped, long corrupt) {
+
+        public boolean any() {
+            return lost > 0 || dropped > 0 || corrupt > 0;
         }
     }
 
@@ -77,9 +99,20 @@ public record StatusView(
      * A SQL Server instance of a host.
      *
      * @param acceleratorMode   {@code sys.dm_server_accelerator_status} mode: HARDWARE, SOFTWARE, NONE; null before SQL Server 2022
-     * @param acceleratorReason its {@code mode_reason_desc}
+     * @param acceleratorReason  its {@code mode_reason_desc}
+     * @param availabilityGroups the availability groups its databases are in, with this replica's role ({@code ag-orders SECONDARY})
      */
-    public record SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason) {
+    public record SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason,
+            List<String> availabilityGroups) {
+
+        public SqlInstanceRow {
+            availabilityGroups = availabilityGroups == null ? List.of() : List.copyOf(availabilityGroups);
+        }
+
+        /** An instance in no availability group. */
+        public SqlInstanceRow(String name, String productVersion, String acceleratorMode, String acceleratorReason) {
+            this(name, productVersion, acceleratorMode, acceleratorReason, List.of());
+        }
     }
 
     /**

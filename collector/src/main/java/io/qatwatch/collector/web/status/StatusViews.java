@@ -85,8 +85,18 @@ public final class StatusViews {
                         r.licence() == null ? null : r.licence().verdict().name(),
                         r.instances().stream().sorted(Comparator.comparing(SqlInstanceSnapshot::name))
                                 .map(StatusViews::instance).toList(),
-                        r.lastSeen()))
+                        r.lastSeen(),
+                        losses(r)))
                 .toList();
+    }
+
+    private static StatusView.AgentLosses losses(FleetRow r) {
+        if (r.agent() == null) {
+            return null;
+        }
+        StatusView.AgentLosses losses = new StatusView.AgentLosses(r.agent().lostTotal(), r.agent().outboxDroppedTotal(),
+                r.agent().outboxCorruptTotal());
+        return losses.any() ? losses : null;
     }
 
     /** The verdict columns of the fleet table, best first; FASTER_AND_SMALLER counts as faster and as smaller. */
@@ -150,6 +160,7 @@ public final class StatusViews {
         return new StatusView.SqlInstanceRow(s.name(),
                 s.server() == null ? null : s.server().productVersion(),
                 qat == null ? null : qat.modeDesc(),
-                qat == null ? null : qat.modeReasonDesc());
+                qat == null ? null : qat.modeReasonDesc(),
+                io.qatwatch.collector.web.FleetView.availabilityGroups(s));
     }
 }

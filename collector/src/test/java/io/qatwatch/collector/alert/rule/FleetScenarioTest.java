@@ -58,7 +58,8 @@ class FleetScenarioTest {
         Evaluation e = CONFIG.evaluator().evaluate(new FleetState(List.of(primary, secondary)), now);
 
         assertThat(e.alerts()).isEmpty();
-        FleetAnalysis.MergedDatabase sales = e.analysis().databases().get(Histories.guid("Sales"));
+        // agents before issue 14 sent no group_database_id: the group's and the database's names identify it
+        FleetAnalysis.MergedDatabase sales = e.analysis().databases().get("ag:agsales/sales");
         assertThat(sales.host()).isEqualTo("sql-a");
         assertThat(sales.replicas()).containsExactly("sql-a/MSSQLSERVER", "sql-b/MSSQLSERVER");
         assertThat(e.analysis().availabilityGroupWindows().get("agSales")).isNotEmpty()

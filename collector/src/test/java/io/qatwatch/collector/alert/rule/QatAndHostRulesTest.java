@@ -115,6 +115,61 @@ class QatAndHostRulesTest {
     }
 
     @Test
+    void algorithmOptionZeroIsNotMsXpress() {
+        // "0 = Backup compression is off, as specified by backup compression default"
+        Instant night = Instant.parse("2026-11-30T01:00:00Z");
+        InstanceState zero = instance("PROD", List.of(Histories.qat("HARDWARE", "HARDWARE_MODE_ENTERPRISE_SKU")), 0,
+                List.of(backup("Payroll", "D", night, 120, 5_000_000_000L, "MS_XPRESS", "LOCAL")), List.of());
+        FleetState fleet = new FleetState(List.of(host("qat-03", NOW, QAT_4XXX,
+                new LicenceFacts(LicenceVerdict.INTEL_QAT_HARDWARE, List.of(), true, List.of()), zero)));
+        Alert mismatch = new AlertsConfig(null, null, null, null, null, null, null).validate().evaluator().evaluate(fleet, NOW)
+                .alerts().stream().filter(a -> a.rule().equals("qat-config-mismatch")).findFirst().orElseThrow();
+        assertThat(mismatch.details()).contains("'backup compression algorithm': 0 (none set: compression as 'backup compression default' says)")
+                .doesNotContain("0 (MS_XPRESS)");
+    }
+
+    @Test
+    void certKeyCoversTdeCertificatesAsymmetricKeysAndEncryptorsTheLoginCannotSee() {
+        Instant night = Instant.parse("2026-11-30T01:00:00Z");
+        // Payments uses TDE under TDE_Payments (sys.dm_database_encryption_keys.encryptor_thumbprint), never exported;
+        // its log backups are encrypted with an EKM asymmetric key; Archive's backups with a certificate the login cannot see.
+        var payments = new io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo("Payments", Histories.guid("Payments"), "FULL",
+                "ENCRYPTED", null, null, null, Histories.guid("Payments"), null, null, false, "0x1122", "CERTIFICATE");
+        BackupRecord full = backup("Payments", "D", night, 1800, 100_000_000_000L, "QAT_DEFLATE", "UNC");
+        BackupRecord log = Histories.encrypted("Payments", night.plusSeconds(3600), 5, 1_000_000_000L, "AES_256", "0x5E6F");
+        BackupRecord logByKey = new BackupRecord(log.backupSetId(), log.databaseName(), log.databaseGuid(), "L", false, log.startedAt(),
+                log.finishedAt(), true, log.backupSizeBytes(), log.compressedSizeBytes(), log.compressionAlgorithm(), true, "AES_256",
+                "0x5E6F", "ASYMMETRIC KEY", "DISK", "UNC", log.databaseGuid(), false);
+        BackupRecord archive = Histories.encrypted("Archive", night.plusSeconds(7200), 60, 1_000_000_000L, "AES_256", "0xDEAD");
+        InstanceState tde = new InstanceState("PROD", NOW, null, List.of(), List.of(),
+                List.of(payments, Histories.db("Archive", "SIMPLE")),
+                List.of(new CertificateInfo("TDE_Payments", "0x1122", Instant.parse("2030-01-01T00:00:00Z"), null, false)),
+                List.of(new io.qatwatch.protocol.SqlInstanceSnapshot.AsymmetricKeyInfo("BackupKeyEkm", "0x5e6f",
+                        "CRYPTOGRAPHIC PROVIDER", "NO_PRIVATE_KEY", true)),
+                List.of(), List.of(full, logByKey, archive));
+        FleetState fleet = new FleetState(List.of(host("sql-01", NOW, NO_QAT,
+                new LicenceFacts(LicenceVerdict.INTEL_CPU, List.of(), false, List.of()), tde)));
+        List<Alert> alerts = new AlertsConfig(null, null, null, null, null, null, null).validate().evaluator().evaluate(fleet, NOW)
+                .alerts().stream().filter(a -> a.rule().equals("cert-key-not-backed-up")).toList();
+
+        assertThat(fired(alerts)).containsExactly(
+                "cert-key-not-backed-up sql-01 / PROD [0xDEAD]",
+                "cert-key-not-backed-up sql-01 / PROD [BackupKeyEkm]",
+                "cert-key-not-backed-up sql-01 / PROD [TDE_Payments]");
+        Alert cert = alerts.stream().filter(a -> "TDE_Payments".equals(a.subject())).findFirst().orElseThrow();
+        assertThat(cert.severity()).isEqualTo(io.qatwatch.collector.alert.Severity.CRITICAL);
+        assertThat(cert.summary()).isEqualTo("Private key of TDE certificate TDE_Payments never backed up");
+        assertThat(cert.details()).contains("Protects the TDE key of: Payments (every backup of it needs this certificate to restore)");
+        Alert key = alerts.stream().filter(a -> "BackupKeyEkm".equals(a.subject())).findFirst().orElseThrow();
+        assertThat(key.severity()).isEqualTo(io.qatwatch.collector.alert.Severity.INFO);
+        assertThat(key.details()).contains("Encrypts backups of: Payments", "Extensible Key Management provider");
+        Alert unseen = alerts.stream().filter(a -> "0xDEAD".equals(a.subject())).findFirst().orElseThrow();
+        assertThat(unseen.severity()).isEqualTo(io.qatwatch.collector.alert.Severity.WARNING);
+        assertThat(unseen.summary()).isEqualTo("Encryptor 0xDEAD of Archive is not among the certificates and keys the monitoring login sees");
+        assertThat(unseen.details()).contains("create-monitor-login.sql");
+    }
+
+    @Test
     void namedRestoreTargetsReplaceTheWholeFleet() {
         Instant night = Instant.parse("2026-11-30T01:00:00Z");
         InstanceState qatSql = instance("PROD", List.of(Histories.qat("HARDWARE", "HARDWARE_MODE_ENTERPRISE_SKU")), 2,

@@ -208,7 +208,12 @@ class StatusPageSignInTest {
     @Test
     void requestsThatChangeStateWithTheCookieNeedTheCsrfTokenBearerTokensDoNot() throws Exception {
         start(CollectorConfig.defaults());
-        String read = running.token("grafana", TokenStore.Kind.READ);
+        String reader = running.token("grafana", TokenStore.Kind.READ);
+        String readCookie = signIn(reader);
+        HttpResponse<String> byReader = silence(readCookie, csrfOf(get("/", readCookie).body()), null);
+        assertThat(byReader.statusCode()).as("a read session may look, not silence").isEqualTo(403);
+        assertThat(byReader.body()).contains("an operator or admin token");
+        String read = running.token("oncall", TokenStore.Kind.OPERATOR);
         String cookie = signIn(read);
         String csrf = csrfOf(get("/", cookie).body());
 

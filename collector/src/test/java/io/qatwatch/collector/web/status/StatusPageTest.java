@@ -163,4 +163,14 @@ class StatusPageTest {
         assertThat(a).as(from).isNotNegative();
         return s.substring(a, s.indexOf(to, a));
     }
+
+    @Test
+    void anAgentThatLostReportsSaysSoInItsRowAndOneThatLostNoneSaysNothing() {
+        StatusView.HostRow lossy = new StatusView.HostRow("sql09", "ok", null, "GenuineIntel", null, null, List.of(),
+                StatusFixture.NOW.minusSeconds(30), new StatusView.AgentLosses(36, 4, 0));
+        String page = StatusPage.render(StatusFixture.of(StatusFixture.NOW, List.of(lossy), List.of(), List.of(), null));
+        assertThat(page).contains("<span class=\"tag bad\"").contains(">lost 36 reports</span>")
+                .contains(">dropped 4</span>").doesNotContain(">corrupt ");
+        assertThat(html).as("the fixture's agents lost nothing").doesNotContain(">lost ").doesNotContain(">dropped ");
+    }
 }

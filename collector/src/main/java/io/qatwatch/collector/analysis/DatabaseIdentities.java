@@ -1,0 +1,87 @@
+package io.qatwatch.collector.analysis;
+
+import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Which database a database row or a backup of one instance is, across the fleet. A replica of an availability
+ * database is seeded by RESTORE, and "RESTORE always generates a new GUID when you restore a database that does not
+ * yet exist" (sys.database_recovery_status), so {@code database_guid} differs between replicas of one database. The
+ * identity of an availability database is the group's own, {@code sys.databases.group_database_id}, the same on every
+ * replica (or, from agents that did not send it, the group's name and the database's name, which are the same on
+ * every replica); {@code family_guid}, kept through restores, cross-checks a backup against it. Outside availability
+ * groups the identity is {@code database_guid}, which tells a database from an earlier one of the same name; when the
+ * agent did not read it (AUTO_CLOSE databases), the instance and the name. Pure.
+ */
+public final class DatabaseIdentities {
+
+    private final String scope;
+    private final Map<String, DatabaseInfo> byName = new HashMap<>();
+
+    private DatabaseIdentities(String scope) {
+        this.scope = scope;
+    }
+
+    /** The identities of {@code instance}'s databases; {@code scope} is {@code host/instance}. */
+    public static DatabaseIdentities of(String scope, InstanceState instance) {
+        DatabaseIdentities ids = new DatabaseIdentities(scope);
+        for (DatabaseInfo d : instance.databases()) {
+            ids.byName.put(lower(d.name()), d);
+        }
+        return ids;
+    }
+
+    /** The identity of one of the instance's databases. */
+    public String key(DatabaseInfo d) {
+        if (d.groupDatabaseId() != null) {
+            return "ag-database:" + lower(d.groupDatabaseId());
+        }
+        if (d.availabilityGroup() != null) {
+            return "ag:" + lower(d.availabilityGroup()) + "/" + lower(d.name());
+        }
+        if (d.databaseGuid() != null) {
+            return lower(d.databaseGuid());
+        }
+        return scope + "/" + d.name();
+    }
+
+    /**
+     * The identity of the database a backup taken on this instance belongs to: the database of that name, unless the
+     * backup's GUIDs show another one. Outside a group, a backup of another database_guid is an earlier database of
+     * the same name (dropped and created again); in a group, one of another family_guid is a database of other origin
+     * that had the name before (restored over, or before it was joined). Such a backup keeps an identity of its own.
+     */
+    public String key(BackupRecord b) {
+        DatabaseInfo d = byName.get(lower(b.databaseName()));
+        String own = b.databaseGuid() != null ? lower(b.databaseGuid()) : scope + "/" + b.databaseName();
+        if (d == null) {
+            return own;
+        }
+        if (inGroup(d)) {
+            boolean otherFamily = b.familyGuid() != null && d.familyGuid() != null && !b.familyGuid().equalsIgnoreCase(d.familyGuid());
+            return otherFamily ? own + "#family:" + lower(b.familyGuid()) : key(d);
+        }
+        if (d.databaseGuid() == null || b.databaseGuid() == null || b.databaseGuid().equalsIgnoreCase(d.databaseGuid())) {
+            return key(d);
+        }
+        return own;
+    }
+
+    /** Whether {@code b} is a backup of a database this instance holds as an availability-group secondary. */
+    public boolean onSecondary(BackupRecord b) {
+        DatabaseInfo d = byName.get(lower(b.databaseName()));
+        return d != null && "SECONDARY".equalsIgnoreCase(d.replicaRole()) && key(b).equals(key(d));
+    }
+
+    private static boolean inGroup(DatabaseInfo d) {
+        return d.groupDatabaseId() != null || d.availabilityGroup() != null;
+    }
+
+    private static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,155 @@
+package io.qatwatch.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code qatwatch demo} started as the command starts it, then checked from outside: through the API with the read
+ * token it prints, through the chat webhook, and in a real headless Chromium, every element the demo promises is there.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DemoTest {
+
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+
+    @TempDir
+    static Path tmp;
+
+    private Demo demo;
+    private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    void start() throws Exception {
+        demo = Demo.start(tmp.resolve("demo"), 0, Clock.systemUTC(), new PrintStream(printed, true, StandardCharsets.UTF_8));
+        demo.evaluateNow();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (demo != null) {
+            demo.close();
+        }
+    }
+
+    private String api(String path) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(demo.statusPage() + path.substring(1)))
+                .header("Authorization", "Bearer " + demo.readToken()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("%s: %s", path, r.body()).isEqualTo(200);
+        return r.body();
+    }
+
+    private Map<String, List<String>> rulesByHost() throws Exception {
+        JsonArray alerts = new JsonArray(api("/api/v1/alerts"));
+        return alerts.stream().map(JsonObject.class::cast).collect(Collectors.groupingBy(a -> a.getString("host"),
+                Collectors.mapping(a -> a.getString("rule"), Collectors.toList())));
+    }
+
+    @Test
+    void theAlertsApiHasTheCreepTheBreachTheSpillAndTheLicenceRisk() throws Exception {
+        Map<String, List<String>> rules = rulesByHost();
+        assertThat(rules.get("demo-sql-qat01")).as("%s", rules).contains("backup-window-creep").doesNotContain("backup-window-breach");
+        assertThat(rules.get("demo-sql-ag02")).as("%s", rules).contains("backup-window-breach");
+        assertThat(rules.get("demo-sql-amd01")).as("%s", rules).contains("backup-window-spill-forecast", "licence-risk");
+        assertThat(rules.values().stream().flatMap(List::stream)).doesNotContain("backup-missing", "agent-silent");
+    }
+
+    @Test
+    void theCreepHasAForecastAndItsDriverInTheWindowsApi() throws Exception {
+        JsonObject windows = new JsonObject(api("/api/v1/instances/demo-sql-qat01/PROD/windows"));
+        String text = windows.encode();
+        assertThat(text).contains("Sales").contains("forecast");
+        JsonArray alerts = new JsonArray(api("/api/v1/alerts?host=demo-sql-qat01"));
+        JsonObject creep = alerts.stream().map(JsonObject.class::cast)
+                .filter(a -> a.getString("rule").equals("backup-window-creep")).findFirst().orElseThrow();
+        assertThat(creep.encode()).contains("Sales").containsPattern("(?i)forecast");
+    }
+
+    @Test
+    void theFleetApiHasTheQatHardwareHostTheSoftwareModeAmdHostAndTheAvailabilityGroup() throws Exception {
+        Map<String, JsonObject> hosts = new JsonArray(api("/api/v1/fleet")).stream().map(JsonObject.class::cast)
+                .collect(Collectors.toMap(h -> h.getString("host"), h -> h));
+        assertThat(hosts).containsOnlyKeys("demo-sql-qat01", "demo-sql-amd01", "demo-sql-ag01", "demo-sql-ag02");
+        JsonObject qat = hosts.get("demo-sql-qat01");
+        assertThat(qat.getString("licenceVerdict")).isEqualTo("INTEL_QAT_HARDWARE");
+        assertThat(qat.getInteger("qatDevices")).isEqualTo(2);
+        assertThat(qat.getJsonArray("instances").getJsonObject(0).getString("acceleratorMode")).isEqualTo("HARDWARE");
+        JsonObject amd = hosts.get("demo-sql-amd01");
+        assertThat(amd.getString("cpuVendor")).isEqualTo("AuthenticAMD");
+        assertThat(amd.getString("licenceVerdict")).isEqualTo("INTEL_COMPONENT_ONLY");
+        assertThat(amd.getJsonArray("instances").getJsonObject(0).getString("acceleratorMode")).isEqualTo("SOFTWARE");
+        assertThat(hosts.get("demo-sql-ag01").getJsonArray("instances").getJsonObject(0).getJsonArray("availabilityGroups"))
+                .containsExactly("ag-orders PRIMARY");
+        assertThat(hosts.get("demo-sql-ag02").getJsonArray("instances").getJsonObject(0).getJsonArray("availabilityGroups"))
+                .containsExactly("ag-orders SECONDARY");
+    }
+
+    @Test
+    void theAlertsReachTheLocalWebhookWhichPrintsThem() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (demo.webhook().received().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        List<String> rules = new ArrayList<>();
+        demo.webhook().received().forEach(m -> m.getJsonArray("alerts").forEach(a -> rules.add(((JsonObject) a).getString("rule"))));
+        assertThat(rules).contains("backup-window-creep", "backup-window-breach", "backup-window-spill-forecast");
+        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("demo chat  [FIRING critical] backup-window-breach on demo-sql-ag02/PROD");
+        assertThat(demo.welcome()).contains("read token    " + demo.readToken(), demo.statusPage(), "Everything in it is simulated",
+                "chat          alerts are posted to http://127.0.0.1:");
+    }
+
+    @Test
+    void inChromiumThePageShowsEveryElementAndSaysItIsADemo() throws Exception {
+        assumeTrue(Files.isExecutable(CHROMIUM), "chromium is not installed: run ./run-tests, which installs Debian's chromium package");
+        String dom = chromium(demo.statusPage());
+        assertThat(dom).contains("id=\"notice\">" + Demo.NOTICE + "</p>");
+        assertThat(dom).contains("data-rule=\"backup-window-creep\"", "data-rule=\"backup-window-breach\"",
+                "data-rule=\"backup-window-spill-forecast\"", "data-rule=\"licence-risk\"");
+        assertThat(dom).contains(">INTEL_QAT_HARDWARE</span>", ">INTEL_COMPONENT_ONLY</span>", "QAT HARDWARE", "QAT SOFTWARE",
+                "AG ag-orders SECONDARY", "AG ag-orders PRIMARY");
+        assertThat(dom).contains("<svg class=\"windows\"", "<circle class=\"forecast\"");
+        String algorithms = dom.substring(dom.indexOf("<section id=\"algorithms\">"));
+        assertThat(algorithms).containsPattern("SalesDW <span class=\"muted\">demo-sql-qat01 / PROD</span>.*?MS_XPRESS.*?8 min 19\\.6 s")
+                .containsPattern("SalesDW <span class=\"muted\">demo-sql-qat01 / PROD</span>.*?QAT_DEFLATE.*?3 min 58\\.6 s")
+                .containsPattern("Archive <span class=\"muted\">demo-sql-qat01 / PROD</span>.*?MS_XPRESS.*?19 min")
+                .containsPattern("Archive <span class=\"muted\">demo-sql-qat01 / PROD</span>.*?QAT_DEFLATE.*?18 min");
+        assertThat(dom).doesNotContain("<script");
+    }
+
+    private String chromium(String url) throws IOException, InterruptedException {
+        Path profile = Files.createDirectories(tmp.resolve("chromium-profile"));
+        List<String> command = List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=1280,4000", "--dump-dom", url);
+        Path log = tmp.resolve("chromium.log");
+        Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("chromium finished within 60 s").isTrue();
+        assertThat(p.exitValue()).as("chromium exit; stderr: %s", Files.readString(log)).isZero();
+        return out;
+    }
+}

@@ -1,0 +1,496 @@
+package io.qatwatch.protocol;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The wire format's rules, field by field, written once: {@link ReportValidator} checks every report against this
+ * table and docs/protocol.md's field table is generated from it ({@link #markdownTable()}), so a rule in the
+ * document is a rule the collector enforces. A test fails when a field of the protocol records has no entry here.
+ *
+ * <p>Rules every JSON string obeys, whether its field is listed here or not (unknown fields included): well-formed
+ * UTF-8, at most {@link #MAX_STRING_BYTES} bytes, no control characters.
+ */
+public final class ReportSchema {
+
+    /** Longest JSON string, in UTF-8 bytes, anywhere in a report (field names and unknown fields included). */
+    public static final int MAX_STRING_BYTES = 64 * 1024;
+    public static final int NAME_CHARS = 256;
+    public static final int DATABASE_NAME_CHARS = 128;
+    public static final int TEXT_CHARS = 4096;
+    public static final int MAX_LIST_ITEMS = 4096;
+    public static final int MAX_INSTANCES = 64;
+    public static final int MAX_BACKUPS_PER_INSTANCE = 50_000;
+    public static final int MAX_DATABASES = 32_767;
+
+    /** What a value must be. */
+    public sealed interface Type permits Obj, ListOf, Text, Int, Decimal, Bool, Time {
+    }
+
+    /** Whether a field may be null or left out. */
+    public enum Presence { REQUIRED, OPTIONAL }
+
+    /** One field of an object: its rule and what it means. */
+    public record Field(String name, Type type, Presence presence, String meaning) {
+        public boolean required() {
+            return presence == Presence.REQUIRED;
+        }
+    }
+
+    /**
+     * A time field of an object that may not be earlier than another of the same object.
+     *
+     * @param later   the field that must not be earlier
+     * @param earlier the field it is compared with
+     */
+    public record NotBefore(String later, String earlier, String violation) {
+    }
+
+    /** A JSON object; fields it does not list are allowed (newer agents add them) and obey the rules for every string. */
+    public record Obj(List<Field> fields, List<NotBefore> order) implements Type {
+        public Obj {
+            fields = List.copyOf(fields);
+            order = List.copyOf(order);
+        }
+
+        public Field field(String name) {
+            for (Field f : fields) {
+                if (f.name().equals(name)) {
+                    return f;
+                }
+            }
+            return null;
+        }
+
+        /** This object with {@code later} not before {@code earlier}. */
+        public Obj notBefore(String later, String earlier, String violation) {
+            List<NotBefore> more = new ArrayList<>(order);
+            more.add(new NotBefore(later, earlier, violation));
+            return new Obj(fields, more);
+        }
+    }
+
+    /** A JSON array of at most {@code maxItems} items, none null. */
+    public record ListOf(Type item, int maxItems) implements Type {
+    }
+
+    /**
+     * A JSON string.
+     *
+     * @param values      the only values allowed, spelled exactly; empty when any text is
+     * @param pattern     a pattern the whole value must match, null when none
+     * @param patternRule what the pattern means, for people (the error message and the document)
+     */
+    public record Text(int maxChars, boolean nonBlank, List<String> values, Pattern pattern, String patternRule)
+            implements Type {
+        public Text {
+            values = List.copyOf(values);
+        }
+
+        public Text notBlank() {
+            return new Text(maxChars, true, values, pattern, patternRule);
+        }
+    }
+
+    /** A JSON integer (no fraction, no exponent, not a string) from {@code min} to {@code max}. */
+    public record Int(long min, long max, String violation) implements Type {
+    }
+
+    /** A JSON number from {@code min} to {@code max}. */
+    public record Decimal(double min, double max) implements Type {
+    }
+
+    /** {@code true} or {@code false}. */
+    public record Bool() implements Type {
+    }
+
+    /**
+     * A UTC ISO-8601 instant such as {@code 2026-11-30T00:30:02Z}.
+     *
+     * @param observed a time something happened: not before 1990, not more than a day ahead of the collector's clock
+     */
+    public record Time(boolean observed) implements Type {
+    }
+
+    private static final String INSTANCE_NAME_RULE = "1 to 64 letters, digits or _ $ # . - starting with a letter, digit or _"
+            + " (no spaces or path separators)";
+
+    /** An agent report: the document {@code POST /api/v1/reports} carries and {@code qatwatch probe --json} prints. */
+    public static final Obj REPORT = object(
+            req("schemaVersion", new Int(1, 1, "unsupported schema version %d; this build reads version 1"),
+                    "a collector refuses a version it does not read"),
+            req("reportId", new Text(64, true, List.of(), Pattern.compile("[A-Za-z0-9_\\-]{8,64}"),
+                    "8 to 64 letters, digits, '-' or '_' (a UUID)"), "unique per report: a report id is stored once"),
+            req("createdAt", observed(), "when the agent made the report"),
+            req("agent", object(
+                    req("name", name().notBlank(), "the agent's own name; informational: the host is the token's name"),
+                    req("version", text(64).notBlank(), "the agent's version"),
+                    req("uptimeSeconds", count(), "seconds since the agent started"),
+                    req("outboxDepth", count(), "reports waiting in the outbox"),
+                    req("outboxDroppedTotal", count(), "reports dropped because the outbox was full (the oldest go first)"),
+                    req("outboxCorruptTotal", count(), "records cut as torn or corrupt when the outbox was read back after a crash"),
+                    opt("outboxLostTotal", count(), "reports that could not be written to the outbox at all (a full disk, an "
+                            + "I/O error): made, never stored, never sent. Added by issue 17; older agents leave it out")),
+                    "who sent the report and how its outbox is doing"),
+            opt("host", object(
+                    opt("hostname", name(), ""),
+                    opt("cpu", object(
+                            opt("vendor", name(), "as the CPU reports it: `GenuineIntel`, `AuthenticAMD`, ..."),
+                            opt("model", name(), ""),
+                            opt("sockets", integer(0, Integer.MAX_VALUE), ""),
+                            opt("logicalCores", integer(0, Integer.MAX_VALUE), "")), ""),
+                    opt("system", object(
+                            opt("manufacturer", name(), "DMI / BIOS string"),
+                            opt("model", name(), "DMI / BIOS string")), ""),
+                    opt("virtualization", name(), "`VMware`, `Hyper-V`, `KVM`, `Xen`, ...; null on bare metal or when undetermined"),
+                    opt("os", object(
+                            opt("family", name(), "`linux` or `windows`"),
+                            opt("name", name(), ""),
+                            opt("version", name(), "")), ""),
+                    opt("memoryBytes", size(), "")),
+                    "the machine; null in reports of cycles that did not probe the host"),
+            opt("qat", object(
+                    opt("devices", listOf(object(
+                            req("address", name().notBlank(), "`0000:6b:00.0` (Linux) or the PnP instance path (Windows)"),
+                            req("pciId", pciId(), ""),
+                            req("function", oneOf("PF", "VF"), "physical or virtual (SR-IOV) function"),
+                            opt("generation", oneOf("dh895xcc", "c62x", "c3xxx", "4xxx", "401xx", "402xx", "420xx", "6xxx"),
+                                    "the device family, from the PCI id"),
+                            opt("name", name(), "from pci.ids when present"),
+                            opt("driver", name(), "bound driver, null when none"),
+                            opt("state", oneOf("up", "down"), "Gen4+ sysfs `qat/state`; on Windows `down` for a device disabled in "
+                                    + "Device Manager, else null"),
+                            opt("services", listOf(text(64).notBlank(), 64), "`dc`, `sym`, `asym`, ... from `qat/cfg_services`")),
+                            MAX_LIST_ITEMS), "one per QAT PCI function"),
+                    opt("software", object(
+                            opt("drivers", softwareItems(), "QAT drivers (Linux PCI drivers, Windows driver services)"),
+                            opt("kernelModules", softwareItems(), "loaded QAT kernel modules"),
+                            opt("firmware", softwareItems(), "QAT firmware files"),
+                            opt("libraries", softwareItems(), "user-space QAT libraries (QATzip, QAT engine, ISA-L, ...)"),
+                            opt("services", softwareItems(), "QAT services (systemd unit, init script, Windows service)"),
+                            opt("deviceNodes", softwareItems(), "QAT device nodes under `/dev`"),
+                            opt("zlibAccelEngines", listOf(text(64).notBlank(), 64), "engines named in `/etc/zlib-accel.conf`")),
+                            "the QAT software stack found; an empty list means looked and found none"),
+                    req("compressionReady", bool(), "a device can compress: Gen4+ `up` with `dc`, or a bound driver on older generations")),
+                    "Intel QAT on the host; null in reports of cycles that did not probe the host"),
+            opt("licence", object(
+                    req("verdict", oneOf(LicenceVerdict.values()), "first match wins, in this order (DESIGN.md)"),
+                    opt("intelComponents", listOf(object(
+                            req("kind", oneOf(LicenceFacts.ComponentKind.values()), ""),
+                            opt("pciId", pciId(), "null for the CPU"),
+                            opt("description", name(), ""),
+                            req("emulated", bool(), "a device a hypervisor emulates (440BX, PIIX, e1000)")), MAX_LIST_ITEMS),
+                            "the Intel parts found"),
+                    req("qatSoftwareInstalled", bool(), ""),
+                    opt("notes", listOf(freeText().notBlank(), MAX_LIST_ITEMS), "facts a DBA can act on; no legal advice")),
+                    "the licence posture; null in reports of cycles that did not probe the host"),
+            opt("instances", listOf(object(
+                    req("name", new Text(64, true, List.of(), ReportValidator.IDENTIFIER, INSTANCE_NAME_RULE),
+                            "the instance as configured on the agent (it appears in URLs)"),
+                    req("collectedAt", observed(), ""),
+                    opt("server", object(
+                            opt("productVersion", text(64), "`SERVERPROPERTY('ProductVersion')`"),
+                            opt("majorVersion", integer(0, Integer.MAX_VALUE), "16 for SQL Server 2022, 17 for 2025"),
+                            opt("edition", name(), ""),
+                            opt("engineEdition", integer(0, Integer.MAX_VALUE), "2 Standard, 3 Enterprise/Developer, 4 Express, ..."),
+                            opt("machineName", name(), ""),
+                            opt("serverName", name(), ""),
+                            opt("hadrEnabled", bool(), "availability groups enabled")), "SERVERPROPERTY facts; null when not read"),
+                    opt("configuration", listOf(object(
+                            req("name", name().notBlank(), ""),
+                            req("value", integer(Long.MIN_VALUE, Long.MAX_VALUE), ""),
+                            req("valueInUse", integer(Long.MIN_VALUE, Long.MAX_VALUE), "")), MAX_LIST_ITEMS),
+                            "`sys.configurations` rows as raw numbers; value ≠ valueInUse means a RECONFIGURE or restart is "
+                            + "pending. `backup compression algorithm`: 0 = \"backup compression is off, as specified by backup "
+                            + "compression default\" (no algorithm named; not MS_XPRESS), 1 MS_XPRESS, 2 QAT_DEFLATE, 3 ZSTD; "
+                            + "`hardware offload config` / `mode` have no documented meaning and are passed on raw; null when not read"),
+                    opt("accelerators", listOf(object(
+                            req("accelerator", text(64).notBlank(), "`QAT`"),
+                            opt("modeDesc", text(64), "`HARDWARE`, `SOFTWARE`, `NONE`"),
+                            opt("modeReasonDesc", name(), "why this mode, as the server says"),
+                            opt("hardwareDetected", bool(), ""),
+                            opt("libraryVersion", text(64), ""),
+                            opt("driverVersion", text(64), "")), MAX_LIST_ITEMS),
+                            "`sys.dm_server_accelerator_status` (SQL Server 2022+); null when not read"),
+                    opt("databases", listOf(object(
+                            req("name", databaseName().notBlank(), ""),
+                            opt("databaseGuid", text(64), "null for AUTO_CLOSE or offline databases: reading it would start them"),
+                            opt("recoveryModel", text(60), "`FULL`, `SIMPLE`, `BULK_LOGGED`"),
+                            opt("encryptionState", oneOf("NONE", "UNENCRYPTED", "ENCRYPTION_IN_PROGRESS", "ENCRYPTED",
+                                    "KEY_CHANGE_IN_PROGRESS", "DECRYPTION_IN_PROGRESS", "PROTECTION_CHANGE_IN_PROGRESS", "UNKNOWN"),
+                                    "TDE state from `sys.dm_database_encryption_keys`; `NONE` without a database encryption key"),
+                            opt("availabilityGroup", databaseName(), "null outside an availability group"),
+                            opt("replicaRole", text(60), "`PRIMARY` or `SECONDARY` in an availability group, else null"),
+                            opt("preferredBackupReplica", bool(), ""),
+                            opt("familyGuid", text(64), "`sys.database_recovery_status.family_guid`: kept through restores"),
+                            opt("groupDatabaseId", text(64), "the database's identity in its availability group, the same on "
+                                    + "every replica; null outside one"),
+                            opt("availabilityGroupId", text(64), "the group's `group_id`"),
+                            opt("autoClose", bool(), ""),
+                            opt("tdeEncryptorThumbprint", text(128), "what protects the TDE key; null without TDE"),
+                            opt("tdeEncryptorType", text(32), "`CERTIFICATE` or `ASYMMETRIC KEY`, as the server says; null without TDE")),
+                            MAX_DATABASES),
+                            "the facts that decide how a database's backups are judged; null when not read"),
+                    opt("backups", listOf(object(
+                            req("backupSetId", new Int(1, Long.MAX_VALUE, "must be a positive backup_set_id (was %d)"),
+                                    "`msdb.dbo.backupset.backup_set_id`"),
+                            req("databaseName", databaseName().notBlank(), ""),
+                            opt("databaseGuid", text(64), ""),
+                            req("type", oneOf("D", "I", "L", "F", "G", "P", "Q"),
+                                    "D full, I differential, L log, F file, G differential file, P partial, Q differential partial"),
+                            req("copyOnly", bool(), ""),
+                            req("startedAt", observed(), "UTC, from the row's local time and `time_zone`"),
+                            req("finishedAt", observed(), ""),
+                            req("timeZoneKnown", bool(), "false when `time_zone` was 127 (unknown) and the host's zone was used"),
+                            req("backupSizeBytes", size(), ""),
+                            opt("compressedSizeBytes", size(), ""),
+                            opt("compressionAlgorithm", text(32), "`MS_XPRESS`, `QAT_DEFLATE`, `ZSTD`; null when not compressed"),
+                            req("hasChecksums", bool(), ""),
+                            opt("keyAlgorithm", text(32), "backup encryption algorithm; `NO_Encryption` when not encrypted"),
+                            opt("encryptorThumbprint", text(128), ""),
+                            opt("encryptorType", text(32), "`CERTIFICATE` or `ASYMMETRIC KEY`, as the server says"),
+                            opt("deviceType", oneOf("DISK", "TAPE", "VIRTUAL_DEVICE", "URL", "PERMANENT_DEVICE", "UNKNOWN"),
+                                    "`backupmediafamily.device_type`: `DISK` for 2 and 102, `TAPE` for 5 and 105, `VIRTUAL_DEVICE` 7, "
+                                    + "`URL` 9, else `UNKNOWN`; agents before issue 14 sent `PERMANENT_DEVICE` for 105, a permanent tape"),
+                            opt("target", oneOf("LOCAL", "UNC", "URL", "VIRTUAL_DEVICE", "TAPE", "NUL", "UNKNOWN"),
+                                    "where the bytes went; UNC only from a disk path that names a share"),
+                            opt("familyGuid", text(64), "`backupset.family_guid`: the original database's identity, kept through restores"),
+                            opt("snapshot", bool(), "`backupset.is_snapshot`: a snapshot (VSS) backup, whose size is an estimate; "
+                                    + "null from agents before issue 14"))
+                            .notBefore("finishedAt", "startedAt", "finishes before it starts"), MAX_BACKUPS_PER_INSTANCE),
+                            "backups this instance took (`msdb.dbo.backupset` rows whose `server_name` is the instance's), "
+                            + "above the previous high-water mark; null when not read"),
+                    opt("runningBackups", listOf(object(
+                            req("sessionId", integer(0, Integer.MAX_VALUE), ""),
+                            req("command", text(64).notBlank(), "`BACKUP DATABASE`, `BACKUP LOG`"),
+                            opt("databaseName", databaseName(), ""),
+                            req("startedAt", observed(), ""),
+                            req("percentComplete", new Decimal(0, 100), ""),
+                            req("elapsedSeconds", count(), ""),
+                            opt("estimatedRemainingSeconds", count(), "`estimated_completion_time` / 1000, assuming milliseconds: "
+                                    + "the column is documented as \"Internal only\""),
+                            opt("estimatedCompletionTimeRaw", integer(Long.MIN_VALUE, Long.MAX_VALUE), "the server's value as given")),
+                            MAX_LIST_ITEMS),
+                            "backups running now, from `sys.dm_exec_requests`; null when not read or when the login cannot "
+                            + "see other sessions"),
+                    opt("certificates", listOf(object(
+                            req("name", databaseName().notBlank(), ""),
+                            opt("thumbprint", text(128), ""),
+                            opt("expiresAt", new Time(false), ""),
+                            opt("privateKeyLastBackupAt", observed(), "null when its private key was never backed up"),
+                            req("usedForBackupEncryption", bool(), "")), MAX_LIST_ITEMS),
+                            "certificates in master; null when not read"),
+                    opt("backupHighWaterMark", size(), "highest `backup_set_id` read so far; null before the first sync"),
+                    opt("asymmetricKeys", listOf(object(
+                            req("name", databaseName().notBlank(), ""),
+                            opt("thumbprint", text(128), ""),
+                            opt("providerType", text(120), "`CRYPTOGRAPHIC PROVIDER` for an EKM key"),
+                            opt("privateKeyEncryption", text(60), "`pvt_key_encryption_type_desc`: `NO_PRIVATE_KEY`, "
+                                    + "`ENCRYPTED_BY_MASTER_KEY`, ..."),
+                            req("usedForBackupEncryption", bool(), "")), MAX_LIST_ITEMS),
+                            "asymmetric keys in master; null when not read"),
+                    opt("runningBackupsHiddenFor", listOf(databaseName().notBlank(), MAX_DATABASES),
+                            "databases whose running backups this login may not see although it sees the others: "
+                            + "availability-group secondaries read without `applicationIntent=ReadOnly`. For these, absence from "
+                            + "`runningBackups` means unknown. null when running backups were not read")),
+                    MAX_INSTANCES), "one snapshot per SQL Server instance probed in this cycle"),
+            opt("probes", listOf(object(
+                    req("name", name().notBlank(), "`host`, `qat`, `sqlserver:PROD/backup-history`, ..."),
+                    req("ok", bool(), "\"found nothing\" is ok"),
+                    req("durationMs", count(), ""),
+                    opt("error", freeText(), "what went wrong, null when ok"),
+                    opt("hint", freeText(), "what to do about it (e.g. the permission to grant)")), MAX_LIST_ITEMS),
+                    "how each probe and query went this cycle; a failure is reported here, never fatal"));
+
+    private ReportSchema() {
+    }
+
+    private static Obj object(Field... fields) {
+        return new Obj(Arrays.asList(fields), List.of());
+    }
+
+    private static Field req(String name, Type type, String meaning) {
+        return new Field(name, type, Presence.REQUIRED, meaning);
+    }
+
+    private static Field opt(String name, Type type, String meaning) {
+        return new Field(name, type, Presence.OPTIONAL, meaning);
+    }
+
+    private static ListOf listOf(Type item, int maxItems) {
+        return new ListOf(item, maxItems);
+    }
+
+    private static Text text(int maxChars) {
+        return new Text(maxChars, false, List.of(), null, null);
+    }
+
+    private static Text name() {
+        return text(NAME_CHARS);
+    }
+
+    private static Text databaseName() {
+        return text(DATABASE_NAME_CHARS);
+    }
+
+    private static Text freeText() {
+        return text(TEXT_CHARS);
+    }
+
+    private static Text pciId() {
+        return new Text(9, true, List.of(), Pattern.compile("[0-9a-f]{4}:[0-9a-f]{4}"), "vendor:device in lower-case hex, e.g. 8086:4940");
+    }
+
+    private static Text oneOf(String... values) {
+        return new Text(64, true, List.of(values), null, null);
+    }
+
+    private static Text oneOf(Enum<?>[] values) {
+        return oneOf(Arrays.stream(values).map(Enum::name).toArray(String[]::new));
+    }
+
+    private static ListOf softwareItems() {
+        return listOf(object(
+                req("name", name().notBlank(), ""),
+                opt("path", freeText(), "where it was found"),
+                opt("version", name(), ""),
+                opt("state", name(), "`loaded`, `running`, `enabled`, ...")), MAX_LIST_ITEMS);
+    }
+
+    private static Int integer(long min, long max) {
+        return new Int(min, max, null);
+    }
+
+    /** A number of things or seconds: never negative. */
+    private static Int count() {
+        return integer(0, Long.MAX_VALUE);
+    }
+
+    /** A size in bytes: never negative. */
+    private static Int size() {
+        return integer(0, Long.MAX_VALUE);
+    }
+
+    private static Bool bool() {
+        return new Bool();
+    }
+
+    private static Time observed() {
+        return new Time(true);
+    }
+
+    /** Every field with its JSON path ({@code instances[].backups[].type}), depth first, in document order. */
+    public static Map<String, Field> paths() {
+        Map<String, Field> out = new LinkedHashMap<>();
+        collect("", REPORT, out);
+        return out;
+    }
+
+    private static void collect(String prefix, Obj obj, Map<String, Field> out) {
+        for (Field f : obj.fields()) {
+            String path = prefix + f.name();
+            out.put(path, f);
+            Type t = f.type();
+            while (t instanceof ListOf list) {
+                path += "[]";
+                t = list.item();
+            }
+            if (t instanceof Obj nested) {
+                collect(path + ".", nested, out);
+            }
+        }
+    }
+
+    /**
+     * docs/protocol.md's field table: one row per field with its type, its rules and what it means. Generated, so
+     * that the document cannot say what the validator does not check.
+     */
+    public static String markdownTable() {
+        StringBuilder md = new StringBuilder();
+        md.append("| field | type | rules | meaning |\n|---|---|---|---|\n");
+        paths().forEach((path, f) -> md.append("| `").append(path).append("` | ").append(typeName(f))
+                .append(" | ").append(rules(f)).append(" | ").append(f.meaning().isEmpty() ? "" : f.meaning())
+                .append(" |\n"));
+        return md.toString();
+    }
+
+    private static String typeName(Field f) {
+        String name = typeName(f.type());
+        return f.required() ? name : name + " or null";
+    }
+
+    private static String typeName(Type t) {
+        if (t instanceof Obj) {
+            return "object";
+        }
+        if (t instanceof ListOf l) {
+            return "list of " + typeName(l.item());
+        }
+        if (t instanceof Text s) {
+            return s.values().isEmpty() ? "string" : "enum";
+        }
+        if (t instanceof Int) {
+            return "integer";
+        }
+        if (t instanceof Decimal) {
+            return "number";
+        }
+        return t instanceof Bool ? "bool" : "instant";
+    }
+
+    private static String rules(Field f) {
+        List<String> rules = new ArrayList<>();
+        Type t = f.type();
+        while (t instanceof ListOf list) {
+            rules.add("at most " + thousands(list.maxItems()) + " items");
+            t = list.item();
+        }
+        if (t instanceof Obj o) {
+            o.order().forEach(n -> rules.add("`" + n.later() + "` not before `" + n.earlier() + "`"));
+        } else if (t instanceof Text s) {
+            if (!s.values().isEmpty()) {
+                rules.add("one of " + String.join(", ", s.values().stream().map(v -> "`" + v + "`").toList()));
+            } else if (s.pattern() != null) {
+                rules.add(s.patternRule());
+            } else {
+                rules.add("at most " + thousands(s.maxChars()) + " characters" + (s.nonBlank() ? ", not blank" : ""));
+            }
+        } else if (t instanceof Int i) {
+            rules.add(range(i));
+        } else if (t instanceof Decimal d) {
+            rules.add(plain(d.min()) + " to " + plain(d.max()));
+        } else if (t instanceof Time time) {
+            rules.add(time.observed() ? "not before 1990, at most a day ahead" : "any");
+        }
+        return String.join("; ", rules);
+    }
+
+    private static String range(Int i) {
+        if (i.min() == i.max()) {
+            return "`" + i.min() + "`";
+        }
+        if (i.min() == Long.MIN_VALUE && i.max() == Long.MAX_VALUE) {
+            return "any 64-bit integer";
+        }
+        if (i.max() == Long.MAX_VALUE) {
+            return "≥ " + i.min();
+        }
+        if (i.max() == Integer.MAX_VALUE) {
+            return "≥ " + i.min() + ", 32-bit";
+        }
+        return i.min() + " to " + i.max();
+    }
+
+    private static String plain(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    private static String thousands(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+}
