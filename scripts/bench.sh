@@ -4,6 +4,8 @@
 #   scripts/bench.sh                 full run (about 30 minutes on 2 cores; run it on a quiet machine)
 #   scripts/bench.sh --quick         smoke run of about a minute: proves the harness, figures mean nothing
 #   scripts/bench.sh --only ingest   one part: ingest, analysis, growth, jmh (comma-separated)
+#   scripts/bench.sh --only collectors   ingest into 1, 2 and 3 collectors on PostgreSQL against 1 on SQLite: starts
+#                                    its own PostgreSQL 15 (Debian's postgresql package) on a loopback port, fsync on
 #   scripts/bench.sh --help          every option (agents, rates, durations, fleet sizes, server JVM options)
 #
 # The Markdown goes to stdout and to bench/target/bench-results.md; progress goes to stderr.
@@ -20,4 +22,22 @@ if [[ "${BENCH_SKIP_BUILD:-}" != 1 ]]; then
   mvn -B -q -pl bench -am package -DskipTests >&2
 fi
 
-exec "$JAVA" -Xmx2g -jar "$JAR" --out bench/target/bench-results.md "$@"
+extra=()
+if [[ " $* " == *"collectors"* && " $* " != *"--pg-url"* ]]; then
+  # a PostgreSQL of the bench's own: a temporary data directory, loopback only, durable commits like SQLite's FULL
+  pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+  pgdir=$(mktemp -d /tmp/qatwatch-bench-pg.XXXXXX)
+  pgport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  as_pg=(); [ "$(id -u)" -eq 0 ] && as_pg=(runuser -u postgres --)
+  echo "bench-pg-secret" > "$pgdir/password"
+  [ "$(id -u)" -eq 0 ] && chown -R postgres "$pgdir"
+  "${as_pg[@]}" "$pgbin/initdb" -D "$pgdir/data" -U qatwatch --pwfile "$pgdir/password" --auth-host=scram-sha-256 \
+    --auth-local=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+  "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/postgres.log" -w -o "-p $pgport -c listen_addresses=127.0.0.1 \
+    -c unix_socket_directories='' -c max_connections=100" start >/dev/null
+  trap '"${as_pg[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -w -m fast stop >/dev/null; rm -rf "$pgdir"' EXIT
+  extra=(--pg-url "jdbc:postgresql://127.0.0.1:$pgport/postgres" --pg-password-file "$pgdir/password"
+         --pg-pid "$(head -1 "$pgdir/data/postmaster.pid")")
+fi
+
+"$JAVA" -Xmx2g -jar "$JAR" --out bench/target/bench-results.md "$@" "${extra[@]}"

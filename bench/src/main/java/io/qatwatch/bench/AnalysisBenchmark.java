@@ -4,7 +4,7 @@ import io.qatwatch.collector.AlertsConfig;
 import io.qatwatch.collector.alert.rule.AlertEvaluator;
 import io.qatwatch.collector.analysis.LiveFleet;
 import io.qatwatch.collector.store.Database;
-import io.qatwatch.collector.store.SqliteReportStore;
+import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.window.WindowSettings;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.lang.management.ManagementFactory;
@@ -178,7 +178,7 @@ public final class AnalysisBenchmark {
     long sqliteReadNanos(AlertsConfig config) throws Exception {
         Path dir = Files.createTempDirectory("qatwatch-analysis-");
         try (Database db = Database.open(dir)) {
-            SqliteReportStore sqlite = new SqliteReportStore(db);
+            SqlReportStore sqlite = new SqlReportStore(db);
             SimulatedStore source = new SimulatedStore(20, settings.nights(), NOW);
             for (int i = 0; i < 20; i++) {
                 SimulatedAgent agent = new SimulatedAgent(i);

@@ -23,11 +23,27 @@ import picocli.CommandLine.Option;
         description = "Run qatwatch's benchmarks (ingest, analysis, growth, jmh) and print Markdown for docs/benchmarks.md.")
 public final class BenchMain implements Callable<Integer> {
 
-    private static final Set<String> PARTS = Set.of("ingest", "analysis", "growth", "jmh");
+    private static final Set<String> PARTS = Set.of("ingest", "analysis", "growth", "jmh", "stalled", "collectors");
 
     @Option(names = "--only", split = ",", paramLabel = "PART",
-            description = "Parts to run, comma-separated: ingest, analysis, growth, jmh (default: all).")
-    List<String> only = List.of("ingest", "analysis", "growth", "jmh");
+            description = "Parts to run, comma-separated: ingest, analysis, growth, jmh, stalled, collectors (default: "
+                    + "all but collectors, which needs --pg-url; scripts/bench.sh provides it).")
+    List<String> only = List.of("ingest", "analysis", "growth", "jmh", "stalled");
+
+    @Option(names = "--pg-url", description = "Collectors: a PostgreSQL database the bench may empty (schema bench).")
+    String pgUrl;
+
+    @Option(names = "--pg-user", defaultValue = "qatwatch", description = "Collectors: the PostgreSQL login.")
+    String pgUser;
+
+    @Option(names = "--pg-password-file", description = "Collectors: the file holding its password.")
+    Path pgPasswordFile;
+
+    @Option(names = "--pg-pid", defaultValue = "0", description = "Collectors: PostgreSQL's postmaster, to measure its CPU.")
+    long pgPid;
+
+    @Option(names = "--collectors", split = ",", description = "Collectors: counts on PostgreSQL (default 1,2,3).")
+    List<Integer> collectorCounts;
 
     @Option(names = "--quick", description = "Smoke run: tiny sizes and seconds-long phases; figures mean nothing.")
     boolean quick;
@@ -118,11 +134,29 @@ public final class BenchMain implements Callable<Integer> {
                     or(nights, quick ? 7 : 14), jvm, work.resolve("growth"), Duration.ofSeconds(quick ? 3 : 15)));
             md.append("#### Growth with fleet size\n\n").append(growth.markdown(growth.run(log))).append('\n');
         }
+        if (only.contains("collectors")) {
+            if (pgUrl == null || pgPasswordFile == null) {
+                System.err.println("bench: --only collectors needs --pg-url and --pg-password-file (scripts/bench.sh starts a "
+                        + "PostgreSQL and passes them)");
+                return 2;
+            }
+            CollectorsIngestBenchmark collectors = new CollectorsIngestBenchmark(new CollectorsIngestBenchmark.Settings(
+                    or(agents, quick ? 50 : 1000), Duration.ofSeconds(quick ? 2 : 15),
+                    Duration.ofSeconds(or(durationSeconds, quick ? 3 : 30)), or(connections, quick ? 16 : 48), jvm,
+                    work.resolve("collectors"), or(collectorCounts, List.of(1, 2, 3)), pgUrl, pgUser, pgPasswordFile, pgPid));
+            md.append("#### Ingest into several collectors on PostgreSQL\n\n")
+                    .append(collectors.markdown(collectors.run(log))).append('\n');
+        }
         if (only.contains("jmh")) {
             JmhBenchmarks jmh = new JmhBenchmarks(new JmhBenchmarks.Settings("io\\.qatwatch\\.bench\\.jmh\\..*",
                     1, quick ? 1 : 3, quick ? 1 : 5, TimeValue.seconds(quick ? 1 : 2), List.of("-Xmx512m"), work.resolve("jmh.log")));
             log.say("jmh: running; JMH's own output goes to " + work.resolve("jmh.log"));
             md.append("#### Hot functions (JMH)\n\n").append(jmh.markdown(jmh.run())).append('\n');
+        }
+        if (only.contains("stalled")) {
+            StalledUploadsBenchmark stalled = new StalledUploadsBenchmark(new StalledUploadsBenchmark.Settings(
+                    40, 8 * 1024 * 1024 - 1, 1024 * 1024, Duration.ofSeconds(quick ? 13 : 15), jvm, work.resolve("stalled")));
+            md.append("#### Stalled uploads\n\n").append(stalled.markdown(stalled.run(log))).append('\n');
         }
         System.out.print(md);
         if (out != null) {

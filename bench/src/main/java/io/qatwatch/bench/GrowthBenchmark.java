@@ -2,7 +2,7 @@ package io.qatwatch.bench;
 
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.ReportStore;
-import io.qatwatch.collector.store.SqliteReportStore;
+import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.io.IOException;
@@ -219,7 +219,7 @@ public final class GrowthBenchmark {
     }
 
     /**
-     * Stores {@code agents} agents' history, one report each, through {@link SqliteReportStore#storeAll} in
+     * Stores {@code agents} agents' history, one report each, through {@link SqlReportStore#storeAll} in
      * transactions of {@value #FILL_BATCH} agents; returns backup rows.
      */
     long fill(Path dir, int agents, BenchLog log) throws Exception {
@@ -227,13 +227,16 @@ public final class GrowthBenchmark {
         Instant firstNight = SimulatedAgent.firstNight(now, settings.nights());
         long rows = 0;
         try (Database db = Database.open(dir)) {
-            try (Statement s = db.connection().createStatement()) {
-                // a bench fill: a crash loses nothing worth keeping, so no fsync; a large page cache for the indexes
-                s.execute("PRAGMA synchronous=OFF");
-                s.execute("PRAGMA cache_size=-262144");
-            }
+            db.write(c -> {
+                try (Statement s = c.createStatement()) {
+                    // a bench fill: a crash loses nothing worth keeping, so no fsync; a large page cache for the indexes
+                    s.execute("PRAGMA synchronous=OFF");
+                    s.execute("PRAGMA cache_size=-262144");
+                }
+                return null;
+            });
             new TokenStore(db);
-            SqliteReportStore store = new SqliteReportStore(db);
+            SqlReportStore store = new SqlReportStore(db);
             List<ReportStore.Incoming> batch = new ArrayList<>(FILL_BATCH);
             for (int i = 0; i < agents; i++) {
                 SimulatedAgent agent = new SimulatedAgent(i);
@@ -249,14 +252,17 @@ public final class GrowthBenchmark {
                     log.say("growth: stored " + (i + 1) + " of " + agents + " agents");
                 }
             }
-            try (Statement s = db.connection().createStatement()) {
-                s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-            }
+            db.write(c -> {
+                try (Statement s = c.createStatement()) {
+                    s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+                }
+                return null;
+            });
         }
         return rows;
     }
 
-    private static long storeBatch(SqliteReportStore store, List<ReportStore.Incoming> batch) throws Exception {
+    private static long storeBatch(SqlReportStore store, List<ReportStore.Incoming> batch) throws Exception {
         long rows = 0;
         for (ReportStore.Outcome o : store.storeAll(batch)) {
             if (o.error() != null) {

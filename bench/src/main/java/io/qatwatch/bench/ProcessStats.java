@@ -45,6 +45,19 @@ public final class ProcessStats {
                 kilobytes(status, "VmHWM") * 1024);
     }
 
+    /** CPU time of {@code pid} and every process below it (PostgreSQL's postmaster and its backends), in nanoseconds. */
+    public static long treeCpuNanos(long pid) {
+        Optional<ProcessHandle> root = ProcessHandle.of(pid);
+        if (root.isEmpty()) {
+            return 0;
+        }
+        long total = root.get().info().totalCpuDuration().orElse(Duration.ZERO).toNanos();
+        for (ProcessHandle p : (Iterable<ProcessHandle>) root.get().descendants()::iterator) {
+            total += p.info().totalCpuDuration().orElse(Duration.ZERO).toNanos();
+        }
+        return total;
+    }
+
     /** The value of a {@code Key:   1234 kB} line of {@code /proc/<pid>/status}, or -1 when absent. */
     static long kilobytes(String status, String key) {
         for (String line : status.split("\n")) {

@@ -5,6 +5,7 @@ import io.qatwatch.collector.Collector;
 import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.influx.InfluxConfig;
 import io.qatwatch.collector.ingest.IngestConfig;
+import io.qatwatch.collector.store.StoreConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
@@ -55,6 +56,15 @@ final class ServeCommand implements Callable<Integer> {
             + "the read side alone (/api/v1/alerts and the windows answer 503).")
     boolean noAlertStage;
 
+    @Option(names = "--store-url", description = "Collector: a PostgreSQL store at this JDBC URL instead of SQLite.")
+    String storeUrl;
+
+    @Option(names = "--store-user", description = "Collector: the PostgreSQL login.")
+    String storeUser;
+
+    @Option(names = "--store-password-file", description = "Collector: the file holding the PostgreSQL password.")
+    Path storePasswordFile;
+
     @Option(names = "--tokens", required = true, description = "File to write 'name token' lines to.")
     Path tokenFile;
 
@@ -65,6 +75,9 @@ final class ServeCommand implements Callable<Integer> {
         Runnable stop;
         if (kind == Kind.collector) {
             CollectorConfig config = benchConfig(influxUrl, influxDatabase);
+            if (storeUrl != null) {
+                config = config.withStore(StoreConfig.postgresql(storeUrl, storeUser, storePasswordFile, null, 8));
+            }
             // as `qatwatch collector` starts it: with the alert stage (windows, rules, evaluation every minute)
             Collector collector = (noAlertStage ? Collector.start(vertx, config, data, Clock.systemUTC())
                     : AlertStage.startCollector(vertx, config, data, Clock.systemUTC())).await(120, TimeUnit.SECONDS);

@@ -161,6 +161,11 @@ final class SimulatedStore implements ReportStore {
     }
 
     @Override
+    public java.util.SortedSet<String> hostsWithAvailabilityDatabases(java.util.Collection<String> databaseGuids) {
+        return new java.util.TreeSet<>();
+    }
+
+    @Override
     public int prune(Instant backupsBefore, Instant reportIdsBefore) {
         throw new UnsupportedOperationException("the simulated store keeps its generated history");
     }

@@ -3,7 +3,7 @@ package io.qatwatch.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.store.Database;
-import io.qatwatch.collector.store.SqliteReportStore;
+import io.qatwatch.collector.store.SqlReportStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,12 +30,12 @@ class GrowthBenchmarkTest {
         assertThat(rows).isEqualTo(3L * (2 * SimulatedAgent.DATABASES + logged));
         assertThat(GrowthBenchmark.directorySize(dir)).isPositive();
         try (Database db = Database.open(dir)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+            SqlReportStore store = new SqlReportStore(db);
             assertThat(store.fleet()).hasSize(3);
             assertThat(store.backups("sql2", SimulatedAgent.INSTANCE, Instant.EPOCH)).hasSize((int) (2 * SimulatedAgent.DATABASES + logged));
         }
         try (Database db = Database.open(dir)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+            SqlReportStore store = new SqlReportStore(db);
             assertThat(store.fleetPage(GrowthBenchmark.deepHost(3), null, h -> true, 10)).as("sql2 is the last host").isEmpty();
         }
         GrowthBenchmark.deleteTree(dir);

@@ -12,13 +12,17 @@ import io.qatwatch.collector.analysis.HostGroupConfig;
 import io.qatwatch.collector.analysis.LiveFleet;
 import io.qatwatch.collector.analysis.WindowsJson;
 import io.qatwatch.collector.config.Secrets;
+import io.qatwatch.collector.dispatch.AlertScope;
 import io.qatwatch.collector.dispatch.AlertService;
+import io.qatwatch.collector.dispatch.AlertStore;
 import io.qatwatch.collector.dispatch.PipelineConfig;
 import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
 import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.notify.all.Notifiers;
 import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.HostSlices;
+import io.qatwatch.collector.store.SliceLeases;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.CompressionView;
 import io.qatwatch.collector.web.SilencesApi;
@@ -48,16 +52,24 @@ import org.slf4j.LoggerFactory;
  * with what the store received since (new backups, changed sections), evaluates windows, creep and rules
  * through the {@link AlertService} (which notifies the chat channels), and writes new windows, trends and
  * alert changes to the InfluxDB sink.
+ *
+ * <p>On a PostgreSQL store shared by several collectors, each collector's stage works on the hosts of the
+ * {@link HostSlices} it leases ({@link SliceLeases}), plus, read-only, the hosts that share an availability group
+ * with them: the analysis and its memory divide across the collectors, and every host's alerts are evaluated and
+ * announced by one of them. The alerts API then reads every collector's alerts from the database.
  */
 public final class AlertStage {
 
     private static final Logger LOG = LoggerFactory.getLogger(AlertStage.class);
 
-    /** How often the fleet is evaluated. */
-    public static final Duration EVERY = Duration.ofSeconds(60);
+    /** How often the fleet is evaluated by default ({@code evaluation.everySeconds}). */
+    public static final Duration EVERY = Duration.ofSeconds(EvaluationConfig.DEFAULTS.everySeconds());
+    /** Evaluations between two look-ups of the hosts that share availability groups with the leased ones. */
+    private static final int PARTNERS_EVERY = 5;
 
     private final Vertx vertx;
     private final AlertsConfig config;
+    private final EvaluationConfig evaluation;
     private final Clock clock;
     private volatile AlertService service;
     private Collector collector;
@@ -67,6 +79,13 @@ public final class AlertStage {
     /** Per instance, the windows last written to InfluxDB (the list the fleet holds until it rebuilds them). */
     private final Map<String, List<NightlyWindow>> windowsWritten = new HashMap<>();
     private Map<String, AlertRecord> lastActive = Map.of();
+    /** Several collectors: this one's leases, its fenced alert store, and the partner hosts it keeps read-only. */
+    private SliceLeases leases;
+    private AlertStore sharedAlerts;
+    private long renewTimer = -1;
+    private Set<String> partners = Set.of();
+    private AlertScope partnersOf;
+    private int sincePartners;
     /** Per instance, the compression comparisons last written to InfluxDB and when: rewritten on change or daily. */
     private final Map<String, Written> compressionWritten = new HashMap<>();
 
@@ -78,6 +97,7 @@ public final class AlertStage {
 
     public AlertStage(Vertx vertx, CollectorConfig collectorConfig, Clock clock) {
         this.vertx = vertx;
+        this.evaluation = collectorConfig.evaluation();
         this.config = linkedToStatusPage(collectorConfig);
         this.clock = clock;
         this.fleet = new LiveFleet(config.analysis(), host -> Set.of());
@@ -100,7 +120,18 @@ public final class AlertStage {
             @Override
             public List<ActiveAlert> active() throws Exception {
                 AlertService s = service;
-                return s == null ? List.of() : AlertViews.alerts(s, clock).active();
+                if (s == null) {
+                    return List.of();
+                }
+                if (sharedAlerts != null) {
+                    // every collector's alerts, as each last saved its slices
+                    Instant now = clock.instant();
+                    return sharedAlerts.readAlerts().stream()
+                            .sorted(java.util.Comparator.comparing((AlertRecord r) -> r.alert().severity()).reversed()
+                                    .thenComparing(AlertRecord::since))
+                            .map(r -> AlertViews.active(s, r, now)).toList();
+                }
+                return AlertViews.alerts(s, clock).active();
             }
 
             @Override
@@ -159,14 +190,55 @@ public final class AlertStage {
         return service;
     }
 
-    /** Creates the alert service on the collector's store, evaluates once now and then every {@link #EVERY}. */
+    /**
+     * Creates the alert service on the collector's store, evaluates once now and then every
+     * {@code evaluation.everySeconds}. On PostgreSQL it first creates the lease tables and keeps this collector's
+     * leases renewed.
+     */
     public Future<Void> start(Collector running) {
         this.collector = running;
-        return createService(vertx, running.database(), config, System.getenv(), running.metrics()).map(s -> {
+        Database db = running.database();
+        Future<AlertService> created;
+        if (db.kind() == Database.Kind.POSTGRESQL) {
+            String owner = running.instanceId();
+            leases = new SliceLeases(db, owner, Duration.ofSeconds(evaluation.leaseSeconds()));
+            sharedAlerts = new AlertStore(db, owner);
+            AlertService.ScopeSource scopes = new AlertService.ScopeSource() {
+                @Override
+                public AlertScope balance(java.util.function.IntPredicate mayRelease) throws Exception {
+                    return new AlertScope(leases.balance(mayRelease));
+                }
+
+                @Override
+                public AlertScope confirm() throws Exception {
+                    return new AlertScope(leases.renew());
+                }
+            };
+            created = vertx.executeBlocking(() -> {
+                leases.migrate();
+                return null;
+            }).compose(v -> createService(vertx, sharedAlerts, scopes, config, System.getenv(), running.metrics()));
+            running.beforeClose(() -> {
+                leases.releaseAll();
+                return null;
+            });
+        } else {
+            created = createService(vertx, db, config, System.getenv(), running.metrics());
+        }
+        return created.map(s -> {
             service = s;
-            LOG.info("alerts: {} calendar(s), {} channel(s): {}", config.calendars().size(), s.channels().size(),
-                    s.channels().keySet());
-            timer = vertx.setPeriodic(1_000, EVERY.toMillis(), t -> evaluate());
+            LOG.info("alerts: {} calendar(s), {} channel(s): {}{}", config.calendars().size(), s.channels().size(),
+                    s.channels().keySet(), leases == null ? "" : "; sharing the fleet with the other collectors as "
+                            + leases.owner());
+            timer = vertx.setPeriodic(1_000, evaluation.everySeconds() * 1000L, t -> evaluate());
+            if (leases != null) {
+                // renew, and take what a dead collector left: ownership moves within a lease and a third even while
+                // an evaluation waits for a slow channel; giving slices up waits for an evaluation's start
+                renewTimer = vertx.setPeriodic(evaluation.renewMillis(), t -> vertx.executeBlocking(
+                                () -> leases.balance(slice -> false), false)
+                        .onSuccess(this::noticeLostLeases)
+                        .onFailure(e -> LOG.warn("alerts: renewing the slice leases failed: {}", e.toString())));
+            }
             return null;
         });
     }
@@ -178,13 +250,58 @@ public final class AlertStage {
         }
         running = true;
         Instant now = clock.instant();
-        return service.evaluate(() -> fleet.refresh(collector.store(), now).analysis(), now)
+        return service.evaluate(() -> analyse(now), now)
                 .onSuccess(result -> collector.influx().ifPresent(sink -> writePoints(sink, result.evaluation(), now)))
                 .onFailure(e -> LOG.warn("alert evaluation failed: {}", e.toString()))
                 .eventually(() -> {
                     running = false;
                     return Future.succeededFuture();
                 });
+    }
+
+    /**
+     * Warns when slices this collector evaluates were not renewed in time (a pause longer than a lease, or the
+     * database away): another collector may take them over while their announcements are in flight, and announce
+     * them again.
+     */
+    private void noticeLostLeases(Set<Integer> held) {
+        AlertScope scope = service == null ? null : service.scope();
+        if (scope == null || scope.all()) {
+            return;
+        }
+        Set<Integer> lost = new java.util.TreeSet<>(scope.slices());
+        lost.removeAll(held);
+        if (!lost.isEmpty()) {
+            LOG.warn("alerts: the leases on slices {} lapsed before their renewal (a pause longer than "
+                    + "evaluation.leaseSeconds?); their hosts go to the collector that takes them", lost);
+        }
+    }
+
+    /**
+     * The analysis of the hosts in the service's scope. Sharing the fleet, it also keeps the hosts that report a
+     * database of an availability group one of its hosts reports: looked up again when the scope changed and every
+     * few evaluations, and when that adds hosts the fleet is refreshed once more so this evaluation sees them.
+     */
+    private FleetAnalysis analyse(Instant now) throws Exception {
+        AlertScope scope = service.scope();
+        if (scope.all()) {
+            return fleet.refresh(collector.store(), now).analysis();
+        }
+        LiveFleet.Refresh refresh = fleet.refresh(collector.store(), now, h -> scope.owns(h) || partners.contains(h));
+        if (!scope.equals(partnersOf) || ++sincePartners >= PARTNERS_EVERY) {
+            Set<String> found = new HashSet<>(collector.store().hostsWithAvailabilityDatabases(fleet.availabilityGroupGuids()));
+            found.removeIf(scope::owns);
+            boolean grew = !partners.containsAll(found);
+            partners = Set.copyOf(found);
+            partnersOf = scope;
+            sincePartners = 0;
+            if (grew) {
+                refresh = fleet.refresh(collector.store(), now, h -> scope.owns(h) || partners.contains(h));
+            }
+        }
+        LOG.debug("alerts: evaluating {} hosts of {} slices ({} partner hosts)", fleet.hosts().size() - partners.size(),
+                scope.slices().size(), partners.size());
+        return refresh.analysis();
     }
 
     /**
@@ -196,6 +313,13 @@ public final class AlertStage {
         AlertService s = service;
         AlertEvaluator.Evaluation e = s == null ? null : s.lastEvaluation();
         InstanceAnalysis seen = e == null ? null : e.analysis().instance(host, instance).orElse(null);
+        if (seen == null && leases != null) {
+            // another collector evaluates this host: analyse it here from the store
+            FleetState one = FleetStates.loadHost(collector.store(), host, now, config.analysis(), h -> Set.of());
+            var ia = new FleetAnalysis(one, config.analysis(), now).instance(host, instance);
+            return ia.isEmpty() ? null
+                    : io.qatwatch.protocol.ReportJson.mapper().readValue(WindowsJson.of(ia.get()).encode(), Map.class);
+        }
         if (seen == null) {
             return null;
         }
@@ -207,11 +331,15 @@ public final class AlertStage {
                 : io.qatwatch.protocol.ReportJson.mapper().readValue(WindowsJson.of(ia.get()).encode(), Map.class);
     }
 
-    private void writePoints(InfluxSink sink, AlertEvaluator.Evaluation evaluation, Instant now) {
+    private void writePoints(InfluxSink sink, AlertEvaluator.Evaluation evaluated, Instant now) {
         List<String> lines = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        for (InstanceAnalysis ia : evaluation.analysis().instances()) {
+        AlertScope scope = service.scope();
+        for (InstanceAnalysis ia : evaluated.analysis().instances()) {
             String host = ia.host().host();
+            if (!scope.owns(host)) {
+                continue;
+            }
             String instance = ia.instance().name();
             String group = groupOf(host);
             seen.add(ia.scope());
@@ -237,7 +365,7 @@ public final class AlertStage {
             }
         }
         windowsWritten.keySet().retainAll(seen);
-        compressionLines(evaluation.analysis().compression(), now, lines);
+        compressionLines(evaluated.analysis().compression(), scope, now, lines);
         Map<String, AlertRecord> active = new HashMap<>();
         for (AlertRecord r : service.activeAlerts()) {
             active.put(r.id(), r);
@@ -258,19 +386,22 @@ public final class AlertStage {
     }
 
     /**
-     * The compression verdicts of the instances whose comparisons changed (or were last written a day ago): one
-     * point per row and method compared (per row with one method, that method).
+     * The compression verdicts of this collector's instances whose comparisons changed (or were last written a day
+     * ago): one point per row and method compared (per row with one method, that method).
      */
-    private void compressionLines(FleetCompression compression, Instant now, List<String> lines) {
+    private void compressionLines(FleetCompression compression, AlertScope owned, Instant now, List<String> lines) {
         compression.byInstance().forEach((scope, comparisons) -> {
+            int slash = scope.indexOf('/');
+            String host = scope.substring(0, slash);
+            if (!owned.owns(host)) {
+                return;
+            }
             Written before = compressionWritten.get(scope);
             if (before != null && now.isBefore(before.at().plus(COMPRESSION_REWRITE))
                     && (before.comparisons() == comparisons || before.comparisons().equals(comparisons))) {
                 return;
             }
             compressionWritten.put(scope, new Written(comparisons, now));
-            int slash = scope.indexOf('/');
-            String host = scope.substring(0, slash);
             String group = groupOf(host);
             for (Comparison c : comparisons) {
                 for (Comparison.Entry e : c.algorithms()) {
@@ -291,6 +422,9 @@ public final class AlertStage {
         if (timer >= 0) {
             vertx.cancelTimer(timer);
         }
+        if (renewTimer >= 0) {
+            vertx.cancelTimer(renewTimer);
+        }
     }
 
     /**
@@ -309,6 +443,17 @@ public final class AlertStage {
                 .compose(notifiers -> {
                     AlertService s = new AlertService(vertx, db, config.evaluator(), config.pipeline(), notifiers,
                             new Random(), metrics);
+                    return s.start().map(s);
+                });
+    }
+
+    /** As {@link #createService(Vertx, Database, AlertsConfig, Map)} on a fenced store, scoped by leases. */
+    static Future<AlertService> createService(Vertx vertx, AlertStore store, AlertService.ScopeSource scopes,
+            AlertsConfig config, Map<String, String> environment, io.qatwatch.collector.metrics.CollectorMetrics metrics) {
+        return vertx.executeBlocking(() -> Notifiers.create(vertx, config.validate().channels(), new Secrets(environment)))
+                .compose(notifiers -> {
+                    AlertService s = new AlertService(vertx, store, scopes, config.evaluator(), config.pipeline(),
+                            notifiers, new Random(), metrics);
                     return s.start().map(s);
                 });
     }

@@ -33,13 +33,7 @@ public final class AlertViews {
             @Override
             public List<AlertsView.ActiveAlert> active() {
                 Instant now = clock.instant();
-                return service.activeAlerts().stream().map(r -> {
-                    Acknowledgement ack = service.acknowledgement(r.id(), now);
-                    return new AlertsView.ActiveAlert(r.id(), r.alert().rule(), r.alert().severity().label(),
-                            r.alert().host(), r.alert().instance(), r.alert().database(), r.alert().summary(),
-                            r.alert().details(), r.since(), r.silenced(), service.flapping(r),
-                            ack == null ? null : new AlertsView.Acknowledged(ack.by(), ack.at(), ack.note(), ack.expiresAt()));
-                }).toList();
+                return service.activeAlerts().stream().map(r -> AlertViews.active(service, r, now)).toList();
             }
 
             @Override
@@ -50,6 +44,15 @@ public final class AlertViews {
                 return out;
             }
         };
+    }
+
+    /** One active alert in Contract 2's shape, with its acknowledgement and whether it flaps. */
+    static AlertsView.ActiveAlert active(AlertService service, AlertRecord r, Instant now) {
+        Acknowledgement ack = service.acknowledgement(r.id(), now);
+        return new AlertsView.ActiveAlert(r.id(), r.alert().rule(), r.alert().severity().label(),
+                r.alert().host(), r.alert().instance(), r.alert().database(), r.alert().summary(),
+                r.alert().details(), r.since(), r.silenced(), service.flapping(r),
+                ack == null ? null : new AlertsView.Acknowledged(ack.by(), ack.at(), ack.note(), ack.expiresAt()));
     }
 
     /** One alert with its history, acknowledgements and notes, over the alert service. */

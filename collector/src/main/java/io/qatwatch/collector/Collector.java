@@ -10,7 +10,7 @@ import io.qatwatch.collector.influx.InfluxWriter;
 import io.qatwatch.collector.ingest.IngestHandler.AcceptedReport;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.ReportStore;
-import io.qatwatch.collector.store.SqliteReportStore;
+import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
@@ -35,7 +35,10 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** A running collector: its store under the data directory, its InfluxDB sink and its HTTP server. Start, use, stop. */
+/**
+ * A running collector: its store (SQLite under the data directory, or the PostgreSQL database {@code store:} names),
+ * its InfluxDB sink and its HTTP server. Start, use, stop.
+ */
 public final class Collector {
 
     private static final Logger LOG = LoggerFactory.getLogger(Collector.class);
@@ -84,6 +87,9 @@ public final class Collector {
     private String deploymentId;
     private long pruneTimer = -1;
     private final List<Runnable> onStop = new CopyOnWriteArrayList<>();
+    private final List<java.util.concurrent.Callable<?>> beforeClose = new CopyOnWriteArrayList<>();
+    /** This running collector among others on one store: host, port and a random part, unique per start. */
+    private String instanceId;
 
     private Collector(Vertx vertx, CollectorConfig config, Database db, Path dataDir, Clock clock, Stages stages)
             throws Exception {
@@ -92,7 +98,7 @@ public final class Collector {
         this.db = db;
         this.clock = clock;
         this.tokens = new TokenStore(db);
-        this.store = new SqliteReportStore(db);
+        this.store = new SqlReportStore(db);
         this.sink = config.influx().enabled() ? new InfluxSink(writer(config.influx()), dataDir.resolve("influx-spool"),
                 config.influx().queueReports(), config.influx().spoolMaxBytes(), config.influx().batchPoints(),
                 Duration.ofSeconds(config.influx().retryMaxSeconds())).start() : null;
@@ -134,18 +140,35 @@ public final class Collector {
 
     /** Opens the store under {@code dataDir} (off the event loop), starts the InfluxDB sink and the server. */
     public static Future<Collector> start(Vertx vertx, CollectorConfig config, Path dataDir, Clock clock, Stages stages) {
-        return vertx.executeBlocking(() -> new Collector(vertx, config, Database.open(dataDir), dataDir, clock, stages))
+        return vertx.executeBlocking(() -> {
+                    Database db = Database.open(config.store(), dataDir, Secrets.fromEnvironment());
+                    try {
+                        return new Collector(vertx, config, db, dataDir, clock, stages);
+                    } catch (Exception | Error e) {
+                        db.close();
+                        throw e;
+                    }
+                })
                 .compose(c -> vertx.deployVerticle(c.server).map(id -> {
                     c.deploymentId = id;
+                    c.instanceId = hostName() + ":" + c.port() + "/" + java.util.UUID.randomUUID().toString().substring(0, 8);
                     c.pruneTimer = vertx.setPeriodic(PRUNE_EVERY.toMillis(), t -> c.prune());
                     LOG.info("collector listening on {}://{}:{}, data in {}{}", config.tls().enabled() ? "https" : "http",
-                            config.listen().host(), c.port(), dataDir.toAbsolutePath(),
+                            config.listen().host(), c.port(), c.db.where(),
                             c.sink == null ? "" : ", InfluxDB sink on");
                     return c;
                 }).recover(e -> vertx.executeBlocking(() -> {
                     c.closeStoreAndSink();
                     return null;
                 }).transform(closed -> Future.<Collector>failedFuture(e))));
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "collector";
+        }
     }
 
     private void closeStoreAndSink() throws Exception {
@@ -193,6 +216,16 @@ public final class Collector {
                 .onFailure(e -> LOG.warn("retention pruning failed: {}", e.toString()));
     }
 
+    /** This collector's name among the collectors sharing its store (its leases carry it): host:port/random. */
+    public String instanceId() {
+        return instanceId;
+    }
+
+    /** Runs blocking {@code action} while stopping, after the server stopped and before the store closes. */
+    public void beforeClose(java.util.concurrent.Callable<?> action) {
+        beforeClose.add(action);
+    }
+
     /** Runs {@code action} first when the collector stops (stages cancel their timers). */
     public void onStop(Runnable action) {
         onStop.add(action);
@@ -206,6 +239,13 @@ public final class Collector {
         }
         Future<Void> undeployed = deploymentId == null ? Future.succeededFuture() : vertx.undeploy(deploymentId);
         return undeployed.eventually(() -> vertx.executeBlocking(() -> {
+            for (var action : beforeClose) {
+                try {
+                    action.call();
+                } catch (Exception e) {
+                    LOG.warn("stopping: {}", e.toString());
+                }
+            }
             closeStoreAndSink();
             return null;
         }));

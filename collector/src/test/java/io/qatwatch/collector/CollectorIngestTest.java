@@ -3,6 +3,7 @@ package io.qatwatch.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.testing.StoreKinds;
 import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.protocol.GoldenReports;
 import io.vertx.core.buffer.Buffer;
@@ -14,8 +15,6 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -73,11 +72,7 @@ class CollectorIngestTest {
         assertThat(post(null, report, false).statusCode()).isEqualTo(401);
         assertThat(post(token.substring(0, token.length() - 1) + "x", report, false).statusCode()).isEqualTo(401);
 
-        try (Statement s = collector.database().connection().createStatement();
-             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM backups")) {
-            rs.next();
-            assertThat(rs.getInt(1)).isEqualTo(1);
-        }
+        assertThat(StoreKinds.scalar(collector.database(), "SELECT COUNT(*) FROM backups")).isEqualTo(1);
     }
 
     @Test
@@ -91,7 +86,7 @@ class CollectorIngestTest {
     void tokenStoreHoldsNoPlainToken() throws Exception {
         String token = collector.tokens().add("web03", TokenStore.Kind.AGENT, CLOCK.instant());
         String secret = token.substring(16); // after qw_, the 12-character id and _ (the secret itself may hold _)
-        collector.database().connection().createStatement().execute("PRAGMA wal_checkpoint(FULL)");
+        StoreKinds.update(collector.database(), "PRAGMA wal_checkpoint(FULL)");
         for (Path file : Files.list(data).toList()) {
             String content = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
             assertThat(content).as(file.toString()).doesNotContain(secret);
@@ -129,11 +124,7 @@ class CollectorIngestTest {
         HttpResponse<Buffer> response = post(token, json.getBytes(StandardCharsets.UTF_8), false);
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(response.bodyAsJsonObject().getString("field")).isEqualTo("instances[0].backups[0].backupSizeBytes");
-        try (Statement s = collector.database().connection().createStatement();
-             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM reports")) {
-            rs.next();
-            assertThat(rs.getInt(1)).isZero();
-        }
+        assertThat(StoreKinds.scalar(collector.database(), "SELECT COUNT(*) FROM reports")).isZero();
     }
 
     @Test

@@ -39,6 +39,36 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aPostgresqlStoreNeedsAUrlAUserAndGroupsByHost() throws Exception {
+        Path ok = Files.writeString(dir.resolve("pg.yaml"), """
+                store:
+                  kind: postgresql
+                  url: jdbc:postgresql://db.example:5432/qatwatch
+                  user: qatwatch
+                  passwordFile: /etc/qatwatch/pg-password
+                """);
+        CollectorConfig c = ConfigLoader.load(ok);
+        assertThat(c.store().postgresql()).isTrue();
+        assertThat(c.store().poolSize()).isEqualTo(8);
+        assertThat(c.store().passwordEnv()).isEqualTo("QATWATCH_STORE_PASSWORD");
+        assertThat(c.evaluation()).isEqualTo(EvaluationConfig.DEFAULTS);
+
+        Path bare = Files.writeString(dir.resolve("bare.yaml"), "store:\n  kind: postgresql\n");
+        assertThatThrownBy(() -> ConfigLoader.load(bare)).hasMessageContaining("store.url: required")
+                .hasMessageContaining("store.user: required");
+        Path inUrl = Files.writeString(dir.resolve("inurl.yaml"), "store:\n  kind: postgresql\n  user: q\n"
+                + "  url: jdbc:postgresql://db:5432/q?password=x\n");
+        assertThatThrownBy(() -> ConfigLoader.load(inUrl)).hasMessageContaining("store.url: must not carry the password");
+        Path grouped = Files.writeString(dir.resolve("grouped.yaml"), "store:\n  kind: postgresql\n  user: q\n"
+                + "  url: jdbc:postgresql://db:5432/q\nalerts:\n  pipeline:\n    groupBy: [rule]\n");
+        assertThatThrownBy(() -> ConfigLoader.load(grouped)).hasMessageContaining("alerts.pipeline.groupBy: must include host");
+        Path lease = Files.writeString(dir.resolve("lease.yaml"), "evaluation:\n  everySeconds: 10\n  leaseSeconds: 10\n");
+        assertThatThrownBy(() -> ConfigLoader.load(lease)).hasMessageContaining("evaluation.leaseSeconds");
+        assertThat(ConfigLoader.load(Files.writeString(dir.resolve("fast.yaml"), "evaluation:\n  everySeconds: 4\n"))
+                .evaluation()).as("the lease follows a short interval").isEqualTo(new EvaluationConfig(4, 2));
+    }
+
+    @Test
     void unknownKeyAndBadValuesAreNamed() throws Exception {
         Path typo = Files.writeString(dir.resolve("typo.yaml"), "influx:\n  urll: http://x\n");
         assertThatThrownBy(() -> ConfigLoader.load(typo)).hasMessageContaining("influx.urll");

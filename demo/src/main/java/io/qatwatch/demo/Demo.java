@@ -210,6 +210,15 @@ public final class Demo implements AutoCloseable {
         throw new IllegalStateException("the demo's agents did not report within " + timeout.toSeconds() + " s");
     }
 
+    /** Every probe step of the simulated hosts that failed, with its error: none, when the simulation answers every query. */
+    List<String> failedProbes() throws Exception {
+        List<String> failed = new ArrayList<>();
+        for (var row : collector.store().fleet()) {
+            row.probes().stream().filter(p -> !p.ok()).forEach(p -> failed.add(row.host() + " " + p.name() + ": " + p.error()));
+        }
+        return failed;
+    }
+
     public int port() {
         return collector.port();
     }

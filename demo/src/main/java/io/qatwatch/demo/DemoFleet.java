@@ -178,13 +178,16 @@ final class DemoFleet {
             }
         }
         List<Map<String, Object>> databases = databases(List.of("Orders", ORDERS), "FULL");
+        // the same on both replicas: the database's identity within its availability group
+        databases.get(0).put("group_database_id", "e1f2a3b4-c5d6-4e7f-8091-a2b3c4d5e6f7");
         return new SimulatedServer(host, "PROD", zone, clock, "16.0.4135.4",
                 server("16.0.4135.4", "Enterprise Edition: Core-based Licensing (64-bit)", 3, host.toUpperCase(), true),
                 configuration(false, 1),
                 List.of(accelerator("NONE", "NONE_HARDWARE_OFFLOAD_NOT_ENABLED", 0)),
                 databases, List.of(),
-                List.of(Map.of("database_name", "Orders", "availability_group", "ag-orders",
-                        "role_desc", primary ? "PRIMARY" : "SECONDARY", "is_preferred_backup_replica", !primary)),
+                List.of(Map.of("database_name", "Orders", "availability_group_id", "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                        "availability_group", "ag-orders", "role_desc", primary ? "PRIMARY" : "SECONDARY",
+                        "is_preferred_backup_replica", !primary)),
                 backups);
     }
 
@@ -253,7 +256,18 @@ final class DemoFleet {
         return rows;
     }
 
+    /** One row for both databases.sql and database-guids.sql: each takes the columns it names. */
     private static Map<String, Object> database(String name, String guid, String recovery) {
-        return Map.of("name", name, "database_guid", guid, "recovery_model_desc", recovery, "state_desc", "ONLINE");
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("name", name);
+        r.put("database_name", name);
+        r.put("database_id", 5 + Math.floorMod(guid.hashCode(), 1000));
+        r.put("create_date", "2024-01-15T10:00:00");
+        r.put("recovery_model_desc", recovery);
+        r.put("state_desc", "ONLINE");
+        r.put("is_auto_close_on", false);
+        r.put("database_guid", guid);
+        r.put("family_guid", guid);
+        return r;
     }
 }

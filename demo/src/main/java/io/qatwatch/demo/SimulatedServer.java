@@ -78,9 +78,11 @@ final class SimulatedServer {
         fixed(s, "configuration.sql", configuration);
         fixed(s, "accelerator-status.sql", accelerators);
         fixed(s, "databases.sql", databases);
+        fixed(s, "database-guids.sql", databases);
         fixed(s, "database-encryption.sql", encryption);
-        fixed(s, "availability-replicas.sql", replicas);
+        fixed(s, "availability-databases.sql", replicas);
         fixed(s, "certificates.sql", List.of());
+        fixed(s, "asymmetric-keys.sql", List.of());
         List<Column> history = QueryColumns.of("backup-history-2022.sql");
         s.answer("backup-history-2022.sql", sql -> TdsResponse.rows(history, historyPage(sql, history)));
         List<Column> running = QueryColumns.of("running-backups.sql");
@@ -150,6 +152,10 @@ final class SimulatedServer {
         r.put("has_backup_checksums", true);
         r.put("device_type", b.deviceType());
         r.put("physical_device_name", b.path());
+        // this instance wrote it (a restore would bring in sets of another server's name, which the agent skips)
+        r.put("server_name", serverProperties.get("server_name"));
+        r.put("family_guid", b.databaseGuid());
+        r.put("is_snapshot", false);
         return r;
     }
 

@@ -79,6 +79,11 @@ class DemoTest {
     }
 
     @Test
+    void theSimulatedServersAnswerEveryQueryTheAgentAsks() throws Exception {
+        assertThat(demo.failedProbes()).as("a query the simulation does not answer (a new .sql file?)").isEmpty();
+    }
+
+    @Test
     void theCreepHasAForecastAndItsDriverInTheWindowsApi() throws Exception {
         JsonObject windows = new JsonObject(api("/api/v1/instances/demo-sql-qat01/PROD/windows"));
         String text = windows.encode();

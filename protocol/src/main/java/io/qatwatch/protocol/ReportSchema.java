@@ -28,6 +28,11 @@ public final class ReportSchema {
     public static final int MAX_BACKUPS_PER_INSTANCE = 50_000;
     public static final int MAX_DATABASES = 32_767;
 
+    /** The characters no string of a report may hold: C0 and C1 controls, DEL, and the line and paragraph separators. */
+    public static boolean isControl(char c) {
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029';
+    }
+
     /** What a value must be. */
     public sealed interface Type permits Obj, ListOf, Text, Int, Decimal, Bool, Time {
     }

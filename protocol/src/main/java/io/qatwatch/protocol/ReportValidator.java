@@ -77,6 +77,16 @@ public final class ReportValidator {
         }
     }
 
+    /** As {@link #validate(AgentReport, Instant)}, on a report's bytes as they go on the wire. */
+    public static Optional<Violation> validate(byte[] json, Instant now) {
+        try {
+            check(json, now);
+            return Optional.empty();
+        } catch (ReportFormatException e) {
+            return Optional.of(new Violation(e.field(), e.getMessage()));
+        }
+    }
+
     /** As {@link #validate}, raising the first violation; checks the report as it would go on the wire. */
     public static void check(AgentReport report, Instant now) {
         if (report == null) {
@@ -331,7 +341,7 @@ public final class ReportValidator {
             }
             for (int i = 0; i < s.length(); i++) {
                 char c = s.charAt(i);
-                if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029') {
+                if (ReportSchema.isControl(c)) {
                     throw violation(String.format("contains control character U+%04X at %d", (int) c, i));
                 }
             }

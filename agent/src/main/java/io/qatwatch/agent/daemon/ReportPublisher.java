@@ -8,6 +8,8 @@ import io.qatwatch.protocol.AgentInfo;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.ProbeStatus;
 import io.qatwatch.protocol.ReportJson;
+import io.qatwatch.protocol.ReportTidy;
+import io.qatwatch.protocol.ReportValidator;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -15,7 +17,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns what a probe found into a report that says who sent it and how the agent is doing (version,
@@ -24,6 +29,8 @@ import java.util.UUID;
  * outbox as lost, and the next report that is written carries the count to the collector.
  */
 public final class ReportPublisher {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReportPublisher.class);
 
     private final Vertx vertx;
     private final Outbox outbox;
@@ -60,12 +67,31 @@ public final class ReportPublisher {
         health.probesRan(probes, clock.instant());
         return vertx.executeBlocking(() -> {
             AgentReport report = build(host, qat, licence, instances, probes);
-            outbox.append(report.reportId(), ReportJson.toBytes(report));
+            outbox.append(report.reportId(), wire(report));
             return report;
         }).onSuccess(r -> {
             health.appended(null);
             vertx.eventBus().publish(DeliveryVerticle.WAKE_ADDRESS, null);
         }).onFailure(health::appended);
+    }
+
+    /**
+     * The report as it goes on the wire, checked against the rules the collector holds it to: text the agent read
+     * (a control character in a registry value, an over-long server message) is made to fit rather than have the
+     * collector refuse the whole report for good.
+     */
+    byte[] wire(AgentReport report) {
+        byte[] json = ReportJson.toBytes(report);
+        Optional<ReportValidator.Violation> problem = ReportValidator.validate(json, clock.instant());
+        if (problem.isEmpty()) {
+            return json;
+        }
+        byte[] tidied = ReportTidy.tidy(json);
+        Optional<ReportValidator.Violation> left = ReportValidator.validate(tidied, clock.instant());
+        LOG.warn("report {}: {} {}; {}", report.reportId(), problem.get().field(), problem.get().error(), left.isEmpty()
+                ? "control characters replaced by spaces and over-long text cut, so that the collector accepts it"
+                : "the collector will refuse it (" + left.get().field() + " " + left.get().error() + "): please report this");
+        return tidied;
     }
 
     AgentReport build(io.qatwatch.protocol.HostFacts host, io.qatwatch.protocol.QatFacts qat,

@@ -153,13 +153,13 @@ class AgentProcessTest {
     }
 
     private static int countReports(Collector collector, String reportId) throws Exception {
-        synchronized (collector.database()) {
-            try (Statement s = collector.database().connection().createStatement();
+        return collector.database().read(c -> {
+            try (Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM reports WHERE report_id = '" + reportId + "'")) {
                 rs.next();
                 return rs.getInt(1);
             }
-        }
+        });
     }
 
     private static int freePort() throws java.io.IOException {

@@ -246,26 +246,30 @@ class AgentCollectorEndToEndTest {
     }
 
     private int count(String sql) {
-        synchronized (collector.database()) {
-            try (Statement s = collector.database().connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
-                rs.next();
-                return rs.getInt(1);
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
+        try {
+            return collector.database().read(c -> {
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            });
+        } catch (SQLException | java.io.IOException e) {
+            throw new IllegalStateException(e);
         }
     }
 
     private JsonNode latestAgentInfo(String host) {
-        synchronized (collector.database()) {
-            try (var s = collector.database().connection().prepareStatement("SELECT agent_json FROM hosts WHERE name = ?")) {
-                s.setString(1, host);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() && rs.getString(1) != null ? ReportJson.mapper().readTree(rs.getString(1)) : null;
+        try {
+            return collector.database().read(c -> {
+                try (var s = c.prepareStatement("SELECT agent_json FROM hosts WHERE name = ?")) {
+                    s.setString(1, host);
+                    try (ResultSet rs = s.executeQuery()) {
+                        return rs.next() && rs.getString(1) != null ? ReportJson.mapper().readTree(rs.getString(1)) : null;
+                    }
                 }
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
+            });
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 

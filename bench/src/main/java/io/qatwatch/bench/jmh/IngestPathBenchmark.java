@@ -4,7 +4,7 @@ import io.qatwatch.bench.ReportTemplate;
 import io.qatwatch.bench.SimulatedAgent;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.ReportStore;
-import io.qatwatch.collector.store.SqliteReportStore;
+import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.ReportValidator;
@@ -45,7 +45,7 @@ public class IngestPathBenchmark {
         report = ReportJson.parse(body);
         dir = Files.createTempDirectory("qatwatch-jmh-store");
         db = Database.open(dir);
-        store = new SqliteReportStore(db);
+        store = new SqlReportStore(db);
     }
 
     @TearDown(Level.Trial)

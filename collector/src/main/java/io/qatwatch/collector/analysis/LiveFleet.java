@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The alert stage's memory of the fleet between evaluations, so that an evaluation reads from the store
@@ -122,6 +123,15 @@ public final class LiveFleet {
      * {@code now}. Blocking: it reads the store.
      */
     public Refresh refresh(ReportStore store, Instant now) throws Exception {
+        return refresh(store, now, host -> true);
+    }
+
+    /**
+     * As {@link #refresh(ReportStore, Instant)}, keeping only the hosts {@code keep} accepts (several collectors each
+     * keep the hosts they lease, and those sharing an availability group with them). A host it starts accepting is
+     * loaded, one it stops accepting forgotten.
+     */
+    public Refresh refresh(ReportStore store, Instant now, Predicate<String> keep) throws Exception {
         Instant since = now.minus(Duration.ofDays(config.windows().lookbackDays()));
         int newBackups = 0;
         if (!loaded) {
@@ -129,6 +139,9 @@ public final class LiveFleet {
             Map<String, FleetHead> heads = new HashMap<>();
             store.fleetHeads().forEach(h -> heads.put(h.host(), h));
             for (FleetRow row : store.fleet()) {
+                if (!keep.test(row.host())) {
+                    continue;
+                }
                 FleetHead head = heads.get(row.host());
                 HostSlot slot = new HostSlot();
                 load(slot, row, head);
@@ -138,7 +151,7 @@ public final class LiveFleet {
         } else {
             ReportStore.BackupDelta delta = store.backupsAfter(backupsRead, since);
             backupsRead = delta.upTo();
-            heads(store, store.fleetHeads());
+            heads(store, store.fleetHeads().stream().filter(h -> keep.test(h.host())).toList());
             newBackups = delta.backups().size();
             for (StoredBackup b : delta.backups()) {
                 HostSlot h = hosts.get(b.host());
@@ -181,6 +194,32 @@ public final class LiveFleet {
         }
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history.history());
         return new Refresh(analysis, rebuilt, newBackups);
+    }
+
+    /**
+     * The guids of the availability-group databases the kept hosts report: other collectors' hosts reporting the same
+     * databases are their replicas, which the analysis must see to judge a database across its replicas.
+     */
+    public Set<String> availabilityGroupGuids() {
+        Set<String> out = new java.util.TreeSet<>();
+        for (HostSlot h : hosts.values()) {
+            for (InstanceSlot i : h.instances.values()) {
+                if (i.sections.databases() == null) {
+                    continue;
+                }
+                for (var d : i.sections.databases()) {
+                    if (d.availabilityGroup() != null && d.databaseGuid() != null) {
+                        out.add(d.databaseGuid());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The hosts kept now. */
+    public Set<String> hosts() {
+        return Set.copyOf(hosts.keySet());
     }
 
     /**

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 /** {@code qatwatch collector}: runs the central server until stopped. */
 @Command(name = "collector", mixinStandardHelpOptions = true,
         description = "Run the collector: receive agent reports, store them, analyse backup windows, alert, serve the status page.",
-        subcommands = TokenCommand.class)
+        subcommands = {TokenCommand.class, StoreCommand.class})
 public final class CollectorCommand implements Callable<Integer> {
 
     @Option(names = "--config", paramLabel = "FILE",

@@ -1,6 +1,9 @@
 package io.qatwatch.collector.cli;
 
+import io.qatwatch.collector.ConfigLoader;
+import io.qatwatch.collector.config.Secrets;
 import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.StoreConfig;
 import io.qatwatch.collector.store.TokenStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +34,7 @@ public final class TokenCommand implements Callable<Integer> {
     /** A command's work on the open store. */
     @FunctionalInterface
     interface Work {
-        int run(TokenStore tokens, Path store) throws SQLException;
+        int run(TokenStore tokens, String store) throws SQLException;
     }
 
     /** Options every token subcommand shares, and how it opens the store. */
@@ -41,12 +44,32 @@ public final class TokenCommand implements Callable<Integer> {
                         + " the one 'qatwatch collector' and 'qatwatch up' use with the same directory.")
         Path data;
 
+        @Option(names = "--config", paramLabel = "FILE",
+                description = "Collector config: with store.kind postgresql the tokens are in that database.")
+        Path config;
+
         /**
          * Runs {@code work} on the store; {@code create}: a missing store is created (enrolment before the collector
          * ever started), else it is an error. Every failure says which store and what to do, on stderr, with exit 1.
          */
         int withStore(String command, boolean create, Work work) {
             Path dir = DataDir.resolve(data);
+            StoreConfig shared;
+            try {
+                shared = config == null ? StoreConfig.DEFAULTS : ConfigLoader.load(config).store();
+            } catch (RuntimeException e) {
+                System.err.println(command + ": " + e.getMessage());
+                return 2;
+            }
+            if (shared.postgresql()) {
+                // the collectors' shared database: it exists once a collector or 'store copy' created the tables
+                try (Database db = Database.open(shared, dir, Secrets.fromEnvironment())) {
+                    return work.run(new TokenStore(db), db.where());
+                } catch (SQLException | RuntimeException e) {
+                    System.err.println(command + ": " + e.getMessage());
+                    return 1;
+                }
+            }
             Optional<String> wrongUser = DataDir.wrongUser(dir, System.getProperty("user.name"));
             if (wrongUser.isPresent()) {
                 System.err.println(command + ": " + wrongUser.get());
@@ -63,7 +86,7 @@ public final class TokenCommand implements Callable<Integer> {
                     System.err.println(command + ": created " + DataDir.describe(dir) + ". Start the collector with the same"
                             + " data directory ('qatwatch up', or 'qatwatch collector --data " + dir + "') so that it accepts the token.");
                 }
-                return work.run(new TokenStore(db), DataDir.store(dir));
+                return work.run(new TokenStore(db), DataDir.store(dir).toString());
             } catch (SQLException | RuntimeException e) {
                 System.err.println(command + ": " + DataDir.whatToDo(dir, e));
                 return 1;

@@ -37,7 +37,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The alert pipeline: evaluate → group → dedup against the notification log → retry with backoff → notify.
- * State (alerts, log, silences) lives in SQLite and survives a restart. Methods returning values run on the
+ * State (alerts, log, silences) lives in the store and survives a restart. Its {@link AlertScope} says which hosts'
+ * alerts it keeps and announces: every host, or (several collectors on PostgreSQL) the slices its {@link ScopeSource}
+ * leases; taking a slice over loads that slice's alerts and log, so nothing is lost and nothing announced again. Methods returning values run on the
  * caller's thread from memory; everything that touches the database runs in {@code executeBlocking}.
  * Time is always passed in.
  */
@@ -56,6 +58,8 @@ public final class AlertService {
     private final List<Notifier> notifiers;
     private final RetryPolicy retry;
     private final Random random;
+    private final ScopeSource scopes;
+    private volatile AlertScope scope = AlertScope.ALL;
 
     private volatile Map<String, AlertRecord> alerts = new LinkedHashMap<>();
     private final Map<String, Map<String, LogEntry>> log = new ConcurrentHashMap<>();
@@ -73,15 +77,22 @@ public final class AlertService {
     /** {@code pipeline} must have passed validation; {@code random} drives retry jitter. */
     public AlertService(Vertx vertx, Database db, AlertEvaluator evaluator, PipelineConfig pipeline,
             List<Notifier> notifiers, Random random) {
-        this(vertx, db, evaluator, pipeline, notifiers, random, new CollectorMetrics());
+        this(vertx, new AlertStore(db), ScopeSource.ALL, evaluator, pipeline, notifiers, random, new CollectorMetrics());
     }
 
     /** As above, counting deliveries per channel into {@code metrics} ({@code /metrics}). */
     public AlertService(Vertx vertx, Database db, AlertEvaluator evaluator, PipelineConfig pipeline,
             List<Notifier> notifiers, Random random, CollectorMetrics metrics) {
+        this(vertx, new AlertStore(db), ScopeSource.ALL, evaluator, pipeline, notifiers, random, metrics);
+    }
+
+    /** As above, on {@code store} (fenced by the leases when several collectors share it), scoped by {@code scopes}. */
+    public AlertService(Vertx vertx, AlertStore store, ScopeSource scopes, AlertEvaluator evaluator,
+            PipelineConfig pipeline, List<Notifier> notifiers, Random random, CollectorMetrics metrics) {
         this.vertx = vertx;
         this.metrics = metrics;
-        this.store = new AlertStore(db);
+        this.store = store;
+        this.scopes = scopes;
         this.pipeline = pipeline;
         this.evaluator = evaluator;
         this.notifiers = List.copyOf(notifiers);
@@ -90,18 +101,108 @@ public final class AlertService {
         this.random = random;
     }
 
-    /** Creates the tables and loads the saved state. */
+    /**
+     * Where the service learns which hosts are its own. {@link #balance} runs before each evaluation (it may take
+     * or give up slices), {@link #confirm} before notifying (what is still held). Blocking.
+     */
+    public interface ScopeSource {
+
+        /** Every host, always: a collector alone on its store. */
+        ScopeSource ALL = new ScopeSource() {
+            @Override
+            public AlertScope balance(java.util.function.IntPredicate mayRelease) {
+                return AlertScope.ALL;
+            }
+
+            @Override
+            public AlertScope confirm() {
+                return AlertScope.ALL;
+            }
+        };
+
+        /** The scope of the next evaluation; {@code mayRelease} says which slices it may give up now. */
+        AlertScope balance(java.util.function.IntPredicate mayRelease) throws Exception;
+
+        /** The scope still held now. */
+        AlertScope confirm() throws Exception;
+    }
+
+    /** Creates the tables and loads the saved state (of every host; a scoped service loads per slice as it takes them). */
     public Future<Void> start() {
         return vertx.executeBlocking(() -> {
             store.migrate();
-            Map<String, AlertRecord> loaded = new LinkedHashMap<>();
-            store.loadAlerts().forEach(r -> loaded.put(r.id(), r));
-            alerts = loaded;
-            log.putAll(store.loadLog());
+            if (scopes == ScopeSource.ALL) {
+                Map<String, AlertRecord> loaded = new LinkedHashMap<>();
+                store.loadAlerts().forEach(r -> loaded.put(r.id(), r));
+                alerts = loaded;
+                log.putAll(store.loadLog());
+            } else {
+                scope = new AlertScope(java.util.Set.of());
+            }
             silences.addAll(store.loadSilences());
             store.loadAcks().forEach(a -> acks.put(a.alertId(), a));
             return null;
         });
+    }
+
+    /** The hosts whose alerts this service keeps now. */
+    public AlertScope scope() {
+        return scope;
+    }
+
+    /**
+     * Moves to {@code next}: the alerts and log of slices taken over are loaded from the store (where the previous
+     * owner left them), those of slices given up are forgotten. Silences and acknowledgements are reloaded, since
+     * other collectors' APIs add them.
+     */
+    private void rescope(AlertScope next) throws Exception {
+        AlertScope before = scope;
+        if (next.all() || before.all() || next.equals(before)) {
+            scope = next;
+            if (!next.all()) {
+                reloadShared();
+            }
+            return;
+        }
+        java.util.Set<Integer> added = new java.util.TreeSet<>(next.slices());
+        added.removeAll(before.slices());
+        java.util.Set<Integer> removed = new java.util.TreeSet<>(before.slices());
+        removed.removeAll(next.slices());
+        Map<String, AlertRecord> kept = new LinkedHashMap<>();
+        alerts.forEach((id, r) -> {
+            if (next.owns(r.alert().host())) {
+                kept.put(id, r);
+            }
+        });
+        store.forget(removed);
+        if (!added.isEmpty()) {
+            AlertScope taken = new AlertScope(added);
+            store.loadAlerts(taken).forEach(r -> kept.put(r.id(), r));
+            store.loadLog(taken).forEach((channel, entries) ->
+                    log.computeIfAbsent(channel, k -> new ConcurrentHashMap<>()).putAll(entries));
+            LOG.info("alerts: took over slices {}, gave up {}", added, removed);
+        } else if (!removed.isEmpty()) {
+            LOG.info("alerts: gave up slices {}", removed);
+        }
+        alerts = kept;
+        scope = next;
+        reloadShared();
+    }
+
+    /** Silences and acknowledgements, which any collector's API adds: read again before each evaluation. */
+    private void reloadShared() throws Exception {
+        List<Silence> loaded = store.loadSilences();
+        silences.clear();
+        silences.addAll(loaded);
+        Map<String, Acknowledgement> held = new HashMap<>();
+        store.loadAcks().forEach(a -> held.put(a.alertId(), a));
+        acks.keySet().retainAll(held.keySet());
+        acks.putAll(held);
+    }
+
+    /** True while a notification for a host of {@code slice} is being delivered or retried. */
+    public boolean delivering(int slice) {
+        return inFlight.values().stream().anyMatch(d -> d.slice == slice);
     }
 
     /** What one evaluation did: the evaluation, and per channel the groups it decided to send and why. */
@@ -129,9 +230,11 @@ public final class AlertService {
 
     private Future<Result> evaluateNow(java.util.concurrent.Callable<FleetAnalysis> analyse, Instant now) {
         return vertx.executeBlocking(() -> {
+            rescope(scopes.balance(slice -> !delivering(slice)));
             Evaluation e = evaluator.evaluate(analyse.call());
-            Lifecycle.Merged merged = Lifecycle.merge(alerts, e, acks, a -> silenced(a, now), now, pipeline);
-            store.saveAlerts(new ArrayList<>(merged.alerts().values()));
+            AlertScope evaluated = scope;
+            Lifecycle.Merged merged = Lifecycle.merge(alerts, within(e, evaluated), acks, a -> silenced(a, now), now, pipeline);
+            store.saveAlerts(new ArrayList<>(merged.alerts().values()), evaluated);
             store.saveEvents(merged.events());
             store.deleteAcks(merged.ackEnded());
             merged.ackEnded().forEach(acks::remove);
@@ -143,12 +246,15 @@ public final class AlertService {
             remarks = merged.remarks();
             lastEvaluation = e;
             e.ruleErrors().forEach((rule, err) -> LOG.warn("rule {} failed and kept its previous alerts: {}", rule, err));
-            return e;
-        }).compose(e -> {
+            // a lease lost during the evaluation (a pause, the database away): its slices are not announced
+            return new Object[] {e, evaluated.all() ? evaluated : scopes.confirm()};
+        }).compose(done -> {
+            Evaluation e = (Evaluation) done[0];
+            AlertScope held = (AlertScope) done[1];
             List<String> sent = new ArrayList<>();
             List<Future<?>> attempts = new ArrayList<>();
             for (Notifier n : notifiers) {
-                groups(n, now).forEach((group, notification) -> {
+                groups(n, now, held).forEach((group, notification) -> {
                     sent.add(n.name() + " " + group + " " + notification.reason());
                     attempts.add(dispatch(n, group, notification));
                 });
@@ -157,14 +263,26 @@ public final class AlertService {
         });
     }
 
+    /**
+     * The evaluation with only the alerts of the scope's hosts: the analysis also saw other collectors' hosts that
+     * share an availability group with ours, whose alerts their own collector keeps.
+     */
+    private static Evaluation within(Evaluation e, AlertScope scope) {
+        return scope.all() ? e : new Evaluation(e.at(), e.analysis(),
+                e.alerts().stream().filter(a -> scope.owns(a.host())).toList(), e.ruleErrors());
+    }
+
     private boolean silenced(Alert a, Instant now) {
         return silences.stream().anyMatch(s -> s.activeAt(now) && s.matches(a));
     }
 
-    /** Groups this channel hears and the dedup stage lets through, with their notification. */
-    private Map<String, Notification> groups(Notifier n, Instant now) {
+    /** Groups this channel hears and the dedup stage lets through, with their notification; only of {@code owned} hosts. */
+    private Map<String, Notification> groups(Notifier n, Instant now, AlertScope owned) {
         Map<String, List<AlertRecord>> byGroup = new LinkedHashMap<>();
         for (AlertRecord r : alerts.values()) {
+            if (!owned.owns(r.alert().host())) {
+                continue;
+            }
             if (r.alert().severity().compareTo(n.minSeverity()) >= 0 && n.hears(r.alert())) {
                 byGroup.computeIfAbsent(groupKey(r.alert()), k -> new ArrayList<>()).add(r);
             }
@@ -252,6 +370,8 @@ public final class AlertService {
     private static final class Delivering {
         volatile Notification latest;
         int attempt;
+        /** The slice of the group's host (0 when it has none). */
+        int slice;
         final Promise<Void> firstTry = Promise.promise();
     }
 
@@ -268,6 +388,8 @@ public final class AlertService {
         }
         Delivering d = new Delivering();
         d.latest = notification;
+        String host = hostOf(notification);
+        d.slice = host == null ? 0 : io.qatwatch.collector.store.HostSlices.of(host);
         inFlight.put(key, d);
         attempt(n, group, key, d);
         return d.firstTry.future();
@@ -298,7 +420,7 @@ public final class AlertService {
                 sending.resolved().forEach(r -> told.add(new AlertEvent(r.id(), sending.at(), AlertEvent.Kind.NOTIFIED, null,
                         "resolution " + how)));
                 vertx.executeBlocking(() -> {
-                    store.saveLogEntry(n.name(), group, entry);
+                    store.saveLogEntry(n.name(), group, entry, hostOf(sending));
                     store.saveEvents(told);
                     return null;
                 }).onComplete(saved -> {
@@ -328,6 +450,12 @@ public final class AlertService {
                     delay.toMillis());
             vertx.setTimer(delay.toMillis(), t -> attempt(n, group, key, d));
         });
+    }
+
+    /** The host of a notification's alerts (grouped by host when several collectors share the work), or null. */
+    private static String hostOf(Notification n) {
+        return java.util.stream.Stream.concat(n.firing().stream(), n.resolved().stream())
+                .map(r -> r.alert().host()).filter(java.util.Objects::nonNull).findFirst().orElse(null);
     }
 
     /** True while any notification is still being delivered or retried. */

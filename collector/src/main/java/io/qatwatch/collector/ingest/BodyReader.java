@@ -63,7 +63,8 @@ final class BodyReader {
 
     private Future<Buffer> start() {
         long declared = declaredLength();
-        body = Buffer.buffer((int) Math.min(Math.max(declared, 1024), Math.min(maxBytes, 1 << 20)));
+        // sized for a small report; a large one grows as it arrives, so a declared length alone reserves little
+        body = Buffer.buffer((int) Math.min(Math.max(declared, 1024), 64 * 1024));
         if (request.isEnded()) {
             promise.complete(body);
             return promise.future();

@@ -1,5 +1,6 @@
 package io.qatwatch.collector.ingest;
 
+import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.ReportSections;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.ReportStore.Incoming;
@@ -48,11 +49,17 @@ public final class IngestHandler implements Handler<RoutingContext> {
 
     private static final Logger LOG = LoggerFactory.getLogger(IngestHandler.class);
     /**
-     * How long a refused request's body is read and dropped before its connection is closed (at most twice
-     * {@code ingest.maxBodyBytes} of it): long enough for a client that sent its whole body to read the answer
-     * instead of a reset connection, short enough that a stalled client is gone in seconds.
+     * How long a refused request's body is read and dropped before its connection is closed: long enough for a
+     * client that sent its whole body to read the answer instead of a reset connection, short enough that a stalled
+     * client is gone in seconds.
      */
     public static final Duration LINGER = Duration.ofSeconds(2);
+    /**
+     * How much of an unauthenticated body is dropped at most before the connection is closed: what an agent with a
+     * revoked token sends, not what an attacker pushes (reading and dropping costs garbage, and garbage grows the
+     * heap). An agent's refusals (403, 413, 429, 503) drop up to twice {@code ingest.maxBodyBytes}.
+     */
+    static final long UNAUTHENTICATED_LINGER_BYTES = 256 * 1024;
     /** RFC 6750 token68: what a bearer token may be made of. A NUL, a space or any other byte is a malformed token. */
     private static final Pattern TOKEN68 = Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
 
@@ -269,14 +276,14 @@ public final class IngestHandler implements Handler<RoutingContext> {
             if (status == 408) {
                 request.connection().close();
             } else {
-                dropRestThenClose(request);
+                dropRestThenClose(request, status == 401 ? UNAUTHENTICATED_LINGER_BYTES : 2 * limits.maxBodyBytes());
             }
         }
     }
 
-    private void dropRestThenClose(HttpServerRequest request) {
+    private void dropRestThenClose(HttpServerRequest request, long maxBytes) {
         HttpConnection connection = request.connection();
-        long[] left = {2 * limits.maxBodyBytes()};
+        long[] left = {maxBytes};
         long timer = vertx.setTimer(LINGER.toMillis(), id -> connection.close());
         request.handler(chunk -> {
             left[0] -= chunk.length();
@@ -294,6 +301,18 @@ public final class IngestHandler implements Handler<RoutingContext> {
     }
 
     private void serverError(RoutingContext ctx, String what, Throwable e) {
+        if (Database.unavailable(e)) {
+            // the database is away (PostgreSQL restarting, the network): the agent keeps the report and retries
+            metrics.rejected("store_unavailable");
+            LOG.warn("{}: the store is unavailable: {}", what, e.toString());
+            if (!ctx.response().ended()) {
+                ctx.response().setStatusCode(503).putHeader("Retry-After", "5").putHeader("Content-Type", "application/json")
+                        .end(new JsonObject().put("error", "the collector's store is unavailable; retry later")
+                                .put("field", "$").encode());
+            }
+            return;
+        }
+        metrics.rejected("server_error");
         LOG.error("{}: {}", what, e.toString(), e);
         refuse(ctx, 500, "server_error", "$", what + "; see the collector log");
     }

@@ -1,147 +1,140 @@
 package io.qatwatch.collector.store;
 
-import java.nio.file.Files;
+import io.qatwatch.collector.config.Secrets;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
+import java.sql.SQLTransientConnectionException;
 import java.util.List;
-import org.sqlite.SQLiteConfig;
 
 /**
- * The collector's embedded SQLite file (WAL). Each part of the collector that keeps state owns its tables
- * and creates them through {@link #migrate}; every call here is blocking and runs off the event loop.
+ * Where the collector keeps its state: the embedded SQLite file ({@link SqliteDatabase}, the default) or a PostgreSQL
+ * database that several collectors share ({@link PostgresDatabase}). Each part of the collector that keeps state owns
+ * its tables and creates them through {@link #migrate}. Every call is blocking and runs off the event loop.
+ *
+ * <p>What differs between the two stays here: how connections are lent (SQLite: one writer under a lock and read-only
+ * connections beside it; PostgreSQL: a pool), how migrations are serialised, and the few SQL spellings of {@link Kind}.
  */
-public final class Database implements AutoCloseable {
+public interface Database extends AutoCloseable {
 
-    private final Path file;
-    private final Connection connection;
-    private final List<Connection> readers = new ArrayList<>();
+    /** Which database, and the SQL spellings that differ between them. */
+    enum Kind {
+        SQLITE("MAX", "LIKE"),
+        POSTGRESQL("GREATEST", "ILIKE");
 
-    private Database(Path file, Connection connection) {
-        this.file = file;
-        this.connection = connection;
+        private final String greatest;
+        private final String likeIgnoringCase;
+
+        Kind(String greatest, String likeIgnoringCase) {
+            this.greatest = greatest;
+            this.likeIgnoringCase = likeIgnoringCase;
+        }
+
+        /** The larger of two values: SQLite's two-argument {@code MAX}, PostgreSQL's {@code GREATEST}. */
+        public String greatest(String a, String b) {
+            return greatest + "(" + a + ", " + b + ")";
+        }
+
+        /** A pattern match ignoring ASCII case: SQLite's {@code LIKE} already does, PostgreSQL's {@code ILIKE}. */
+        public String likeIgnoringCase() {
+            return likeIgnoringCase;
+        }
     }
 
-    /** Opens (creating if needed) {@code qatwatch.db} under the data directory. */
-    public static Database open(Path dataDir) throws SQLException {
-        try {
-            Files.createDirectories(dataDir);
-        } catch (java.io.IOException e) {
-            throw new SQLException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
-        }
-        Path file = dataDir.resolve("qatwatch.db");
-        SQLiteConfig config = new SQLiteConfig();
-        // no "SELECT last_insert_rowid()" after every INSERT: nothing here reads generated keys
-        config.setGetGeneratedKeys(false);
-        Connection c = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
-        try (Statement s = c.createStatement()) {
-            s.execute("PRAGMA journal_mode=WAL");
-            // FULL: a 202 tells the agent to delete its copy, so the commit must survive a power cut, not only a crash
-            s.execute("PRAGMA synchronous=FULL");
-            s.execute("PRAGMA foreign_keys=ON");
-            s.execute("PRAGMA busy_timeout=5000");
-        }
-        return new Database(file, c);
+    /** One unit of work on a connection lent for the call. */
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Connection c) throws SQLException, IOException;
     }
 
-    public Path file() {
-        return file;
+    /** Opens (creating if needed) the embedded store, {@code qatwatch.db} under the data directory. */
+    static Database open(Path dataDir) throws SQLException {
+        return SqliteDatabase.open(dataDir);
     }
 
     /**
-     * The single connection. SQLite serialises writers anyway; callers synchronise on this object
-     * (or run on the store's single worker) so statements never interleave.
+     * Opens the store {@code config} names: SQLite under {@code dataDir}, or PostgreSQL with its password read through
+     * {@code secrets} (a file or the environment, never the YAML).
      */
-    public Connection connection() {
-        return connection;
+    static Database open(StoreConfig config, Path dataDir, Secrets secrets) throws SQLException {
+        return config.postgresql() ? PostgresDatabase.open(config, secrets) : SqliteDatabase.open(dataDir);
+    }
+
+    Kind kind();
+
+    /** Where the data is, for messages: the file, or the JDBC URL (never a password). */
+    String where();
+
+    /**
+     * Runs {@code work} on a connection for writing, in auto-commit mode; the work starts and ends its own
+     * transaction when it needs one (see {@link #transaction}). SQLite: its one writer connection, one caller at a
+     * time. PostgreSQL: a pooled connection.
+     */
+    <T> T write(Work<T> work) throws SQLException, IOException;
+
+    /** Runs {@code work} in one transaction on a writing connection: committed when it returns, rolled back when it throws. */
+    default <T> T transaction(Work<T> work) throws SQLException, IOException {
+        return write(c -> {
+            c.setAutoCommit(false);
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | IOException | RuntimeException e) {
+                try {
+                    c.rollback();
+                } catch (SQLException rollback) {
+                    e.addSuppressed(rollback);
+                }
+                throw e;
+            } finally {
+                try {
+                    c.setAutoCommit(true);
+                } catch (SQLException ignored) {
+                    // a broken connection: the pool drops it, SQLite reports it on the next call
+                }
+            }
+        });
     }
 
     /**
-     * A new read-only connection, for reads that need not see the writer's open transaction (the fleet, backup
-     * history, tokens). In WAL mode a reader never waits for the writer nor the writer for it, so a long read (the
-     * alert stage loading the whole fleet) cannot stall ingest. Each statement sees what was committed when it
-     * started. The caller owns it (one thread at a time); it is closed with this database.
+     * Runs {@code work} on a connection for reading, which sees what was committed and never waits for the writer.
+     * Each statement sees what was committed when it started.
      */
-    public synchronized Connection openReader() throws SQLException {
-        SQLiteConfig config = new SQLiteConfig();
-        config.setReadOnly(true);
-        config.setGetGeneratedKeys(false);
-        config.setBusyTimeout(5000);
-        Connection reader = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
-        readers.add(reader);
-        return reader;
-    }
+    <T> T read(Work<T> work) throws SQLException, IOException;
 
     /**
      * Brings one component's tables to the newest schema: {@code steps[i]} is the migration from version {@code i}
-     * to {@code i + 1}, applied once, in order, each in its own transaction with the version it reaches recorded in
-     * {@code schema_versions}. Steps are only ever appended; a released step never changes.
+     * to {@code i + 1}, applied once, in order, with the version it reaches recorded in {@code schema_versions}.
+     * Steps are only ever appended; a released step never changes. Several collectors starting together on one
+     * PostgreSQL database run each step once.
      *
      * @return the schema version the component had before (0 for a new database)
      */
-    public synchronized int migrate(String component, List<String> steps) throws SQLException {
-        try (Statement s = connection.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL)");
-        }
-        int current = 0;
-        try (PreparedStatement q = connection.prepareStatement("SELECT version FROM schema_versions WHERE component = ?")) {
-            q.setString(1, component);
-            try (ResultSet rs = q.executeQuery()) {
-                if (rs.next()) {
-                    current = rs.getInt(1);
-                }
-            }
-        }
-        if (current > steps.size()) {
-            throw new SQLException(file + ": the " + component + " tables are at schema version " + current
-                    + ", newer than this qatwatch (" + steps.size() + "); run the newer qatwatch or restore a backup");
-        }
-        for (int version = current; version < steps.size(); version++) {
-            connection.setAutoCommit(false);
-            try (Statement s = connection.createStatement();
-                 PreparedStatement record = connection.prepareStatement(
-                         "INSERT INTO schema_versions(component, version) VALUES (?, ?) "
-                                 + "ON CONFLICT(component) DO UPDATE SET version = excluded.version")) {
-                for (String statement : steps.get(version).split(";\\s*\\n")) {
-                    if (!statement.isBlank()) {
-                        s.execute(statement);
-                    }
-                }
-                record.setString(1, component);
-                record.setInt(2, version + 1);
-                record.executeUpdate();
-                connection.commit();
-            } catch (SQLException e) {
-                connection.rollback();
-                throw new SQLException(file + ": migrating " + component + " to schema version " + (version + 1)
-                        + " failed: " + e.getMessage(), e);
-            } finally {
-                connection.setAutoCommit(true);
-            }
-        }
-        return current;
-    }
-
-    /** Runs idempotent DDL ({@code CREATE TABLE IF NOT EXISTS ...}) for one component. */
-    public synchronized void migrate(String... ddl) throws SQLException {
-        try (Statement s = connection.createStatement()) {
-            for (String statement : ddl) {
-                s.execute(statement);
-            }
-        }
-    }
+    int migrate(String component, List<String> steps) throws SQLException;
 
     @Override
-    public synchronized void close() throws SQLException {
-        for (Connection reader : readers) {
-            reader.close();
+    void close() throws SQLException;
+
+    /**
+     * True when {@code e} (or a cause) says the database cannot be reached right now — no connection within the
+     * pool's timeout, a broken connection, a server shutting down or starting — rather than that the work is wrong:
+     * ingest then answers 503 and the agent keeps the report and sends it again.
+     */
+    static boolean unavailable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLTransientConnectionException) {
+                return true;
+            }
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                String state = sql.getSQLState();
+                // 08: connection exception; 57P01-57P03: admin shutdown, crash shutdown, cannot connect now
+                if (state.startsWith("08") || state.startsWith("57P")) {
+                    return true;
+                }
+            }
         }
-        readers.clear();
-        connection.close();
+        return false;
     }
 }

@@ -7,8 +7,8 @@ import java.util.function.Predicate;
 
 /**
  * Where accepted reports go: hosts, SQL Server instances with their latest facts and change history, and
- * backup history. Blocking; the collector calls it from one worker. SQLite is the embedded default;
- * the interface is what a PostgreSQL store implements (docs/scaling.md).
+ * backup history. Blocking; the collector stores from one worker. {@link SqlReportStore} implements it on the embedded
+ * SQLite file (the default) and on PostgreSQL (several collectors, docs/scaling.md).
  */
 public interface ReportStore {
 
@@ -110,6 +110,12 @@ public interface ReportStore {
      * (the replicas of an availability group each keep their own msdb history), oldest first.
      */
     List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) throws Exception;
+
+    /**
+     * The hosts that report any of the databases {@code databaseGuids} as an availability-group database (their
+     * replicas), in host-name order.
+     */
+    java.util.SortedSet<String> hostsWithAvailabilityDatabases(java.util.Collection<String> databaseGuids) throws Exception;
 
     /** One state of an instance's accelerators section ({@code sys.dm_server_accelerator_status}) and when it was reported. */
     record AcceleratorState(Instant at, List<io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus> accelerators) {

@@ -1,5 +1,6 @@
 package io.qatwatch.collector.store;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -83,8 +84,6 @@ public final class TokenStore {
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
     private final long cacheForNanos;
-    private final Object readerLock = new Object();
-    private Connection reader;
 
     public TokenStore(Database db) throws SQLException {
         this(db, CACHE_FOR);
@@ -94,6 +93,19 @@ public final class TokenStore {
     public TokenStore(Database db, Duration cacheFor) throws SQLException {
         this.db = db;
         this.cacheForNanos = cacheFor.toNanos();
+        if (db.kind() == Database.Kind.POSTGRESQL) {
+            // one active token per name and kind, held by the database since collectors and the CLI add concurrently
+            db.migrate("tokens", List.of("""
+                    CREATE TABLE tokens (
+                      id TEXT PRIMARY KEY,
+                      name TEXT COLLATE "C" NOT NULL,
+                      kind TEXT NOT NULL,
+                      secret_sha256 BYTEA NOT NULL,
+                      created_at BIGINT NOT NULL,
+                      revoked_at BIGINT);
+                    CREATE UNIQUE INDEX tokens_one_active ON tokens(name, kind) WHERE revoked_at IS NULL"""));
+            return;
+        }
         db.migrate("tokens", List.of("""
                 CREATE TABLE IF NOT EXISTS tokens (
                   id TEXT PRIMARY KEY,
@@ -110,48 +122,59 @@ public final class TokenStore {
             throw new IllegalArgumentException("token name '" + name
                     + "' must be 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit (use the host name)");
         }
-        synchronized (db) {
-            if (active(name, kind).isPresent()) {
-                throw new IllegalArgumentException("an active " + kind.label() + " token for '" + name
-                        + "' exists already; revoke it first (qatwatch collector token revoke " + name + ")");
+        IllegalArgumentException exists = new IllegalArgumentException("an active " + kind.label()
+                + " token for '" + name + "' exists already; revoke it first (qatwatch collector token revoke " + name + ")");
+        try {
+            return sql(() -> db.transaction(c -> insert(c, name, kind, now, exists)));
+        } catch (SQLException e) {
+            if ("23505".equals(e.getSQLState())) {
+                throw exists;
             }
-            StringBuilder id = new StringBuilder(12);
-            for (int i = 0; i < 12; i++) {
-                id.append(ID_CHARS[random.nextInt(ID_CHARS.length)]);
-            }
-            byte[] secret = new byte[32];
-            random.nextBytes(secret);
-            String secretText = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
-            try (PreparedStatement s = db.connection().prepareStatement(
-                    "INSERT INTO tokens(id, name, kind, secret_sha256, created_at) VALUES (?, ?, ?, ?, ?)")) {
-                s.setString(1, id.toString());
-                s.setString(2, name);
-                s.setString(3, kind.name());
-                s.setBytes(4, sha256(secretText));
-                s.setLong(5, now.toEpochMilli());
-                s.executeUpdate();
-            }
-            return "qw_" + id + "_" + secretText;
+            throw e;
         }
+    }
+
+    private String insert(Connection c, String name, Kind kind, Instant now, IllegalArgumentException exists)
+            throws SQLException {
+        if (active(c, name, kind).isPresent()) {
+            throw exists;
+        }
+        StringBuilder id = new StringBuilder(12);
+        for (int i = 0; i < 12; i++) {
+            id.append(ID_CHARS[random.nextInt(ID_CHARS.length)]);
+        }
+        byte[] secret = new byte[32];
+        random.nextBytes(secret);
+        String secretText = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+        try (PreparedStatement s = c.prepareStatement(
+                "INSERT INTO tokens(id, name, kind, secret_sha256, created_at) VALUES (?, ?, ?, ?, ?)")) {
+            s.setString(1, id.toString());
+            s.setString(2, name);
+            s.setString(3, kind.name());
+            s.setBytes(4, sha256(secretText));
+            s.setLong(5, now.toEpochMilli());
+            s.executeUpdate();
+        }
+        return "qw_" + id + "_" + secretText;
     }
 
     /** Revokes the active tokens of {@code name}; returns how many were revoked. */
     public int revoke(String name, Instant now) throws SQLException {
-        synchronized (db) {
-            try (PreparedStatement s = db.connection().prepareStatement(
+        return sql(() -> db.write(c -> {
+            try (PreparedStatement s = c.prepareStatement(
                     "UPDATE tokens SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL")) {
                 s.setLong(1, now.toEpochMilli());
                 s.setString(2, name);
                 int revoked = s.executeUpdate();
-                cache.values().removeIf(c -> c.info().name().equals(name));
+                cache.values().removeIf(row -> row.info().name().equals(name));
                 return revoked;
             }
-        }
+        }));
     }
 
     public List<TokenInfo> list() throws SQLException {
-        synchronized (db) {
-            try (PreparedStatement s = db.connection().prepareStatement(
+        return sql(() -> db.read(c -> {
+            try (PreparedStatement s = c.prepareStatement(
                     "SELECT id, name, kind, created_at, revoked_at FROM tokens ORDER BY name, created_at")) {
                 List<TokenInfo> out = new ArrayList<>();
                 try (ResultSet rs = s.executeQuery()) {
@@ -161,7 +184,7 @@ public final class TokenStore {
                 }
                 return out;
             }
-        }
+        }));
     }
 
     /**
@@ -208,22 +231,19 @@ public final class TokenStore {
     }
 
     private Cached read(String id) throws SQLException {
-        synchronized (readerLock) {
-            if (reader == null) {
-                reader = db.openReader();
-            }
-            try (PreparedStatement s = reader.prepareStatement(
+        return sql(() -> db.read(c -> {
+            try (PreparedStatement s = c.prepareStatement(
                     "SELECT id, name, kind, created_at, revoked_at, secret_sha256 FROM tokens WHERE id = ?")) {
                 s.setString(1, id);
                 try (ResultSet rs = s.executeQuery()) {
                     return rs.next() ? new Cached(rs.getBytes("secret_sha256"), info(rs), System.nanoTime()) : null;
                 }
             }
-        }
+        }));
     }
 
-    private Optional<TokenInfo> active(String name, Kind kind) throws SQLException {
-        try (PreparedStatement s = db.connection().prepareStatement(
+    private static Optional<TokenInfo> active(Connection c, String name, Kind kind) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
                 "SELECT id, name, kind, created_at, revoked_at FROM tokens WHERE name = ? AND kind = ? AND revoked_at IS NULL")) {
             s.setString(1, name);
             s.setString(2, kind.name());
@@ -238,6 +258,20 @@ public final class TokenStore {
         boolean wasRevoked = !rs.wasNull();
         return new TokenInfo(rs.getString("id"), rs.getString("name"), Kind.valueOf(rs.getString("kind")),
                 Instant.ofEpochMilli(rs.getLong("created_at")), wasRevoked ? Instant.ofEpochMilli(revoked) : null);
+    }
+
+    /** Blocking work on the store, a database's I/O failure reported as the SQL failure it is. */
+    @FunctionalInterface
+    private interface Sql<T> {
+        T run() throws SQLException, IOException;
+    }
+
+    private static <T> T sql(Sql<T> work) throws SQLException {
+        try {
+            return work.run();
+        } catch (IOException e) {
+            throw new SQLException(e.getMessage(), e);
+        }
     }
 
     static byte[] sha256(String secret) {

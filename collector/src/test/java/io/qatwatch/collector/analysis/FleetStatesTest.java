@@ -8,7 +8,7 @@ import io.qatwatch.collector.AlertViews;
 import io.qatwatch.collector.AlertsConfig;
 import io.qatwatch.collector.dispatch.AlertService;
 import io.qatwatch.collector.store.Database;
-import io.qatwatch.collector.store.SqliteReportStore;
+import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.protocol.GoldenReports;
 import java.nio.file.Path;
@@ -26,7 +26,7 @@ class FleetStatesTest {
     void theGoldenReportStoredAndReadBackRaisesTheMissingLogBackupOnly(@TempDir Path dir) throws Exception {
         Instant now = Instant.parse("2026-11-30T06:20:00Z");
         try (Database db = Database.open(dir)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+            SqlReportStore store = new SqlReportStore(db);
             store.store("sql01", GoldenReports.complete(), Instant.parse("2026-11-30T06:15:01Z"));
 
             FleetState fleet = FleetStates.load(store, now, 60, host -> Set.of("emea"));
@@ -51,7 +51,7 @@ class FleetStatesTest {
         Instant now = Instant.parse("2026-11-30T06:20:00Z");
         io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
         try (Database db = Database.open(dir)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+            SqlReportStore store = new SqlReportStore(db);
             store.store("sql01", GoldenReports.complete(), Instant.parse("2026-11-30T06:15:01Z"));
             AlertService service = AlertStage.createService(vertx, db, AlertsConfig.DEFAULTS, Map.of())
                     .toCompletionStage().toCompletableFuture().get();

@@ -15,7 +15,7 @@ import io.qatwatch.collector.alert.rule.AlertEvaluator;
 import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase;
 import io.qatwatch.collector.store.Database;
-import io.qatwatch.collector.store.SqliteReportStore;
+import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.collector.window.WindowSettings;
@@ -60,7 +60,7 @@ class LiveFleetTest {
     @Test
     void everyCycleEqualsAFreshEvaluationOfTheStore(@TempDir Path dir) throws Exception {
         try (Database db = Database.open(dir)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+            SqlReportStore store = new SqlReportStore(db);
             // 28 nights of history before T0, for a steady host, a creeping one and an availability group
             for (int night = -28; night < 0; night++) {
                 store(store, "sql-steady", T0.plus(Duration.ofDays(night)), steady(night), List.of(), steadyAccelerators(false));
@@ -159,7 +159,7 @@ class LiveFleetTest {
         return hour >= 21 || hour < 5;
     }
 
-    private LiveFleet.Refresh compare(LiveFleet live, SqliteReportStore store, AlertEvaluator evaluator, Instant now)
+    private LiveFleet.Refresh compare(LiveFleet live, SqlReportStore store, AlertEvaluator evaluator, Instant now)
             throws Exception {
         LiveFleet.Refresh refresh = live.refresh(store, now);
         rebuilt += refresh.rebuilt();
@@ -204,7 +204,7 @@ class LiveFleetTest {
         return refresh;
     }
 
-    private void store(SqliteReportStore store, String host, Instant at, List<BackupRecord> backups,
+    private void store(SqlReportStore store, String host, Instant at, List<BackupRecord> backups,
                        List<RunningBackup> runningBackups, List<AcceleratorStatus> accelerators) throws Exception {
         List<DatabaseInfo> dbs = switch (host) {
             case "sql-ag1" -> List.of(agDb("AgSales", "agSales", "PRIMARY"), db("master", "SIMPLE"));

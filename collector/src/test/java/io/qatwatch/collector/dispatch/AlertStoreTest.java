@@ -7,12 +7,13 @@ import io.qatwatch.collector.alert.Alert.Fact;
 import io.qatwatch.collector.alert.AlertRecord;
 import io.qatwatch.collector.alert.Severity;
 import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.StoreConfig;
+import io.qatwatch.collector.testing.StoreKinds;
 import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 class AlertStoreTest {
@@ -28,9 +29,10 @@ class AlertStoreTest {
                 List.of(new Fact("Objective", "a log backup at least every 60 min")), List.of()), SINCE, null, false);
     }
 
-    @Test
-    void aMinuteWithNothingNewWritesNothingAndAChangeWritesOnlyItsRows() throws Exception {
-        try (Database db = Database.open(dir)) {
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void aMinuteWithNothingNewWritesNothingAndAChangeWritesOnlyItsRows(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, dir)) {
             AlertStore store = new AlertStore(db);
             store.migrate();
             AlertRecord sales = missing("Sales", "Newest log backup of Sales is 3 h old");
@@ -49,14 +51,16 @@ class AlertStoreTest {
         }
     }
 
-    @Test
-    void aRestartedStoreRewritesTheTableWhole() throws Exception {
-        try (Database db = Database.open(dir)) {
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void aRestartedStoreRewritesTheTableWhole(Database.Kind kind) throws Exception {
+        StoreConfig config = StoreKinds.config(kind);
+        try (Database db = StoreKinds.open(config, dir)) {
             AlertStore store = new AlertStore(db);
             store.migrate();
             store.saveAlerts(List.of(missing("Sales", "old"), missing("HR", "old")));
         }
-        try (Database db = Database.open(dir)) {
+        try (Database db = StoreKinds.open(config, dir)) {
             AlertStore store = new AlertStore(db);
             store.migrate();
             assertThat(store.saveAlerts(List.of(missing("CRM", "new")))).isEqualTo(1);
@@ -64,9 +68,10 @@ class AlertStoreTest {
         }
     }
 
-    @Test
-    void aSaveLargerThanOneChunkStoresEveryRowAndRemovesTheGoneOnes() throws Exception {
-        try (Database db = Database.open(dir)) {
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void aSaveLargerThanOneChunkStoresEveryRowAndRemovesTheGoneOnes(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, dir)) {
             AlertStore store = new AlertStore(db);
             store.migrate();
             List<AlertRecord> many = java.util.stream.IntStream.range(0, AlertStore.SAVE_CHUNK * 2 + 200)
@@ -83,11 +88,7 @@ class AlertStoreTest {
 
     /** Changes a stored row behind the store's back: a row the store rewrites loses the marker. */
     private static void plant(Database db, String summary, String id) throws Exception {
-        try (Statement s = db.connection().createStatement()) {
-            s.executeUpdate("UPDATE alert_state SET summary = '" + summary + "' WHERE id = '" + id + "'");
-            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM alert_state WHERE summary = '" + summary + "'")) {
-                assertThat(rs.next() && rs.getInt(1) == 1).isTrue();
-            }
-        }
+        StoreKinds.update(db, "UPDATE alert_state SET summary = '" + summary + "' WHERE id = '" + id + "'");
+        assertThat(StoreKinds.scalar(db, "SELECT count(*) FROM alert_state WHERE summary = '" + summary + "'")).isOne();
     }
 }

@@ -6,6 +6,7 @@ import io.qatwatch.collector.Collector;
 import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.testing.RawHttp;
+import io.qatwatch.collector.testing.StoreKinds;
 import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.protocol.GoldenReports;
 import io.qatwatch.protocol.SchemaSamples;
@@ -18,8 +19,6 @@ import io.vertx.ext.web.client.WebClient;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -525,13 +524,7 @@ class BadInputCorpusTest {
     }
 
     private long count(String table) throws Exception {
-        synchronized (collector.database()) {
-            try (Statement s = collector.database().connection().createStatement();
-                 ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return StoreKinds.scalar(collector.database(), "SELECT COUNT(*) FROM " + table);
     }
 
     private String token(Auth auth) {

@@ -3,6 +3,7 @@ package io.qatwatch.collector.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.store.ReportStore.HostSeen;
+import io.qatwatch.collector.testing.StoreKinds;
 import io.qatwatch.collector.testing.TestReports;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,9 +11,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Pages of the fleet from a real SQLite file: cursor order, patterns, filters, and the same rows as the whole fleet. */
+/** Pages of the fleet from both stores: cursor order, patterns, filters, and the same rows as the whole fleet. */
 class FleetPageStoreTest {
 
     private static final Instant BASE = Instant.parse("2026-11-01T00:00:00Z");
@@ -21,7 +24,7 @@ class FleetPageStoreTest {
     Path data;
 
     /** 25 hosts in Frankfurt and 12 in London (the London ones silent for a day), plus two names with LIKE's wildcards. */
-    private static List<String> fill(SqliteReportStore store) throws Exception {
+    private static List<String> fill(SqlReportStore store) throws Exception {
         List<String> hosts = new ArrayList<>();
         int n = 0;
         for (int i = 0; i < 25; i++) {
@@ -39,10 +42,11 @@ class FleetPageStoreTest {
         return hosts.stream().sorted().toList();
     }
 
-    @Test
-    void pagesFollowTheCursorInHostNameOrderAndCoverTheFleetOnce() throws Exception {
-        try (Database db = Database.open(data)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void pagesFollowTheCursorInHostNameOrderAndCoverTheFleetOnce(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
             List<String> all = fill(store);
 
             List<String> seen = new ArrayList<>();
@@ -64,10 +68,11 @@ class FleetPageStoreTest {
         }
     }
 
-    @Test
-    void aPageCarriesTheSameFactsAndInstancesAsTheWholeFleet() throws Exception {
-        try (Database db = Database.open(data)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void aPageCarriesTheSameFactsAndInstancesAsTheWholeFleet(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
             fill(store);
             List<FleetRow> page = store.fleetPage("sql-fra-03", null, h -> true, 3);
             List<FleetRow> whole = store.fleet();
@@ -78,10 +83,11 @@ class FleetPageStoreTest {
         }
     }
 
-    @Test
-    void patternsAreShellStyleCaseInsensitiveAndTakeLikeWildcardsLiterally() throws Exception {
-        try (Database db = Database.open(data)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void patternsAreShellStyleCaseInsensitiveAndTakeLikeWildcardsLiterally(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
             fill(store);
             assertThat(store.fleetPage(null, "sql-lon-*", h -> true, 100)).hasSize(12)
                     .allSatisfy(r -> assertThat(r.host()).startsWith("SQL-LON-"));
@@ -98,27 +104,31 @@ class FleetPageStoreTest {
     @Test
     void pagesAndCountsWalkAnIndexOfNamesAndLastReportsNotTheHostRows() throws Exception {
         try (Database db = Database.open(data)) {
-            new SqliteReportStore(db);
+            new SqlReportStore(db);
             for (String query : List.of("SELECT name, last_seen FROM hosts WHERE name > ? ORDER BY name",
                     "SELECT name, last_seen FROM hosts WHERE name > ? AND name LIKE ? ESCAPE '\\' ORDER BY name",
                     "SELECT name, last_seen FROM hosts ORDER BY name")) {
-                try (var s = db.connection().prepareStatement("EXPLAIN QUERY PLAN " + query)) {
-                    for (int i = 1; i <= s.getParameterMetaData().getParameterCount(); i++) {
-                        s.setString(i, "x");
+                String plan = db.read(c -> {
+                    try (var s = c.prepareStatement("EXPLAIN QUERY PLAN " + query)) {
+                        for (int i = 1; i <= s.getParameterMetaData().getParameterCount(); i++) {
+                            s.setString(i, "x");
+                        }
+                        try (var rs = s.executeQuery()) {
+                            assertThat(rs.next()).isTrue();
+                            return rs.getString("detail");
+                        }
                     }
-                    try (var rs = s.executeQuery()) {
-                        assertThat(rs.next()).isTrue();
-                        assertThat(rs.getString("detail")).as(query).contains("COVERING INDEX hosts_by_name_seen");
-                    }
-                }
+                });
+                assertThat(plan).as(query).contains("COVERING INDEX hosts_by_name_seen");
             }
         }
     }
 
-    @Test
-    void theFilterSeesWhenAHostLastReportedAndTheLimitCountsOnlyWhatItAccepts() throws Exception {
-        try (Database db = Database.open(data)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void theFilterSeesWhenAHostLastReportedAndTheLimitCountsOnlyWhatItAccepts(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
             fill(store);
             List<FleetRow> silent = store.fleetPage(null, null, h -> h.lastSeen().isBefore(BASE), 5);
             assertThat(silent).extracting(FleetRow::host)

@@ -4,27 +4,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.store.ReportStore.Incoming;
 import io.qatwatch.collector.store.ReportStore.Outcome;
+import io.qatwatch.collector.testing.StoreKinds;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.GoldenReports;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Group commit on a real SQLite file: one transaction for a batch, one report's failure is its own. */
+/** Group commit on both stores: one transaction for a batch, one report's failure is its own. */
 class GroupCommitStoreTest {
 
     private static final Instant AT = Instant.parse("2026-11-30T06:15:01Z");
 
-    @Test
-    void aBatchStoresEachReportOnceAndABadReportFailsAlone(@TempDir Path dir) throws Exception {
-        try (Database db = Database.open(dir)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void aBatchStoresEachReportOnceAndABadReportFailsAlone(Database.Kind kind, @TempDir Path dir) throws Exception {
+        try (Database db = StoreKinds.open(kind, dir)) {
+            SqlReportStore store = new SqlReportStore(db);
             AgentReport good = GoldenReports.complete();
             AgentReport other = withId(good, "6a1d3b2f-0000-4000-8000-000000000002", 41231);
             AgentReport broken = withNullInstanceName(withId(good, "6a1d3b2f-0000-4000-8000-000000000003", 41232));
@@ -70,11 +71,6 @@ class GroupCommitStoreTest {
     }
 
     private static int count(Database db, String sql) throws Exception {
-        synchronized (db) {
-            try (Statement s = db.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        }
+        return (int) StoreKinds.scalar(db, sql);
     }
 }

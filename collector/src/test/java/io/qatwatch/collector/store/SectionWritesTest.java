@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.store.ReportStore.Incoming;
 import io.qatwatch.collector.store.ReportStore.Outcome;
+import io.qatwatch.collector.testing.StoreKinds;
 import io.qatwatch.collector.testing.TestReports;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.GoldenReports;
@@ -12,23 +13,26 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.ConfigOption;
 import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The store writes a host's and an instance's sections only when their JSON changed. Seen on a real file by
- * planting a marker in a column behind the store's back: a report that resends the section unchanged leaves the
- * marker, one that changes it (or the first report after the store opens) replaces it.
+ * What the store writes of a report's sections and backups, and what a failing report leaves. On SQLite (the only
+ * writer of its file) the store writes a section only when its JSON changed: seen by planting a marker in a column
+ * behind the store's back; a report that resends the section unchanged leaves the marker, one that changes it (or the
+ * first report after the store opens) replaces it. The rest of the contract runs on both stores.
  */
 class SectionWritesTest {
 
     private static final Instant AT = Instant.parse("2026-11-30T06:15:01Z");
+    /** SQLite says "NOT NULL constraint failed", PostgreSQL "violates not-null constraint". */
+    private static final String NOT_NULL = "(?is).*not[ -]null.*";
 
     @TempDir
     Path data;
@@ -36,7 +40,7 @@ class SectionWritesTest {
     @Test
     void anUnchangedSectionIsNotRewrittenAndAChangedOneIs() throws Exception {
         try (Database db = Database.open(data)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+            SqlReportStore store = new SqlReportStore(db);
             AgentReport first = withId(GoldenReports.complete(), 1);
             store.store("sql01", first, AT);
             plantMarkers(db);
@@ -65,7 +69,7 @@ class SectionWritesTest {
                     .as("an unchanged configuration is no new change").isEqualTo(2);
         }
         try (Database db = Database.open(data)) {
-            SqliteReportStore reopened = new SqliteReportStore(db);
+            SqlReportStore reopened = new SqlReportStore(db);
             reopened.store("sql01", withId(GoldenReports.complete(), 5), AT.plusSeconds(240));
             assertThat(text(db, "SELECT facts_json FROM hosts")).as("the first report after opening writes all")
                     .isNotEqualTo("marker");
@@ -73,10 +77,11 @@ class SectionWritesTest {
         }
     }
 
-    @Test
-    void aReportThatRollsBackLeavesNothingBehindThatWouldSkipTheNextWrite() throws Exception {
-        try (Database db = Database.open(data)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void aReportThatRollsBackLeavesNothingBehindThatWouldSkipTheNextWrite(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
             AgentReport first = withId(GoldenReports.complete(), 1);
             SqlInstanceSnapshot s = first.instances().get(0);
             List<ConfigOption> newConfiguration = List.of(new ConfigOption("backup compression algorithm", 2, 2));
@@ -89,7 +94,7 @@ class SectionWritesTest {
                     new Incoming("sql01", failsAfterItsConfiguration, AT), new Incoming("sql01", sameConfigurationAgain, AT)));
 
             assertThat(outcomes.get(1).error()).as("a backup without a database name violates NOT NULL")
-                    .hasMessageContaining("NOT NULL");
+                    .hasMessageMatching(NOT_NULL);
             assertThat(outcomes.get(2).error()).isNull();
             assertThat(store.fleet().get(0).instances().get(0).configuration())
                     .as("written by the third report although the second (rolled back) carried it first")
@@ -98,10 +103,11 @@ class SectionWritesTest {
         }
     }
 
-    @Test
-    void onlyADuplicateBackupIsSkippedAnyOtherConstraintFailsTheReport() throws Exception {
-        try (Database db = Database.open(data)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void onlyADuplicateBackupIsSkippedAnyOtherConstraintFailsTheReport(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
             AgentReport first = TestReports.numbered(1, 2, AT);
             assertThat(store.store("sql01", first, AT).newBackups()).isEqualTo(2);
             AgentReport again = new AgentReport(1, "report-again-0001", first.createdAt(), first.agent(), null, null,
@@ -119,20 +125,20 @@ class SectionWritesTest {
                     null, List.of(withBackups(s, oneBroken)), first.probes());
             List<Outcome> outcome = store.storeAll(List.of(new Incoming("sql01", broken, AT)));
             assertThat(outcome.get(0).error()).as("not silently skipped like a duplicate").isNotNull()
-                    .hasMessageContaining("NOT NULL");
+                    .hasMessageMatching(NOT_NULL);
             assertThat(number(db, "SELECT COUNT(*) FROM backups")).isEqualTo(2);
             assertThat(number(db, "SELECT COUNT(*) FROM reports WHERE report_id = 'report-broken-0001'"))
                     .as("so the agent can resend it").isZero();
         }
     }
 
-    @Test
-    void readsSeeOnlyCommittedDataAndDoNotWaitForTheWriter() throws Exception {
-        try (Database db = Database.open(data)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void readsSeeOnlyCommittedDataAndDoNotWaitForTheWriter(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
             store.store("sql01", TestReports.numbered(1, 1, AT), AT);
-            synchronized (db) {
-                Connection writer = db.connection();
+            db.write(writer -> {
                 writer.setAutoCommit(false);
                 try (Statement s = writer.createStatement()) {
                     s.executeUpdate("INSERT INTO hosts(name, first_seen, last_seen) VALUES ('uncommitted', 1, 1)");
@@ -141,15 +147,14 @@ class SectionWritesTest {
                     writer.rollback();
                     writer.setAutoCommit(true);
                 }
-            }
+                return null;
+            });
         }
     }
 
     private static void plantMarkers(Database db) throws Exception {
-        try (Statement s = db.connection().createStatement()) {
-            s.executeUpdate("UPDATE hosts SET facts_json = 'marker', agent_json = 'marker'");
-            s.executeUpdate("UPDATE instances SET databases_json = 'marker', configuration_json = 'marker'");
-        }
+        StoreKinds.update(db, "UPDATE hosts SET facts_json = 'marker', agent_json = 'marker'");
+        StoreKinds.update(db, "UPDATE instances SET databases_json = 'marker', configuration_json = 'marker'");
     }
 
     private static AgentReport withId(AgentReport r, int n) {
@@ -181,13 +186,10 @@ class SectionWritesTest {
     }
 
     private static String text(Database db, String sql) throws Exception {
-        try (Statement s = db.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getString(1);
-        }
+        return StoreKinds.text(db, sql);
     }
 
     private static long number(Database db, String sql) throws Exception {
-        return SqliteReportStoreTest.scalar(db, sql);
+        return ReportStoreTest.scalar(db, sql);
     }
 }

@@ -2,11 +2,13 @@ package io.qatwatch.collector.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.qatwatch.collector.testing.StoreKinds;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Token checks answered from memory: a wrong secret never passes, a revoke takes effect (at once here, soon from outside). */
@@ -17,9 +19,10 @@ class TokenStoreTest {
     @TempDir
     Path data;
 
-    @Test
-    void aCachedTokenStillNeedsItsSecretAndARevokeHereEndsItAtOnce() throws Exception {
-        try (Database db = Database.open(data)) {
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void aCachedTokenStillNeedsItsSecretAndARevokeHereEndsItAtOnce(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
             TokenStore tokens = new TokenStore(db);
             String token = tokens.add("sql01", TokenStore.Kind.AGENT, AT);
             assertThat(tokens.authenticateCached(token, System.nanoTime())).as("not read yet: ask the database").isEmpty();
@@ -35,10 +38,12 @@ class TokenStoreTest {
         }
     }
 
-    @Test
-    void aRevokeByAnotherProcessEndsTheTokenWithinTheCacheTime() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void aRevokeByAnotherProcessEndsTheTokenWithinTheCacheTime(Database.Kind kind) throws Exception {
         Duration cacheFor = Duration.ofMillis(300);
-        try (Database db = Database.open(data); Database cli = Database.open(data)) {
+        StoreConfig store = StoreKinds.config(kind);
+        try (Database db = StoreKinds.open(store, data); Database cli = StoreKinds.open(store, data)) {
             TokenStore collector = new TokenStore(db, cacheFor);
             String token = collector.add("sql01", TokenStore.Kind.AGENT, AT);
             assertThat(collector.authenticate(token)).isPresent();

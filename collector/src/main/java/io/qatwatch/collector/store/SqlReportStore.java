@@ -38,31 +38,147 @@ import java.util.Objects;
 import java.util.function.Predicate;
 
 /**
- * The embedded {@link ReportStore}: one SQLite file in WAL mode, one writer connection (reports are stored in
- * group-committed batches) and a read connection that never waits for the writer.
+ * The {@link ReportStore} over SQL, on the embedded SQLite file or on PostgreSQL: reports are stored in
+ * group-committed batches, reads run on connections that never wait for the writer. The SQL is the same on both
+ * ({@code INSERT ... ON CONFLICT}); what differs is the schema (each database has its own migrations), how store
+ * positions are read ({@link #backupsAfter}) and whether this process may remember what it wrote: on SQLite it is
+ * the only writer, on PostgreSQL other collectors write the same rows.
  */
-public final class SqliteReportStore implements ReportStore {
+public final class SqlReportStore implements ReportStore {
 
     private static final ObjectMapper JSON = ReportJson.mapper();
     /** Host names per {@code IN (...)} list of a fleet page: well under SQLite's limit on bound parameters. */
     private static final int IN_CHUNK = 500;
 
+    /**
+     * The PostgreSQL schema: SQLite's tables as its four components built them, with 64-bit integers for times,
+     * {@code jsonb} sections, byte-order ({@code "C"}) collation for names so pages sort as on SQLite, the section
+     * counters kept by a trigger, and {@code backups.tx}, the inserting transaction's id, as the store position.
+     */
+    private static final List<String> POSTGRES_STEPS = List.of("""
+            CREATE TABLE reports (
+              report_id TEXT COLLATE "C" PRIMARY KEY,
+              host TEXT COLLATE "C" NOT NULL,
+              created_at BIGINT NOT NULL,
+              received_at BIGINT NOT NULL,
+              backups INTEGER NOT NULL);
+            CREATE INDEX reports_received ON reports(received_at);
+            CREATE TABLE hosts (
+              name TEXT COLLATE "C" PRIMARY KEY,
+              first_seen BIGINT NOT NULL,
+              last_seen BIGINT NOT NULL,
+              agent_json JSONB,
+              facts_json JSONB,
+              qat_json JSONB,
+              licence_json JSONB,
+              licence_verdict TEXT,
+              facts_at BIGINT,
+              probes_json JSONB,
+              sections_seq BIGINT NOT NULL DEFAULT 0);
+            CREATE INDEX hosts_by_name_seen ON hosts(name, last_seen);
+            CREATE TABLE instances (
+              host TEXT COLLATE "C" NOT NULL,
+              name TEXT COLLATE "C" NOT NULL,
+              last_seen BIGINT NOT NULL,
+              server_json JSONB,
+              configuration_json JSONB,
+              accelerators_json JSONB,
+              databases_json JSONB,
+              running_json JSONB,
+              certificates_json JSONB,
+              high_water_mark BIGINT,
+              asymmetric_keys_json JSONB,
+              sections_seq BIGINT NOT NULL DEFAULT 0,
+              PRIMARY KEY (host, name));
+            CREATE TABLE instance_changes (
+              id BIGSERIAL PRIMARY KEY,
+              host TEXT COLLATE "C" NOT NULL,
+              instance TEXT COLLATE "C" NOT NULL,
+              section TEXT NOT NULL,
+              changed_at BIGINT NOT NULL,
+              old_json JSONB,
+              new_json JSONB);
+            CREATE INDEX instance_changes_at ON instance_changes(host, instance, changed_at);
+            CREATE TABLE backups (
+              host TEXT COLLATE "C" NOT NULL,
+              instance TEXT COLLATE "C" NOT NULL,
+              backup_set_id BIGINT NOT NULL,
+              database_name TEXT NOT NULL,
+              database_guid TEXT,
+              type TEXT NOT NULL,
+              copy_only SMALLINT NOT NULL,
+              started_at BIGINT NOT NULL,
+              finished_at BIGINT NOT NULL,
+              tz_known SMALLINT NOT NULL,
+              size_bytes BIGINT NOT NULL,
+              compressed_bytes BIGINT,
+              algorithm TEXT,
+              checksums SMALLINT NOT NULL,
+              key_algorithm TEXT,
+              encryptor_thumbprint TEXT,
+              encryptor_type TEXT,
+              device_type TEXT,
+              target TEXT,
+              family_guid TEXT,
+              snapshot SMALLINT,
+              tx BIGINT NOT NULL DEFAULT (pg_current_xact_id()::text::bigint),
+              PRIMARY KEY (host, instance, backup_set_id));
+            CREATE INDEX backups_by_start ON backups(host, instance, started_at);
+            CREATE INDEX backups_by_guid ON backups(database_guid, started_at);
+            CREATE INDEX backups_by_tx ON backups(tx);
+            CREATE FUNCTION hosts_sections() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              IF OLD.facts_json IS DISTINCT FROM NEW.facts_json OR OLD.qat_json IS DISTINCT FROM NEW.qat_json
+                 OR OLD.licence_json IS DISTINCT FROM NEW.licence_json THEN
+                NEW.sections_seq := OLD.sections_seq + 1;
+              END IF;
+              RETURN NEW;
+            END $$;
+            CREATE TRIGGER hosts_sections BEFORE UPDATE ON hosts FOR EACH ROW EXECUTE FUNCTION hosts_sections();
+            CREATE FUNCTION instances_sections() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              IF OLD.server_json IS DISTINCT FROM NEW.server_json
+                 OR OLD.configuration_json IS DISTINCT FROM NEW.configuration_json
+                 OR OLD.accelerators_json IS DISTINCT FROM NEW.accelerators_json
+                 OR OLD.databases_json IS DISTINCT FROM NEW.databases_json
+                 OR OLD.certificates_json IS DISTINCT FROM NEW.certificates_json
+                 OR OLD.asymmetric_keys_json IS DISTINCT FROM NEW.asymmetric_keys_json THEN
+                NEW.sections_seq := OLD.sections_seq + 1;
+              END IF;
+              RETURN NEW;
+            END $$;
+            CREATE TRIGGER instances_sections BEFORE UPDATE ON instances FOR EACH ROW
+              EXECUTE FUNCTION instances_sections()""");
+
+    /** The advisory lock key of retention pruning on PostgreSQL. */
+    private static final long PRUNE_LOCK = 0x7161747761746370L;
+
     private final Database db;
-    /** The writer's statements by their SQL; used under the lock on {@code db}, like everything of the writer. */
+    private final Database.Kind kind;
+    /**
+     * True on SQLite, where this store is the only writer of its rows and so may skip writing a section it knows the
+     * row holds already; on PostgreSQL other collectors write the same rows, and every section is written.
+     */
+    private final boolean onlyWriter;
+    /** The SQLite writer's statements by their SQL, prepared once for the store's life (the writer is one connection). */
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     /**
      * What this store last wrote of each host's sections (agent, probes, facts, QAT, licence) and of each
-     * {@code host\ninstance}'s: the digest of the JSON in the row. This store is the only writer of those rows.
+     * {@code host\ninstance}'s: the digest of the JSON in the row. Only when {@link #onlyWriter}.
      */
     private final Map<String, Digest[]> hostsWritten = new HashMap<>();
     private final Map<String, InstanceWritten> instancesWritten = new HashMap<>();
     /** The hosts and instances the report being stored wrote, forgotten above if it rolls back. */
     private final List<String> touched = new ArrayList<>();
-    private final Object readLock = new Object();
-    private Connection reader;
 
-    public SqliteReportStore(Database db) throws SQLException {
+    public SqlReportStore(Database db) throws SQLException {
         this.db = db;
+        this.kind = db.kind();
+        this.onlyWriter = kind == Database.Kind.SQLITE;
+        if (kind == Database.Kind.POSTGRESQL) {
+            db.migrate("reports", POSTGRES_STEPS);
+            return;
+        }
         db.migrate("reports", List.of(String.join(";\n", """
                 CREATE TABLE IF NOT EXISTS reports (
                   report_id TEXT PRIMARY KEY,
@@ -168,8 +284,7 @@ public final class SqliteReportStore implements ReportStore {
     @Override
     public Stored store(String host, AgentReport report, Instant receivedAt) throws SQLException, IOException {
         Incoming in = new Incoming(host, report, receivedAt);
-        synchronized (db) {
-            Connection c = db.connection();
+        return db.write(c -> {
             c.setAutoCommit(false);
             try {
                 Stored stored = storeInTransaction(c, in);
@@ -183,7 +298,7 @@ public final class SqliteReportStore implements ReportStore {
                 touched.clear();
                 c.setAutoCommit(true);
             }
-        }
+        });
     }
 
     /**
@@ -191,19 +306,41 @@ public final class SqliteReportStore implements ReportStore {
      * is paid once per batch. One report's failure must fail only that report: the batch is first stored without
      * savepoints (reports rarely fail, and two statements a report are saved); if one fails, the transaction is
      * rolled back and the batch stored again with each report behind a savepoint of its own.
+     *
+     * <p>On PostgreSQL the batch is stored in host order, so that two collectors storing reports of the same hosts
+     * take the rows' locks in the same order and never deadlock.
      */
     @Override
     public List<Outcome> storeAll(List<Incoming> batch) {
-        synchronized (db) {
-            List<Outcome> out = storeBatch(batch, false);
-            return out != null ? out : storeBatch(batch, true);
+        List<Integer> order = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            order.add(i);
         }
+        if (!onlyWriter) {
+            order.sort(java.util.Comparator.comparing((Integer i) -> batch.get(i).host())
+                    .thenComparing(i -> batch.get(i).report().reportId()));
+        }
+        List<Incoming> sorted = order.stream().map(batch::get).toList();
+        List<Outcome> stored;
+        try {
+            stored = db.write(c -> {
+                List<Outcome> out = storeBatch(c, sorted, false);
+                return out != null ? out : storeBatch(c, sorted, true);
+            });
+        } catch (SQLException | IOException e) {
+            // no connection: every report fails, and the agents send them again
+            stored = sorted.stream().map(in -> new Outcome(null, e)).toList();
+        }
+        Outcome[] out = new Outcome[batch.size()];
+        for (int i = 0; i < order.size(); i++) {
+            out[order.get(i)] = stored.get(i);
+        }
+        return List.of(out);
     }
 
     /** One transaction; without savepoints, null when a report failed (everything rolled back). */
-    private List<Outcome> storeBatch(List<Incoming> batch, boolean savepoints) {
+    private List<Outcome> storeBatch(Connection c, List<Incoming> batch, boolean savepoints) {
         List<Outcome> out = new ArrayList<>(batch.size());
-        Connection c = db.connection();
         try {
             c.setAutoCommit(false);
             for (Incoming in : batch) {
@@ -219,6 +356,10 @@ public final class SqliteReportStore implements ReportStore {
                 } catch (SQLException | IOException | RuntimeException e) {
                     forgetWritten();
                     touched.clear();
+                    if (e instanceof SQLException sql && Database.unavailable(sql)) {
+                        // the database went away: no report of the batch can be stored, and the agents retry
+                        throw sql;
+                    }
                     if (!savepoints) {
                         c.rollback();
                         return null;
@@ -250,8 +391,14 @@ public final class SqliteReportStore implements ReportStore {
         }
     }
 
-    /** A statement of the writer connection, prepared once for the store's life. */
+    /**
+     * A statement of the writer connection: on SQLite prepared once for the store's life; on PostgreSQL prepared on the
+     * pooled connection, whose driver keeps it prepared on the server, and closed by the pool when it is returned.
+     */
     private PreparedStatement statement(Connection c, String sql) throws SQLException {
+        if (!onlyWriter) {
+            return c.prepareStatement(sql);
+        }
         PreparedStatement s = statements.get(sql);
         if (s == null) {
             s = c.prepareStatement(sql);
@@ -310,7 +457,7 @@ public final class SqliteReportStore implements ReportStore {
             throws SQLException {
         touched.add(host);
         boolean facts = report.host() != null || report.qat() != null || report.licence() != null;
-        Digest[] known = hostsWritten.get(host);
+        Digest[] known = onlyWriter ? hostsWritten.get(host) : null;
         if (known == null) {
             PreparedStatement s = statement(c, """
                     INSERT INTO hosts(name, first_seen, last_seen, agent_json, probes_json) VALUES (?,?,?,?,?)
@@ -336,8 +483,10 @@ public final class SqliteReportStore implements ReportStore {
                 f.executeUpdate();
             }
             // agent and probes are overwritten (null too); facts, QAT and licence only by a value (null: not known)
-            hostsWritten.put(host, new Digest[] {digest(sections.agent()), digest(sections.probes()),
-                digest(sections.facts()), digest(sections.qat()), digest(sections.licence())});
+            if (onlyWriter) {
+                hostsWritten.put(host, new Digest[] {digest(sections.agent()), digest(sections.probes()),
+                    digest(sections.facts()), digest(sections.qat()), digest(sections.licence())});
+            }
             return;
         }
         Update update = new Update("hosts");
@@ -363,7 +512,7 @@ public final class SqliteReportStore implements ReportStore {
             Instant now) throws SQLException {
         String key = host + '\n' + snap.name();
         touched.add(key);
-        InstanceWritten known = instancesWritten.get(key);
+        InstanceWritten known = onlyWriter ? instancesWritten.get(key) : null;
         if (known == null) {
             String[] previous = previousHistorySections(c, host, snap.name());
             PreparedStatement s = statement(c, """
@@ -371,14 +520,15 @@ public final class SqliteReportStore implements ReportStore {
                       databases_json, running_json, certificates_json, high_water_mark, asymmetric_keys_json)
                       VALUES (?,?,?,?,?,?,?,?,?,?,?)
                     ON CONFLICT(host, name) DO UPDATE SET last_seen = excluded.last_seen,
-                      server_json = COALESCE(excluded.server_json, server_json),
-                      configuration_json = COALESCE(excluded.configuration_json, configuration_json),
-                      accelerators_json = COALESCE(excluded.accelerators_json, accelerators_json),
-                      databases_json = COALESCE(excluded.databases_json, databases_json),
-                      running_json = COALESCE(excluded.running_json, running_json),
-                      certificates_json = COALESCE(excluded.certificates_json, certificates_json),
-                      asymmetric_keys_json = COALESCE(excluded.asymmetric_keys_json, asymmetric_keys_json),
-                      high_water_mark = MAX(COALESCE(excluded.high_water_mark, 0), COALESCE(high_water_mark, 0))""");
+                      server_json = COALESCE(excluded.server_json, instances.server_json),
+                      configuration_json = COALESCE(excluded.configuration_json, instances.configuration_json),
+                      accelerators_json = COALESCE(excluded.accelerators_json, instances.accelerators_json),
+                      databases_json = COALESCE(excluded.databases_json, instances.databases_json),
+                      running_json = COALESCE(excluded.running_json, instances.running_json),
+                      certificates_json = COALESCE(excluded.certificates_json, instances.certificates_json),
+                      asymmetric_keys_json = COALESCE(excluded.asymmetric_keys_json, instances.asymmetric_keys_json),
+                      high_water_mark = """ + kind.greatest("COALESCE(excluded.high_water_mark, 0)",
+                "COALESCE(instances.high_water_mark, 0)"));
             s.setString(1, host);
             s.setString(2, snap.name());
             s.setLong(3, now.toEpochMilli());
@@ -397,10 +547,12 @@ public final class SqliteReportStore implements ReportStore {
             s.executeUpdate();
             recordChange(c, host, snap, "configuration", previous[0], ReportSections.json(sections.configuration()));
             recordChange(c, host, snap, "accelerators", previous[1], ReportSections.json(sections.accelerators()));
-            instancesWritten.put(key, new InstanceWritten(new Digest[] {digest(sections.server()),
-                digest(sections.configuration()), digest(sections.accelerators()), digest(sections.databases()),
-                digest(sections.running()), digest(sections.certificates()), digest(sections.asymmetricKeys())},
-                snap.backupHighWaterMark()));
+            if (onlyWriter) {
+                instancesWritten.put(key, new InstanceWritten(new Digest[] {digest(sections.server()),
+                    digest(sections.configuration()), digest(sections.accelerators()), digest(sections.databases()),
+                    digest(sections.running()), digest(sections.certificates()), digest(sections.asymmetricKeys())},
+                    snap.backupHighWaterMark()));
+            }
             return;
         }
         boolean configurationChanged = changed(sections.configuration(), known.digests(), 1);
@@ -418,7 +570,7 @@ public final class SqliteReportStore implements ReportStore {
         coalesce(update, "asymmetric_keys_json", sections.asymmetricKeys(), known.digests(), 6);
         Long mark = snap.backupHighWaterMark();
         if (mark != null && (known.highWaterMark() == null || mark > known.highWaterMark())) {
-            update.setExpression("high_water_mark", "MAX(?, COALESCE(high_water_mark, 0))", mark);
+            update.setExpression("high_water_mark", kind.greatest("?", "COALESCE(high_water_mark, 0)"), mark);
             instancesWritten.put(key, new InstanceWritten(known.digests(), mark));
         }
         update.run(c, "host = ? AND name = ?", host, snap.name());
@@ -506,7 +658,7 @@ public final class SqliteReportStore implements ReportStore {
 
     private static void recordChange(Connection c, String host, SqlInstanceSnapshot snap, String section,
             String oldJson, String newJson) throws SQLException {
-        if (newJson == null || Objects.equals(oldJson, newJson)) {
+        if (newJson == null || sameJson(oldJson, newJson)) {
             return;
         }
         try (PreparedStatement s = c.prepareStatement(
@@ -518,6 +670,24 @@ public final class SqliteReportStore implements ReportStore {
             s.setString(5, oldJson);
             s.setString(6, newJson);
             s.executeUpdate();
+        }
+    }
+
+    /**
+     * Equal text, or (PostgreSQL's {@code jsonb} gives its own spelling back: keys reordered, spaces) the same JSON
+     * value; text that is not JSON compares as text.
+     */
+    static boolean sameJson(String a, String b) {
+        if (Objects.equals(a, b)) {
+            return true;
+        }
+        if (a == null || b == null) {
+            return false;
+        }
+        try {
+            return JSON.readTree(a).equals(JSON.readTree(b));
+        } catch (IOException notJson) {
+            return false;
         }
     }
 
@@ -580,35 +750,34 @@ public final class SqliteReportStore implements ReportStore {
 
     /** Every host's row, or only {@code host}'s when it is not null. */
     private List<FleetRow> fleet(String only) throws SQLException, IOException {
-        synchronized (readLock) {
-            return only == null ? fleetRows("", "", List.of())
-                    : fleetRows(" WHERE host = ?", " WHERE name = ?", List.of(only));
-        }
+        return db.read(c -> only == null ? fleetRows(c, "", "", List.of())
+                : fleetRows(c, " WHERE host = ?", " WHERE name = ?", List.of(only)));
     }
 
     @Override
-    public List<HostSeen> hostsSeen() throws SQLException {
-        synchronized (readLock) {
+    public List<HostSeen> hostsSeen() throws SQLException, IOException {
+        return db.read(c -> {
             List<HostSeen> out = new ArrayList<>();
-            try (PreparedStatement s = reader().prepareStatement("SELECT name, last_seen FROM hosts ORDER BY name");
+            try (PreparedStatement s = c.prepareStatement("SELECT name, last_seen FROM hosts ORDER BY name");
                  ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     out.add(new HostSeen(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2))));
                 }
             }
             return out;
-        }
+        });
     }
 
     /** Walks the host names in index order from the cursor; only the page's own rows are then read in full. */
     @Override
     public List<FleetRow> fleetPage(String after, String hostPattern, Predicate<HostSeen> filter, int limit)
             throws SQLException, IOException {
-        synchronized (readLock) {
+        return db.read(c -> {
             List<String> names = new ArrayList<>();
             String sql = "SELECT name, last_seen FROM hosts WHERE name > ?"
-                    + (hostPattern == null ? "" : " AND name LIKE ? ESCAPE '\\'") + " ORDER BY name";
-            try (PreparedStatement s = reader().prepareStatement(sql)) {
+                    + (hostPattern == null ? "" : " AND name " + kind.likeIgnoringCase() + " ? ESCAPE '\\'")
+                    + " ORDER BY name";
+            try (PreparedStatement s = c.prepareStatement(sql)) {
                 s.setString(1, after == null ? "" : after);
                 if (hostPattern != null) {
                     s.setString(2, like(hostPattern));
@@ -626,10 +795,10 @@ public final class SqliteReportStore implements ReportStore {
             for (int from = 0; from < names.size(); from += IN_CHUNK) {
                 List<String> chunk = names.subList(from, Math.min(names.size(), from + IN_CHUNK));
                 String in = " IN (" + "?,".repeat(chunk.size() - 1) + "?)";
-                rows.addAll(fleetRows(" WHERE host" + in, " WHERE name" + in, chunk));
+                rows.addAll(fleetRows(c, " WHERE host" + in, " WHERE name" + in, chunk));
             }
             return rows;
-        }
+        });
     }
 
     /** A shell-style host pattern as a LIKE pattern (case-insensitive for ASCII, as host names are). */
@@ -646,9 +815,8 @@ public final class SqliteReportStore implements ReportStore {
         return like.toString();
     }
 
-    private List<FleetRow> fleetRows(String instancesWhere, String hostsWhere, List<String> names)
+    private static List<FleetRow> fleetRows(Connection c, String instancesWhere, String hostsWhere, List<String> names)
             throws SQLException, IOException {
-        Connection c = reader();
         Map<String, List<SqlInstanceSnapshot>> instances = new LinkedHashMap<>();
         try (PreparedStatement s = c.prepareStatement("""
                 SELECT host, name, last_seen, server_json, configuration_json, accelerators_json, databases_json,
@@ -704,72 +872,93 @@ public final class SqliteReportStore implements ReportStore {
     }
 
     @Override
-    public List<StoredBackup> backups(String host, String instance, Instant since) throws SQLException {
-        synchronized (readLock) {
-            try (PreparedStatement s = reader().prepareStatement("""
+    public List<StoredBackup> backups(String host, String instance, Instant since) throws SQLException, IOException {
+        return db.read(c -> {
+            try (PreparedStatement s = c.prepareStatement("""
                     SELECT * FROM backups WHERE host = ? AND instance = ? AND started_at >= ?
                     ORDER BY started_at, backup_set_id""")) {
                 s.setString(1, host);
                 s.setString(2, instance);
                 s.setLong(3, since.toEpochMilli());
-                List<StoredBackup> out = new ArrayList<>();
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        out.add(new StoredBackup(rs.getString("host"), rs.getString("instance"), backupOf(rs)));
-                    }
-                }
-                return out;
+                return storedBackups(s);
             }
-        }
+        });
     }
 
     @Override
-    public List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) throws SQLException {
-        synchronized (readLock) {
-            try (PreparedStatement s = reader().prepareStatement("""
+    public List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) throws SQLException, IOException {
+        return db.read(c -> {
+            try (PreparedStatement s = c.prepareStatement("""
                     SELECT * FROM backups WHERE database_guid = ? AND started_at >= ?
                     ORDER BY started_at, host, instance, backup_set_id""")) {
                 s.setString(1, databaseGuid);
                 s.setLong(2, since.toEpochMilli());
-                List<StoredBackup> out = new ArrayList<>();
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        out.add(new StoredBackup(rs.getString("host"), rs.getString("instance"), backupOf(rs)));
-                    }
-                }
-                return out;
+                return storedBackups(s);
             }
-        }
+        });
     }
 
+    /**
+     * SQLite: positions are rowids, handed out in commit order by its one writer. PostgreSQL: several collectors
+     * commit out of the order their rows were numbered, so a position is a transaction id instead: every backup row
+     * carries the id of the transaction that inserted it, and a read goes up to just below its snapshot's
+     * {@code xmin}, below which every transaction has ended. A backup committed late by a slow transaction is read
+     * late, never skipped.
+     */
     @Override
-    public BackupDelta backupsAfter(long after, Instant since) throws SQLException {
-        synchronized (readLock) {
+    public BackupDelta backupsAfter(long after, Instant since) throws SQLException, IOException {
+        return kind == Database.Kind.POSTGRESQL ? db.read(c -> backupsAfterPostgres(c, after, since)) : db.read(c -> {
             long upTo;
-            try (PreparedStatement s = reader().prepareStatement("SELECT COALESCE(max(rowid), 0) FROM backups");
+            try (PreparedStatement s = c.prepareStatement("SELECT COALESCE(max(rowid), 0) FROM backups");
                  ResultSet rs = s.executeQuery()) {
                 upTo = rs.next() ? rs.getLong(1) : 0;
             }
             List<StoredBackup> out = new ArrayList<>();
-            try (PreparedStatement s = reader().prepareStatement("""
+            try (PreparedStatement s = c.prepareStatement("""
                     SELECT * FROM backups WHERE rowid > ? AND rowid <= ? AND started_at >= ? ORDER BY rowid""")) {
                 s.setLong(1, after);
                 s.setLong(2, upTo);
                 s.setLong(3, since.toEpochMilli());
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        out.add(new StoredBackup(rs.getString("host"), rs.getString("instance"), backupOf(rs)));
-                    }
-                }
+                out.addAll(storedBackups(s));
             }
             return new BackupDelta(upTo, out);
+        });
+    }
+
+    /** One snapshot (repeatable read) for the horizon and the rows below it. */
+    private static BackupDelta backupsAfterPostgres(Connection c, long after, Instant since) throws SQLException {
+        c.setAutoCommit(false);
+        c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+        try {
+            long upTo;
+            try (PreparedStatement s = c.prepareStatement(
+                    "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 1");
+                 ResultSet rs = s.executeQuery()) {
+                rs.next();
+                upTo = rs.getLong(1);
+            }
+            List<StoredBackup> out = new ArrayList<>();
+            if (after < upTo) {
+                try (PreparedStatement s = c.prepareStatement("""
+                        SELECT * FROM backups WHERE tx > ? AND tx <= ? AND started_at >= ?
+                        ORDER BY tx, host, instance, backup_set_id""")) {
+                    s.setLong(1, after);
+                    s.setLong(2, upTo);
+                    s.setLong(3, since.toEpochMilli());
+                    out.addAll(storedBackups(s));
+                }
+            }
+            c.commit();
+            return new BackupDelta(upTo, out);
+        } finally {
+            c.setAutoCommit(true);
+            c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
         }
     }
 
     @Override
     public List<FleetHead> fleetHeads() throws SQLException, IOException {
-        synchronized (readLock) {
-            Connection c = reader();
+        return db.read(c -> {
             Map<String, List<InstanceHead>> instances = new LinkedHashMap<>();
             try (PreparedStatement s = c.prepareStatement(
                     "SELECT host, name, last_seen, sections_seq, running_json FROM instances ORDER BY host, name");
@@ -792,20 +981,23 @@ public final class SqliteReportStore implements ReportStore {
                 }
             }
             return heads;
-        }
+        });
     }
 
     @Override
-    public List<AcceleratorState> acceleratorHistory(String host, String instance, Instant since) throws Exception {
-        synchronized (readLock) {
+    public List<AcceleratorState> acceleratorHistory(String host, String instance, Instant since)
+            throws SQLException, IOException {
+        // the state in force at since, then every change after it (instance_changes_at covers both); two changes
+        // reported at one instant keep the order they were written in
+        String written = kind == Database.Kind.POSTGRESQL ? "id" : "rowid";
+        return db.read(c -> {
             List<AcceleratorState> out = new ArrayList<>();
-            // the state in force at since, then every change after it (instance_changes_at covers both)
-            try (PreparedStatement before = reader().prepareStatement("""
-                    SELECT changed_at, new_json FROM instance_changes WHERE host = ? AND instance = ? AND section = 'accelerators'
-                      AND changed_at < ? ORDER BY changed_at DESC LIMIT 1""");
-                 PreparedStatement after = reader().prepareStatement("""
-                    SELECT changed_at, new_json FROM instance_changes WHERE host = ? AND instance = ? AND section = 'accelerators'
-                      AND changed_at >= ? ORDER BY changed_at, rowid""")) {
+            try (PreparedStatement before = c.prepareStatement("SELECT changed_at, new_json FROM instance_changes"
+                    + " WHERE host = ? AND instance = ? AND section = 'accelerators' AND changed_at < ?"
+                    + " ORDER BY changed_at DESC, " + written + " DESC LIMIT 1");
+                 PreparedStatement after = c.prepareStatement("SELECT changed_at, new_json FROM instance_changes"
+                    + " WHERE host = ? AND instance = ? AND section = 'accelerators' AND changed_at >= ?"
+                    + " ORDER BY changed_at, " + written)) {
                 for (PreparedStatement s : List.of(before, after)) {
                     s.setString(1, host);
                     s.setString(2, instance);
@@ -819,15 +1011,45 @@ public final class SqliteReportStore implements ReportStore {
                 }
             }
             return out;
-        }
+        });
     }
 
-    /** The read connection (see {@link Database#openReader()}); under {@code readLock}. */
-    private Connection reader() throws SQLException {
-        if (reader == null) {
-            reader = db.openReader();
+    @Override
+    public java.util.SortedSet<String> hostsWithAvailabilityDatabases(java.util.Collection<String> databaseGuids)
+            throws SQLException, IOException {
+        List<String> guids = List.copyOf(databaseGuids);
+        java.util.SortedSet<String> out = new java.util.TreeSet<>();
+        String elements = kind == Database.Kind.POSTGRESQL
+                ? "jsonb_array_elements(i.databases_json) d WHERE d->>'availabilityGroup' IS NOT NULL AND d->>'databaseGuid'"
+                : "json_each(i.databases_json) d WHERE json_extract(d.value, '$.availabilityGroup') IS NOT NULL "
+                        + "AND json_extract(d.value, '$.databaseGuid')";
+        db.read(c -> {
+            for (int from = 0; from < guids.size(); from += IN_CHUNK) {
+                List<String> chunk = guids.subList(from, Math.min(guids.size(), from + IN_CHUNK));
+                try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT i.host FROM instances i, " + elements
+                        + " IN (" + "?,".repeat(chunk.size() - 1) + "?) AND i.databases_json IS NOT NULL")) {
+                    bind(s, chunk);
+                    try (ResultSet rs = s.executeQuery()) {
+                        while (rs.next()) {
+                            out.add(rs.getString(1));
+                        }
+                    }
+                }
+            }
+            return null;
+        });
+        return out;
+    }
+
+    /** The backups a bound query over {@code backups} returns, in its order. */
+    private static List<StoredBackup> storedBackups(PreparedStatement s) throws SQLException {
+        List<StoredBackup> out = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery()) {
+            while (rs.next()) {
+                out.add(new StoredBackup(rs.getString("host"), rs.getString("instance"), backupOf(rs)));
+            }
         }
-        return reader;
+        return out;
     }
 
     /** Maps a {@code backups} row back to its record. */
@@ -859,17 +1081,32 @@ public final class SqliteReportStore implements ReportStore {
     }
 
     @Override
-    public int prune(Instant backupsBefore, Instant reportIdsBefore) throws SQLException {
-        synchronized (db) {
+    public int prune(Instant backupsBefore, Instant reportIdsBefore) throws SQLException, IOException {
+        if (!onlyWriter) {
+            // every collector prunes on its own hour; one at a time, and the others find little left to delete
+            return db.transaction(c -> {
+                try (Statement s = c.createStatement();
+                     ResultSet rs = s.executeQuery("SELECT pg_try_advisory_xact_lock(" + PRUNE_LOCK + ")")) {
+                    rs.next();
+                    return rs.getBoolean(1) ? delete(c, backupsBefore, reportIdsBefore) : 0;
+                }
+            });
+        }
+        return db.write(c -> delete(c, backupsBefore, reportIdsBefore));
+    }
+
+    private int delete(Connection c, Instant backupsBefore, Instant reportIdsBefore) throws SQLException {
+        {
             int deleted = 0;
-            try (PreparedStatement s = db.connection().prepareStatement(
+            try (PreparedStatement s = c.prepareStatement(onlyWriter
                     // The newest row stays even when old (a late report's): SQLite would hand its rowid to the next
-                    // insert, and the alert stage reads new backups by rowid.
-                    "DELETE FROM backups WHERE started_at < ? AND rowid < (SELECT max(rowid) FROM backups)")) {
+                    // insert, and the alert stage reads new backups by rowid. PostgreSQL's positions are transaction ids.
+                    ? "DELETE FROM backups WHERE started_at < ? AND rowid < (SELECT max(rowid) FROM backups)"
+                    : "DELETE FROM backups WHERE started_at < ?")) {
                 s.setLong(1, backupsBefore.toEpochMilli());
                 deleted += s.executeUpdate();
             }
-            try (PreparedStatement s = db.connection().prepareStatement("DELETE FROM reports WHERE received_at < ?")) {
+            try (PreparedStatement s = c.prepareStatement("DELETE FROM reports WHERE received_at < ?")) {
                 s.setLong(1, reportIdsBefore.toEpochMilli());
                 deleted += s.executeUpdate();
             }

@@ -3,31 +3,35 @@ package io.qatwatch.collector.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.qatwatch.collector.testing.StoreKinds;
 import io.qatwatch.collector.testing.TestReports;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.ConfigOption;
 import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The SQLite store on a real file: migrations, idempotency, AG replicas, change history, retention. */
-class SqliteReportStoreTest {
+/**
+ * The report store's contract on both stores, a real SQLite file and a real PostgreSQL: migrations, idempotency,
+ * AG replicas, change history, retention.
+ */
+class ReportStoreTest {
 
     private static final Instant BASE = Instant.parse("2026-11-01T00:00:00Z");
 
     @TempDir
     Path data;
 
-    @Test
-    void migrationsRunOnceAndAFutureSchemaIsRefused() throws Exception {
-        try (Database db = Database.open(data)) {
-            new SqliteReportStore(db);
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void migrationsRunOnceAndAFutureSchemaIsRefused(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            new SqlReportStore(db);
             new TokenStore(db);
             assertThat(db.migrate("reports", List.of("SELECT 1"))).as("already at version 1").isEqualTo(1);
             assertThat(scalar(db, "SELECT version FROM schema_versions WHERE component = 'reports'")).isEqualTo(1);
@@ -40,10 +44,11 @@ class SqliteReportStoreTest {
         }
     }
 
-    @Test
-    void aReportIsStoredOnceAndAgReplicasShareTheDatabaseGuid() throws Exception {
-        try (Database db = Database.open(data)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void aReportIsStoredOnceAndAgReplicasShareTheDatabaseGuid(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
             AgentReport first = TestReports.numbered(1, 3, BASE);
             assertThat(store.store("sql01", first, BASE).newBackups()).isEqualTo(3);
             assertThat(store.store("sql01", first, BASE).duplicate()).isTrue();
@@ -60,10 +65,11 @@ class SqliteReportStoreTest {
         }
     }
 
-    @Test
-    void configurationChangesAreKeptAsHistory() throws Exception {
-        try (Database db = Database.open(data)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void configurationChangesAreKeptAsHistory(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
             AgentReport r1 = TestReports.numbered(1, 0, BASE);
             store.store("sql01", r1, BASE);
             SqlInstanceSnapshot s = r1.instances().get(0);
@@ -79,10 +85,11 @@ class SqliteReportStoreTest {
         }
     }
 
-    @Test
-    void familyGuidSnapshotAndAsymmetricKeysAreKeptAndAKeyChangeMovesTheSectionCounter() throws Exception {
-        try (Database db = Database.open(data)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void familyGuidSnapshotAndAsymmetricKeysAreKeptAndAKeyChangeMovesTheSectionCounter(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
             AgentReport golden = io.qatwatch.protocol.GoldenReports.complete();
             SqlInstanceSnapshot s = golden.instances().get(0);
             SqlInstanceSnapshot.BackupRecord b = s.backups().get(0);
@@ -113,10 +120,40 @@ class SqliteReportStoreTest {
         }
     }
 
-    @Test
-    void retentionPrunesOldBackupsAndReportIds() throws Exception {
-        try (Database db = Database.open(data)) {
-            SqliteReportStore store = new SqliteReportStore(db);
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void acceleratorStatesAreReadBackFromTheOneInForceAtTheStartOnSoEachQatBackupHasItsMode(Database.Kind kind)
+            throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
+            AgentReport r1 = TestReports.numbered(1, 0, BASE);
+            SqlInstanceSnapshot s = r1.instances().get(0);
+            List<String> modes = List.of("HARDWARE", "HARDWARE", "SOFTWARE", "NONE");
+            for (int n = 0; n < modes.size(); n++) {
+                Instant at = BASE.plus(Duration.ofDays(n));
+                SqlInstanceSnapshot state = new SqlInstanceSnapshot(s.name(), at, s.server(), s.configuration(),
+                        List.of(new SqlInstanceSnapshot.AcceleratorStatus("QAT", modes.get(n), null, false, null, null)),
+                        s.databases(), List.of(), s.runningBackups(), s.certificates(), s.backupHighWaterMark());
+                store.store("sql01", new AgentReport(1, "report-accel-000" + n, at, r1.agent(), null, null, null,
+                        List.of(state), r1.probes()), at);
+            }
+            List<ReportStore.AcceleratorState> all = store.acceleratorHistory("sql01", s.name(), BASE.minus(Duration.ofDays(1)));
+            assertThat(all).extracting(a -> a.accelerators().get(0).modeDesc()).as("a repeated state is no change")
+                    .containsExactly("HARDWARE", "SOFTWARE", "NONE");
+            List<ReportStore.AcceleratorState> since = store.acceleratorHistory("sql01", s.name(), BASE.plus(Duration.ofHours(60)));
+            assertThat(since).extracting(ReportStore.AcceleratorState::at, a -> a.accelerators().get(0).modeDesc())
+                    .as("the state in force at the start, then the changes after it").containsExactly(
+                            org.assertj.core.groups.Tuple.tuple(BASE.plus(Duration.ofDays(2)), "SOFTWARE"),
+                            org.assertj.core.groups.Tuple.tuple(BASE.plus(Duration.ofDays(3)), "NONE"));
+            assertThat(store.acceleratorHistory("sql01", "OTHER", BASE)).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void retentionPrunesOldBackupsAndReportIds(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
             store.store("sql01", TestReports.numbered(1, 2, BASE), BASE);
             store.store("sql01", TestReports.numbered(2, 2, BASE.plus(Duration.ofDays(500))), BASE.plus(Duration.ofDays(500)));
             Instant now = BASE.plus(Duration.ofDays(501));
@@ -126,11 +163,8 @@ class SqliteReportStoreTest {
         }
     }
 
-    /** One number a query over the writer connection returns. */
+    /** One number a query returns. */
     static long scalar(Database db, String sql) throws Exception {
-        try (Statement s = db.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return StoreKinds.scalar(db, sql);
     }
 }

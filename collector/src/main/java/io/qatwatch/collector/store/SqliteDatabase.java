@@ -1,0 +1,168 @@
+package io.qatwatch.collector.store;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The collector's embedded SQLite file (WAL): one writer connection, which callers take in turn, and read-only
+ * connections beside it that never wait for the writer nor it for them.
+ */
+public final class SqliteDatabase implements Database {
+
+    private final Path file;
+    private final Connection connection;
+    /** Read-only connections not lent right now; one is opened when all are lent. */
+    private final Deque<Connection> idleReaders = new ArrayDeque<>();
+    private final List<Connection> readers = new ArrayList<>();
+
+    private SqliteDatabase(Path file, Connection connection) {
+        this.file = file;
+        this.connection = connection;
+    }
+
+    /** Opens (creating if needed) {@code qatwatch.db} under the data directory. */
+    public static SqliteDatabase open(Path dataDir) throws SQLException {
+        try {
+            Files.createDirectories(dataDir);
+        } catch (java.io.IOException e) {
+            throw new SQLException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
+        }
+        Path file = dataDir.resolve("qatwatch.db");
+        SQLiteConfig config = new SQLiteConfig();
+        // no "SELECT last_insert_rowid()" after every INSERT: nothing here reads generated keys
+        config.setGetGeneratedKeys(false);
+        Connection c = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
+        try (Statement s = c.createStatement()) {
+            s.execute("PRAGMA journal_mode=WAL");
+            // FULL: a 202 tells the agent to delete its copy, so the commit must survive a power cut, not only a crash
+            s.execute("PRAGMA synchronous=FULL");
+            s.execute("PRAGMA foreign_keys=ON");
+            s.execute("PRAGMA busy_timeout=5000");
+        }
+        return new SqliteDatabase(file, c);
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public Kind kind() {
+        return Kind.SQLITE;
+    }
+
+    @Override
+    public String where() {
+        return file.toString();
+    }
+
+    /** The single writer connection, one caller at a time: SQLite serialises writers anyway. */
+    @Override
+    public synchronized <T> T write(Work<T> work) throws SQLException, IOException {
+        return work.run(connection);
+    }
+
+    /**
+     * A read-only connection: in WAL mode a reader never waits for the writer nor the writer for it, so a long read
+     * (the alert stage loading the whole fleet) cannot stall ingest, and a read never sees the writer's open
+     * transaction.
+     */
+    @Override
+    public <T> T read(Work<T> work) throws SQLException, IOException {
+        Connection reader = lendReader();
+        try {
+            return work.run(reader);
+        } finally {
+            synchronized (idleReaders) {
+                if (readers.contains(reader)) {
+                    idleReaders.push(reader);
+                }
+            }
+        }
+    }
+
+    private Connection lendReader() throws SQLException {
+        synchronized (idleReaders) {
+            Connection idle = idleReaders.poll();
+            if (idle != null) {
+                return idle;
+            }
+            SQLiteConfig config = new SQLiteConfig();
+            config.setReadOnly(true);
+            config.setGetGeneratedKeys(false);
+            config.setBusyTimeout(5000);
+            Connection reader = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
+            readers.add(reader);
+            return reader;
+        }
+    }
+
+    /** Each step in its own transaction, its statements separated by a semicolon at the end of a line. */
+    @Override
+    public synchronized int migrate(String component, List<String> steps) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL)");
+        }
+        int current = 0;
+        try (PreparedStatement q = connection.prepareStatement("SELECT version FROM schema_versions WHERE component = ?")) {
+            q.setString(1, component);
+            try (ResultSet rs = q.executeQuery()) {
+                if (rs.next()) {
+                    current = rs.getInt(1);
+                }
+            }
+        }
+        if (current > steps.size()) {
+            throw new SQLException(file + ": the " + component + " tables are at schema version " + current
+                    + ", newer than this qatwatch (" + steps.size() + "); run the newer qatwatch or restore a backup");
+        }
+        for (int version = current; version < steps.size(); version++) {
+            connection.setAutoCommit(false);
+            try (Statement s = connection.createStatement();
+                 PreparedStatement record = connection.prepareStatement(
+                         "INSERT INTO schema_versions(component, version) VALUES (?, ?) "
+                                 + "ON CONFLICT(component) DO UPDATE SET version = excluded.version")) {
+                for (String statement : steps.get(version).split(";\\s*\\n")) {
+                    if (!statement.isBlank()) {
+                        s.execute(statement);
+                    }
+                }
+                record.setString(1, component);
+                record.setInt(2, version + 1);
+                record.executeUpdate();
+                connection.commit();
+            } catch (SQLException e) {
+                connection.rollback();
+                throw new SQLException(file + ": migrating " + component + " to schema version " + (version + 1)
+                        + " failed: " + e.getMessage(), e);
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        }
+        return current;
+    }
+
+    @Override
+    public synchronized void close() throws SQLException {
+        synchronized (idleReaders) {
+            for (Connection reader : readers) {
+                reader.close();
+            }
+            readers.clear();
+            idleReaders.clear();
+        }
+        connection.close();
+    }
+}
