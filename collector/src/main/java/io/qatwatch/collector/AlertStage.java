@@ -3,6 +3,8 @@ package io.qatwatch.collector;
 import io.qatwatch.collector.alert.AlertRecord;
 import io.qatwatch.collector.alert.rule.AlertEvaluator;
 import io.qatwatch.collector.analysis.FleetAnalysis;
+import io.qatwatch.collector.analysis.FleetCompression;
+import io.qatwatch.collector.compression.Comparison;
 import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.analysis.FleetState;
 import io.qatwatch.collector.analysis.FleetStates;
@@ -23,6 +25,7 @@ import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.HostSlices;
 import io.qatwatch.collector.store.SliceLeases;
 import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.CompressionView;
 import io.qatwatch.collector.web.SilencesApi;
 import io.qatwatch.collector.web.WindowsView;
 import io.qatwatch.collector.web.status.StatusWindows;
@@ -86,6 +89,14 @@ public final class AlertStage {
     private Set<String> partners = Set.of();
     private AlertScope partnersOf;
     private int sincePartners;
+    /** Per instance, the compression comparisons last written to InfluxDB and when: rewritten on change or daily. */
+    private final Map<String, Written> compressionWritten = new HashMap<>();
+
+    /** How often unchanged verdicts are written again, so a Grafana panel over the last day sees every row. */
+    static final Duration COMPRESSION_REWRITE = Duration.ofHours(24);
+
+    private record Written(List<Comparison> comparisons, Instant at) {
+    }
 
     public AlertStage(Vertx vertx, CollectorConfig collectorConfig, Clock clock) {
         this.vertx = vertx;
@@ -159,8 +170,13 @@ public final class AlertStage {
                 return s == null ? Future.succeededFuture(false) : s.expireSilence(id, now);
             }
         };
+        CompressionView compression = () -> {
+            AlertService s = service;
+            AlertEvaluator.Evaluation e = s == null ? null : s.lastEvaluation();
+            return e == null ? null : e.analysis().compression();
+        };
         return new Collector.Stages(this::groupOf, alerts, windows, accepted -> { }, charts, silences,
-                AlertViews.actions(() -> service), this::tagsOf);
+                AlertViews.actions(() -> service), this::tagsOf, compression);
     }
 
     /** The name of the first host group matching {@code host} (its name or its tags), or null. */
@@ -326,7 +342,7 @@ public final class AlertStage {
         InstanceAnalysis seen = e == null ? null : e.analysis().instance(host, instance).orElse(null);
         if (seen == null && leases != null) {
             // another collector evaluates this host: analyse it here from the store
-            FleetState one = FleetStates.loadHost(collector.store(), host, now, config.windows().lookbackDays(), h -> Set.of());
+            FleetState one = FleetStates.loadHost(collector.store(), host, now, config.analysis(), h -> Set.of());
             var ia = new FleetAnalysis(one, config.analysis(), now).instance(host, instance);
             return ia.isEmpty() ? null
                     : io.qatwatch.protocol.ReportJson.mapper().readValue(WindowsJson.of(ia.get()).encode(), Map.class);
@@ -334,7 +350,7 @@ public final class AlertStage {
         if (seen == null) {
             return null;
         }
-        FleetState one = FleetStates.loadHost(collector.store(), seen.host().host(), now, config.windows().lookbackDays(),
+        FleetState one = FleetStates.loadHost(collector.store(), seen.host().host(), now, config.analysis(),
                 h -> seen.host().tags());
         var ia = new FleetAnalysis(one, config.analysis(), now).instance(seen.host().host(), seen.instance().name());
         // Plain maps and lists, so any JSON mapper (the web layer uses Jackson) writes them as they are.
@@ -376,6 +392,7 @@ public final class AlertStage {
             }
         }
         windowsWritten.keySet().retainAll(seen);
+        compressionLines(evaluated.analysis().compression(), scope, now, lines);
         Map<String, AlertRecord> active = new HashMap<>();
         for (AlertRecord r : service.activeAlerts()) {
             active.put(r.id(), r);
@@ -393,6 +410,35 @@ public final class AlertStage {
         if (!lines.isEmpty()) {
             sink.submit(() -> lines);
         }
+    }
+
+    /**
+     * The compression verdicts of this collector's instances whose comparisons changed (or were last written a day
+     * ago): one point per row and method compared (per row with one method, that method).
+     */
+    private void compressionLines(FleetCompression compression, AlertScope owned, Instant now, List<String> lines) {
+        compression.byInstance().forEach((scope, comparisons) -> {
+            int slash = scope.indexOf('/');
+            String host = scope.substring(0, slash);
+            if (!owned.owns(host)) {
+                return;
+            }
+            Written before = compressionWritten.get(scope);
+            if (before != null && now.isBefore(before.at().plus(COMPRESSION_REWRITE))
+                    && (before.comparisons() == comparisons || before.comparisons().equals(comparisons))) {
+                return;
+            }
+            compressionWritten.put(scope, new Written(comparisons, now));
+            String group = groupOf(host);
+            for (Comparison c : comparisons) {
+                for (Comparison.Entry e : c.algorithms()) {
+                    if (e.judgement() != null || c.algorithms().size() == 1) {
+                        lines.add(InfluxPoints.compression(host, group, scope.substring(slash + 1), c, e, now));
+                    }
+                }
+            }
+        });
+        compressionWritten.keySet().retainAll(compression.byInstance().keySet());
     }
 
     private String alertLine(AlertRecord r, boolean firing, Instant now) {

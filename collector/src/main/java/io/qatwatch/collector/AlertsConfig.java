@@ -108,6 +108,6 @@ public record AlertsConfig(
         return new AnalysisConfig(byName, defaultCalendar, hostGroups, windows, rules.backupWindowCreep().settings(),
                 rules.agentSilent().silentMinutes(), rules.backupWindowSpillForecast().minPercentComplete(),
                 Math.max(rules.backupThroughputDrop().baselineBackups() + 1, 14),
-                rules.backupThroughputDrop().minDurationMinutes() * 60L);
+                rules.backupThroughputDrop().minDurationMinutes() * 60L, rules.compressionVerdicts());
     }
 }

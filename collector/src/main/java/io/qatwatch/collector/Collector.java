@@ -14,6 +14,7 @@ import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.CompressionView;
 import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.metrics.MetricsSource;
 import io.qatwatch.collector.web.server.CollectorServer;
@@ -47,22 +48,23 @@ public final class Collector {
     /**
      * What the analysis and alert stages plug in; each part may be left out.
      *
-     * @param groupOf    a host's group (the {@code group} tag), or null when it has none
-     * @param alerts     {@code GET /api/v1/alerts}; null answers 503 "not configured"
-     * @param windows    {@code GET /api/v1/instances/{host}/{instance}/windows}; null answers 503
-     * @param afterStore called on the event loop for each report stored (not for duplicates); must not block
-     * @param charts     the status page's per-instance window charts; null shows none
-     * @param silences   {@code /api/v1/silences}; null answers 503
-     * @param actions    {@code /api/v1/alerts/{id}} with acknowledgements and notes; null answers 503
-     * @param tagsOf     a host's tags ({@code key=value}) for the fleet's tag filter
+     * @param groupOf     a host's group (the {@code group} tag), or null when it has none
+     * @param alerts      {@code GET /api/v1/alerts}; null answers 503 "not configured"
+     * @param windows     {@code GET /api/v1/instances/{host}/{instance}/windows}; null answers 503
+     * @param afterStore  called on the event loop for each report stored (not for duplicates); must not block
+     * @param charts      the status page's per-instance window charts; null shows none
+     * @param silences    {@code /api/v1/silences}; null answers 503
+     * @param actions     {@code /api/v1/alerts/{id}} with acknowledgements and notes; null answers 503
+     * @param tagsOf      a host's tags ({@code key=value}) for the fleet's tag filter
+     * @param compression {@code /api/v1/compression} and the status page's verdicts; null answers 503
      */
     public record Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
             Consumer<AcceptedReport> afterStore, WindowCharts charts, SilencesApi silences, AlertActions actions,
-            Function<String, Set<String>> tagsOf) {
+            Function<String, Set<String>> tagsOf, CompressionView compression) {
 
         public Stages(Function<String, String> groupOf, AlertsView alerts, WindowsView windows,
                 Consumer<AcceptedReport> afterStore) {
-            this(groupOf, alerts, windows, afterStore, null, null, null, host -> Set.of());
+            this(groupOf, alerts, windows, afterStore, null, null, null, host -> Set.of(), null);
         }
 
         public static Stages none() {
@@ -113,7 +115,7 @@ public final class Collector {
         this.server = new CollectorServer(new CollectorServer.Settings(config.listen(), config.tls(), config.ingest(),
                 config.alerts().rules().agentSilent().silentMinutes(), config.statusPage()), tokens, store, clock, metrics,
                 afterStore, stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(),
-                stages.actions(), stages.tagsOf(), sink == null ? MetricsSource.NONE : sink::writeMetrics);
+                stages.actions(), stages.tagsOf(), stages.compression(), sink == null ? MetricsSource.NONE : sink::writeMetrics);
     }
 
     private static InfluxWriter writer(InfluxConfig influx) {

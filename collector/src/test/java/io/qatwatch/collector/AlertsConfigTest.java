@@ -73,6 +73,24 @@ class AlertsConfigTest {
     }
 
     @Test
+    void theCompressionThresholdsAreReadFromYamlAndCheckedWithTheirKeys() throws Exception {
+        AlertsConfig read = YAML.treeToValue(YAML.readTree(String.join("\n",
+                "rules:",
+                "  compressionVerdicts: { minBackups: 1, minSpeedGainPercent: 0, maxSlowdownPercent: -5, minSizeGainPercent: 100 }",
+                "  qatNoGain: { severity: warning }",
+                "  compressionWorthTrying: { enabled: false }")), AlertsConfig.class);
+        assertThat(read.rules().qatNoGain().severity()).isEqualTo(io.qatwatch.collector.alert.Severity.WARNING);
+        assertThat(read.rules().compressionWorthTrying().enabled()).isFalse();
+        assertThat(read.rules().compressionVerdicts().maxRatioLossPercent()).as("unset keys keep their defaults").isEqualTo(10.0);
+        assertThatThrownBy(read::validate).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).problems()).containsExactly(
+                        "alerts.rules.compressionVerdicts.minBackups: must be at least 2 (a median of one backup is an anecdote), got 1",
+                        "alerts.rules.compressionVerdicts.minSpeedGainPercent: must be more than 0 (a percentage), got 0.0",
+                        "alerts.rules.compressionVerdicts.maxSlowdownPercent: must be 0 or more (a percentage), got -5.0",
+                        "alerts.rules.compressionVerdicts.minSizeGainPercent: must be under 100 (a backup cannot shrink by all of it), got 100.0"));
+    }
+
+    @Test
     void groupsMapHostsAndInstancesToCalendarsFirstMatchWins() {
         AlertsConfig c = new AlertsConfig(
                 List.of(new CalendarConfig("emea", "Europe/Berlin", null, null, null),

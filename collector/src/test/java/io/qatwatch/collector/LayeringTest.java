@@ -32,6 +32,7 @@ class LayeringTest {
             "metrics",       // counters ingest adds to and /metrics serves
             "ingest",        // authenticate, validate, store a report
             "window",        // business calendars, nightly windows, creep, spill (pure)
+            "compression",   // compression methods compared like with like, verdicts (pure)
             "analysis",      // the fleet in memory and its per-minute analysis
             "alert",         // the alert model: Alert, Severity, AlertRecord
             "alert.rule",    // the rules and the evaluate stage

@@ -137,11 +137,11 @@ class DemoTest {
         assertThat(dom).contains(">INTEL_QAT_HARDWARE</span>", ">INTEL_COMPONENT_ONLY</span>", "QAT HARDWARE", "QAT SOFTWARE",
                 "AG ag-orders SECONDARY", "AG ag-orders PRIMARY");
         assertThat(dom).contains("<svg class=\"windows\"", "<circle class=\"forecast\"");
-        String algorithms = dom.substring(dom.indexOf("<section id=\"algorithms\">"));
-        assertThat(algorithms).containsPattern("SalesDW <span class=\"muted\">demo-sql-qat01 / PROD</span>.*?MS_XPRESS.*?8 min 19\\.6 s")
-                .containsPattern("SalesDW <span class=\"muted\">demo-sql-qat01 / PROD</span>.*?QAT_DEFLATE.*?3 min 58\\.6 s")
-                .containsPattern("Archive <span class=\"muted\">demo-sql-qat01 / PROD</span>.*?MS_XPRESS.*?19 min")
-                .containsPattern("Archive <span class=\"muted\">demo-sql-qat01 / PROD</span>.*?QAT_DEFLATE.*?18 min");
+        String compression = dom.substring(dom.indexOf("<section id=\"compression\">"));
+        assertThat(compression).containsPattern("data-host=\"demo-sql-qat01\">.*?SalesDW <span class=\"muted\">PROD</span>"
+                        + ".*?MS_XPRESS: \\d+, 8 min 19\\.6 s.*?QAT_DEFLATE \\(HARDWARE\\): \\d+, 3 min 58\\.6 s.*?>FASTER</span>")
+                .containsPattern("Archive <span class=\"muted\">PROD</span>.*?MS_XPRESS: \\d+, 19 min.*?QAT_DEFLATE \\(HARDWARE\\): "
+                        + "\\d+, 18 min.*?>NO_GAIN</span>");
         assertThat(dom).doesNotContain("<script");
     }
 

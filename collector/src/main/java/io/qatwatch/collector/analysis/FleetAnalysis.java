@@ -2,6 +2,9 @@ package io.qatwatch.collector.analysis;
 
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.compression.Comparison;
+import io.qatwatch.collector.compression.CompressionSamples;
+import io.qatwatch.collector.compression.QatModes;
 import io.qatwatch.collector.window.BusinessCalendar;
 import io.qatwatch.collector.window.CreepAnalysis;
 import io.qatwatch.collector.window.CreepTrend;
@@ -42,6 +45,7 @@ public final class FleetAnalysis {
     private final Map<String, MergedDatabase> databases = new LinkedHashMap<>();
     private final Map<String, List<NightlyWindow>> groupWindows = new LinkedHashMap<>();
     private final Map<InstanceState, List<BackupRecord>> recent = new IdentityHashMap<>();
+    private final FleetCompression compression;
 
     /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now) {
@@ -67,6 +71,46 @@ public final class FleetAnalysis {
             }
         }
         mergeDatabases(known == null);
+        compression = compare();
+    }
+
+    /**
+     * Every instance's compression comparisons, from the samples the instance came with (the store's and the
+     * alert stage's know each QAT_DEFLATE backup's mode) or else from its backups in the accelerator's current mode.
+     */
+    private FleetCompression compare() {
+        Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
+        Map<InstanceState, List<Comparison>> comparisons = new IdentityHashMap<>();
+        for (HostState h : fleet.hosts()) {
+            for (InstanceState i : h.instances()) {
+                CompressionSamples samples = i.compression() != null ? i.compression()
+                        : FleetStates.compressionSamples(i.backups(), QatModes.constant(QatModes.modeOf(i.accelerators())),
+                                config.compression(), now);
+                comparisons.put(i, samples.comparisons(from, tde(i), config.compression()));
+            }
+        }
+        return new FleetCompression(fleet, comparisons);
+    }
+
+    /**
+     * Each database's TDE state by lower-case name, from {@code sys.dm_database_encryption_keys}: on unless NONE or
+     * UNENCRYPTED (a database being encrypted or decrypted has encrypted pages); databases without a state are left out.
+     */
+    static Map<String, Boolean> tde(InstanceState i) {
+        Map<String, Boolean> out = new HashMap<>();
+        for (DatabaseInfo d : i.databases()) {
+            String state = d.encryptionState();
+            if (d.name() != null && state != null && !state.isBlank()) {
+                String s = state.trim().toUpperCase(Locale.ROOT);
+                out.put(d.name().toLowerCase(Locale.ROOT), !s.equals("NONE") && !s.equals("UNENCRYPTED"));
+            }
+        }
+        return out;
+    }
+
+    /** The fleet's compression comparisons, host verdicts and restore burden. */
+    public FleetCompression compression() {
+        return compression;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.qatwatch.collector.analysis;
 
 import io.qatwatch.collector.store.AcceleratorChange;
+import io.qatwatch.collector.compression.CompressionSamples;
 import io.qatwatch.protocol.HostFacts;
 import io.qatwatch.protocol.LicenceFacts;
 import io.qatwatch.protocol.QatFacts;
@@ -60,6 +61,9 @@ public record FleetState(List<HostState> hosts) {
      * @param runningBackups  backups running at {@code collectedAt}; empty when none
      * @param acceleratorHistory the accelerator status over the history period, oldest first, the first element
      *                        how it stood at the period's start; empty when the store has none
+     * @param compression     what the compression comparison reads of the backups, when already known (the store
+     *                        and the alert stage know each QAT_DEFLATE backup's mode); null: worked out from
+     *                        {@code backups}, in the accelerator's current mode
      */
     public record InstanceState(
             String name,
@@ -72,7 +76,17 @@ public record FleetState(List<HostState> hosts) {
             List<AsymmetricKeyInfo> asymmetricKeys,
             List<RunningBackup> runningBackups,
             List<BackupRecord> backups,
-            List<AcceleratorChange> acceleratorHistory) {
+            List<AcceleratorChange> acceleratorHistory,
+            CompressionSamples compression) {
+
+        /** An instance whose compression samples are worked out from {@code backups}. */
+        public InstanceState(String name, Instant collectedAt, ServerInfo server, List<ConfigOption> configuration,
+                             List<AcceleratorStatus> accelerators, List<DatabaseInfo> databases,
+                             List<CertificateInfo> certificates, List<AsymmetricKeyInfo> asymmetricKeys,
+                             List<RunningBackup> runningBackups, List<BackupRecord> backups) {
+            this(name, collectedAt, server, configuration, accelerators, databases, certificates, asymmetricKeys,
+                    runningBackups, backups, List.of(), null);
+        }
 
         public InstanceState {
             configuration = configuration == null ? List.of() : List.copyOf(configuration);
@@ -85,12 +99,13 @@ public record FleetState(List<HostState> hosts) {
             acceleratorHistory = acceleratorHistory == null ? List.of() : List.copyOf(acceleratorHistory);
         }
 
-        /** An instance whose accelerator history is not known. */
+        /** An instance with its accelerator history, whose compression samples are worked out from {@code backups}. */
         public InstanceState(String name, Instant collectedAt, ServerInfo server, List<ConfigOption> configuration,
                 List<AcceleratorStatus> accelerators, List<DatabaseInfo> databases, List<CertificateInfo> certificates,
-                List<AsymmetricKeyInfo> asymmetricKeys, List<RunningBackup> runningBackups, List<BackupRecord> backups) {
+                List<AsymmetricKeyInfo> asymmetricKeys, List<RunningBackup> runningBackups, List<BackupRecord> backups,
+                List<AcceleratorChange> acceleratorHistory) {
             this(name, collectedAt, server, configuration, accelerators, databases, certificates, asymmetricKeys,
-                    runningBackups, backups, List.of());
+                    runningBackups, backups, acceleratorHistory, null);
         }
     }
 }

@@ -3,6 +3,8 @@ package io.qatwatch.collector.analysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.History;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.compression.CompressionSamples;
+import io.qatwatch.collector.compression.QatModes;
 import io.qatwatch.collector.store.AcceleratorChange;
 import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.ReportStore;
@@ -91,6 +93,9 @@ public final class LiveFleet {
         /** When a digest backup crosses the lookback period's start or {@code now}: the digest is worked out again. */
         Instant digestValidUntil = Instant.MIN;
         KeptHistory history;
+        /** The QAT mode over time, and the backups the compression comparison reads: kept apart from the digest. */
+        QatModes modes;
+        CompressionSamples compression;
         boolean stale = true;
         final List<BackupRecord> added = new ArrayList<>();
         /** Read when the instance is rebuilt, which an accelerator change (a section change) always makes it. */
@@ -112,7 +117,7 @@ public final class LiveFleet {
         InstanceState state(List<BackupRecord> backups) {
             SqlInstanceSnapshot s = sections;
             return new InstanceState(s.name(), lastSeen, s.server(), s.configuration(), s.accelerators(), s.databases(),
-                    s.certificates(), s.asymmetricKeys(), running, backups, acceleratorHistory);
+                    s.certificates(), s.asymmetricKeys(), running, backups, acceleratorHistory, compression);
         }
     }
 
@@ -269,6 +274,7 @@ public final class LiveFleet {
             return;
         }
         slot.added.add(b);
+        slot.compression.add(b, slot.modes);
     }
 
     /** Keeps {@code digest} (shared strings) and when it must be worked out again. */
@@ -304,8 +310,8 @@ public final class LiveFleet {
     private void rebuild(ReportStore store, InstanceSlot slot, Instant since, Instant now) throws Exception {
         List<BackupRecord> loaded = store.backups(slot.host, slot.sections.name(), since).stream()
                 .map(StoredBackup::backup).toList();
-        slot.acceleratorHistory = store.acceleratorChanges(slot.host, slot.sections.name(),
-                now.minus(FleetStates.ACCELERATOR_HISTORY));
+        Instant historySince = now.minus(FleetStates.ACCELERATOR_HISTORY);
+        slot.acceleratorHistory = store.acceleratorChanges(slot.host, slot.sections.name(), historySince);
         InstanceState state = slot.state(loaded);
         String calendar = config.calendarNameFor(slot.host, state.name(), tags(hosts.get(slot.host).row));
         NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
@@ -319,6 +325,9 @@ public final class LiveFleet {
         }
         slot.history = new KeptHistory(scope, known, config, history, future, now);
         digest(slot, BackupDigest.of(loaded, config, now), now);
+        slot.modes = FleetStates.qatModes(since.equals(historySince) ? slot.acceleratorHistory
+                : store.acceleratorChanges(slot.host, slot.sections.name(), since), state);
+        slot.compression = FleetStates.compressionSamples(loaded, slot.modes, config.compression(), now);
         slot.stale = false;
     }
 

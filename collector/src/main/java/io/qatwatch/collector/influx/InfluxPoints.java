@@ -1,6 +1,10 @@
 package io.qatwatch.collector.influx;
 
 import io.qatwatch.collector.alert.Alert;
+import io.qatwatch.collector.compression.AlgorithmStats;
+import io.qatwatch.collector.compression.BackupKind;
+import io.qatwatch.collector.compression.Comparison;
+import io.qatwatch.collector.compression.Judgement;
 import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.ProbeStatus;
@@ -30,6 +34,7 @@ public final class InfluxPoints {
     public static final String HOST = "qatwatch_host";
     public static final String AGENT = "qatwatch_agent";
     public static final String ALERT = "qatwatch_alert";
+    public static final String COMPRESSION = "qatwatch_compression";
 
     /** msdb {@code backupset.type} letters to the {@code type} tag. */
     static final Map<String, String> BACKUP_TYPES = Map.of("D", "full", "I", "diff", "L", "log", "F", "file",
@@ -241,6 +246,36 @@ public final class InfluxPoints {
                 .intField("active", active ? 1 : 0)
                 .stringField("summary", alert.summary())
                 .at(at);
+    }
+
+    /**
+     * One method of one compression comparison at {@code evaluatedAt}: its verdict against the row's baseline (or
+     * SINGLE_ALGORITHM when the row has one method), with both sides' medians.
+     */
+    public static String compression(String host, String group, String instance, Comparison c, Comparison.Entry e,
+            Instant evaluatedAt) {
+        AlgorithmStats s = e.stats();
+        AlgorithmStats base = c.stats(c.baseline()).orElse(s);
+        Judgement j = e.judgement();
+        return LineProtocol.point(COMPRESSION)
+                .tag("host", host).tag("group", group).tag("instance", instance).tag("database", c.database())
+                .tag("type", c.kind() == BackupKind.FULL ? "full" : "diff")
+                .tag("target", c.target())
+                .tag("tde", c.tde() == null ? null : c.tde().toString())
+                .tag("backup_encrypted", Boolean.toString(c.backupEncrypted()))
+                .tag("algorithm", s.method().algorithm()).tag("level", s.method().level()).tag("mode", s.method().mode())
+                .tag("baseline", c.baseline().label())
+                .stringField("verdict", j == null ? c.verdict().name() : j.verdict().name())
+                .floatField("speed_gain_percent", j == null ? null : j.speedGainPercent())
+                .floatField("size_gain_percent", j == null ? null : j.sizeGainPercent())
+                .intField("backups", s.backups())
+                .intField("baseline_backups", base.backups())
+                .floatField("median_seconds", s.seconds().median())
+                .floatField("median_mbps", s.mbps().median())
+                .floatField("median_ratio", s.ratio().median())
+                .floatField("baseline_median_mbps", base.mbps().median())
+                .floatField("baseline_median_ratio", base.ratio().median())
+                .at(evaluatedAt);
     }
 
     private static void add(List<String> lines, String line) {

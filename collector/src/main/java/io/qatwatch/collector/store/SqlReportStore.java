@@ -937,36 +937,6 @@ public final class SqlReportStore implements ReportStore {
     }
 
     @Override
-    public List<AcceleratorChange> acceleratorChanges(String host, String instance, Instant since)
-            throws SQLException, IOException {
-        return db.read(c -> {
-            // the change in force at since, then every change after it
-            try (PreparedStatement before = c.prepareStatement("""
-                    SELECT changed_at, new_json FROM instance_changes
-                    WHERE host = ? AND instance = ? AND section = 'accelerators' AND changed_at < ?
-                    ORDER BY changed_at DESC LIMIT 1""");
-                 PreparedStatement after = c.prepareStatement("""
-                    SELECT changed_at, new_json FROM instance_changes
-                    WHERE host = ? AND instance = ? AND section = 'accelerators' AND changed_at >= ?
-                    ORDER BY changed_at""")) {
-                List<AcceleratorChange> out = new ArrayList<>();
-                for (PreparedStatement s : List.of(before, after)) {
-                    s.setString(1, host);
-                    s.setString(2, instance);
-                    s.setLong(3, since.toEpochMilli());
-                    try (ResultSet rs = s.executeQuery()) {
-                        while (rs.next()) {
-                            out.add(new AcceleratorChange(Instant.ofEpochMilli(rs.getLong(1)),
-                                    readList(rs.getString(2), new TypeReference<List<AcceleratorStatus>>() { })));
-                        }
-                    }
-                }
-                return out;
-            }
-        });
-    }
-
-    @Override
     public List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) throws SQLException, IOException {
         return db.read(c -> {
             try (PreparedStatement s = c.prepareStatement("""
@@ -1062,6 +1032,36 @@ public final class SqlReportStore implements ReportStore {
                 }
             }
             return heads;
+        });
+    }
+
+    @Override
+    public List<AcceleratorChange> acceleratorChanges(String host, String instance, Instant since)
+            throws SQLException, IOException {
+        // the state in force at since, then every change after it (instance_changes_at covers both); two changes
+        // reported at one instant keep the order they were written in
+        String written = kind == Database.Kind.POSTGRESQL ? "id" : "rowid";
+        return db.read(c -> {
+            List<AcceleratorChange> out = new ArrayList<>();
+            try (PreparedStatement before = c.prepareStatement("SELECT changed_at, new_json FROM instance_changes"
+                    + " WHERE host = ? AND instance = ? AND section = 'accelerators' AND changed_at < ?"
+                    + " ORDER BY changed_at DESC, " + written + " DESC LIMIT 1");
+                 PreparedStatement after = c.prepareStatement("SELECT changed_at, new_json FROM instance_changes"
+                    + " WHERE host = ? AND instance = ? AND section = 'accelerators' AND changed_at >= ?"
+                    + " ORDER BY changed_at, " + written)) {
+                for (PreparedStatement s : List.of(before, after)) {
+                    s.setString(1, host);
+                    s.setString(2, instance);
+                    s.setLong(3, since.toEpochMilli());
+                    try (ResultSet rs = s.executeQuery()) {
+                        while (rs.next()) {
+                            out.add(new AcceleratorChange(Instant.ofEpochMilli(rs.getLong(1)),
+                                    readList(rs.getString(2), new TypeReference<List<AcceleratorStatus>>() { })));
+                        }
+                    }
+                }
+            }
+            return out;
         });
     }
 

@@ -53,6 +53,7 @@ class LiveFleetTest {
     private static final String CERT = "0xA1B2C3";
 
     private final List<String> rulesSeen = new ArrayList<>();
+    private final Set<String> verdictsSeen = new TreeSet<>();
     private long reports;
     private int rebuilt;
 
@@ -143,6 +144,9 @@ class LiveFleetTest {
             assertThat(new TreeSet<>(rulesSeen)).as("the fleet fires what the comparison should cover")
                     .contains("backup-missing", "backup-window-creep", "qat-config-mismatch", "cert-key-not-backed-up",
                             "backup-throughput-drop");
+        assertThat(verdictsSeen).as("verdicts compared, and HR's QAT_DEFLATE in the mode it ran in before and after cycle 25")
+                .contains("FASTER MS_XPRESS QAT_DEFLATE", "SINGLE_ALGORITHM QAT_DEFLATE (HARDWARE)",
+                        "NOT_ENOUGH_DATA QAT_DEFLATE (HARDWARE) QAT_DEFLATE (NONE)");
         }
     }
 
@@ -160,7 +164,7 @@ class LiveFleetTest {
         LiveFleet.Refresh refresh = live.refresh(store, now);
         rebuilt += refresh.rebuilt();
         FleetAnalysis incremental = refresh.analysis();
-        FleetAnalysis fresh = new FleetAnalysis(FleetStates.load(store, now, CONFIG.windows().lookbackDays(), h -> Set.of()),
+        FleetAnalysis fresh = new FleetAnalysis(FleetStates.load(store, now, CONFIG.analysis(), h -> Set.of()),
                 CONFIG.analysis(), now);
         List<Alert> alerts = evaluator.evaluate(fresh).alerts();
         assertThat(evaluator.evaluate(incremental).alerts()).as("alerts at %s", now).isEqualTo(alerts);
@@ -185,6 +189,12 @@ class LiveFleetTest {
             assertThat(a.instance().accelerators()).isEqualTo(b.instance().accelerators());
             assertThat(a.instance().runningBackups()).isEqualTo(b.instance().runningBackups());
         }
+        assertThat(incremental.compression().rows()).as("compression comparisons at %s", now)
+                .isEqualTo(fresh.compression().rows());
+        assertThat(incremental.compression().hosts()).isEqualTo(fresh.compression().hosts());
+        assertThat(incremental.compression().restoreReadyHosts()).isEqualTo(fresh.compression().restoreReadyHosts());
+        incremental.compression().rows().forEach(r -> verdictsSeen.add(r.comparison().verdict()
+                + r.comparison().algorithms().stream().map(e -> " " + e.stats().method().label()).reduce("", String::concat)));
         assertThat(incremental.databases().keySet()).containsExactlyElementsOf(fresh.databases().keySet());
         for (MergedDatabase m : fresh.databases().values()) {
             MergedDatabase n = incremental.databases().get(m.key());
@@ -236,8 +246,10 @@ class LiveFleetTest {
     private static List<BackupRecord> creeping(int night) {
         Instant e = evening(night).plus(Duration.ofMinutes(240 + 6L * (night + 28)));
         long seconds = 3 * 3600 + 240L * (night + 28);
+        // Bigger's differentials alternate between QAT_DEFLATE and the slower MS_XPRESS: a verdict, and a remedy
+        boolean odd = Math.floorMod(night, 2) == 1;
         return List.of(backup("Big", Math.floorMod(night, 7) == 0 ? "D" : "I", e, seconds, 300L << 30, "QAT_DEFLATE", "UNC"),
-                backup("Bigger", "I", e.plusSeconds(seconds), 600, 30L << 30, "QAT_DEFLATE", "UNC"));
+                backup("Bigger", "I", e.plusSeconds(seconds), odd ? 900 : 600, 30L << 30, odd ? "MS_XPRESS" : "QAT_DEFLATE", "UNC"));
     }
 
     private static List<BackupRecord> primary(int night) {

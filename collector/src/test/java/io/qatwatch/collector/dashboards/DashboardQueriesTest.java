@@ -123,17 +123,40 @@ class DashboardQueriesTest {
         JsonNode series = panelResult("backup-windows.json", "Backup window alerts", DashboardScenario.wholeFleet());
         Map<String, Integer> active = new TreeMap<>();
         for (JsonNode s : series) {
-            JsonNode columns = s.path("columns");
-            JsonNode row = s.path("values").path(0);
-            assertThat(s.path("values").size()).as("one row per alert").isEqualTo(1);
-            for (int i = 0; i < columns.size(); i++) {
-                if ("active".equals(columns.get(i).asText())) {
-                    active.put(s.path("tags").path("host").asText() + " " + s.path("tags").path("rule").asText(), row.get(i).asInt());
-                }
-            }
+            active.put(s.path("tags").path("host").asText() + " " + s.path("tags").path("rule").asText(),
+                    onlyRow(s, "active", "one row per alert").asInt());
         }
         assertThat(active).isEqualTo(Map.of("sql01 backup-window-creep", 1, "sql02 backup-window-breach", 0,
                 "sql03 backup-window-spill-forecast", 1));
+    }
+
+    @Test
+    void theVerdictPanelShowsTheLatestVerdictOfEachComparison() throws Exception {
+        JsonNode series = panelResult("qat-licence.json", "Is QAT worth it? Compression verdicts per database",
+                DashboardScenario.wholeFleet());
+        Map<String, String> verdicts = new TreeMap<>();
+        for (JsonNode s : series) {
+            JsonNode t = s.path("tags");
+            verdicts.put(t.path("host").asText() + " " + t.path("instance").asText() + " " + t.path("database").asText()
+                    + " " + t.path("target").asText() + " " + t.path("algorithm").asText() + " vs " + t.path("baseline").asText(),
+                    onlyRow(s, "verdict", "one row per comparison").asText());
+        }
+        assertThat(verdicts).as("sql01 switched Sales to QAT_DEFLATE, whose MB/s fell as the database grew")
+                .containsEntry("sql01 MSSQLSERVER Sales UNC QAT_DEFLATE vs MS_XPRESS", "SLOWER")
+                .containsEntry("sql01 MSSQLSERVER HR LOCAL MS_XPRESS vs MS_XPRESS", "SINGLE_ALGORITHM")
+                .containsEntry("sql02 MSSQLSERVER Sales UNC QAT_DEFLATE vs QAT_DEFLATE (SOFTWARE)", "SINGLE_ALGORITHM");
+    }
+
+    /** The value of {@code column} in a series that must hold exactly one row. */
+    private static JsonNode onlyRow(JsonNode series, String column, String why) {
+        assertThat(series.path("values").size()).as(why).isEqualTo(1);
+        JsonNode columns = series.path("columns");
+        for (int i = 0; i < columns.size(); i++) {
+            if (column.equals(columns.get(i).asText())) {
+                return series.path("values").path(0).get(i);
+            }
+        }
+        throw new AssertionError("no column " + column + " in " + series);
     }
 
     private JsonNode panelResult(String file, String panel, Selection selection) throws Exception {

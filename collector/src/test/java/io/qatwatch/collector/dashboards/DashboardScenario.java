@@ -1,5 +1,9 @@
 package io.qatwatch.collector.dashboards;
 
+import io.qatwatch.collector.compression.Comparison;
+import io.qatwatch.collector.compression.CompressionSamples;
+import io.qatwatch.collector.compression.QatModes;
+import io.qatwatch.collector.compression.VerdictThresholds;
 import io.qatwatch.collector.dashboards.GrafanaDashboards.Selection;
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Severity;
@@ -29,8 +33,8 @@ import java.util.Map;
 /**
  * The points the dashboards are tested on, all encoded by the collector's own {@link InfluxPoints}: 30 nights
  * of reports from three hosts built from the golden report (a QAT host, an AMD host in the licence grey
- * zone, an Intel host outside any group), the nightly windows and creep trends of their instances, and
- * alerts; and the selections a user would make over them.
+ * zone, an Intel host outside any group), the nightly windows, creep trends and compression verdicts of their
+ * instances, and alerts; and the selections a user would make over them.
  */
 final class DashboardScenario {
 
@@ -82,6 +86,7 @@ final class DashboardScenario {
             }
             for (String instance : host.instances()) {
                 lines.addAll(trends(host, instance));
+                lines.addAll(compression(host, instance));
             }
         }
         Instant lastMorning = businessStart(NIGHTS - 1);
@@ -128,16 +133,42 @@ final class DashboardScenario {
                 licence, instances, probes);
     }
 
-    /** Sales starts at 22:00 and grows 6 minutes a night; HR follows it for 40 minutes. */
+    /**
+     * The compression verdicts of one instance after the last night, as the alert stage computes and writes them:
+     * sql01 switched Sales from MS_XPRESS to QAT_DEFLATE after ten nights, so its Sales row compares the two.
+     */
+    private static List<String> compression(Host host, String instance) {
+        CompressionSamples samples = new CompressionSamples(60);
+        QatModes modes = QatModes.constant(host.mode());
+        for (int night = 0; night < NIGHTS; night++) {
+            backups(host, instance, night).forEach(b -> samples.add(b, modes));
+        }
+        List<String> out = new ArrayList<>();
+        Instant evaluated = businessStart(NIGHTS - 1).plusSeconds(3600);
+        for (Comparison c : samples.comparisons(FROM, Map.of(), VerdictThresholds.DEFAULTS)) {
+            for (Comparison.Entry e : c.algorithms()) {
+                if (e.judgement() != null || c.algorithms().size() == 1) {
+                    out.add(InfluxPoints.compression(host.name(), host.group(), instance, c, e, evaluated));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Sales starts at 22:00 and grows 6 minutes a night (on sql01 with MS_XPRESS for the first ten nights); HR
+     * follows it for 40 minutes.
+     */
     private static List<BackupRecord> backups(Host host, String instance, int night) {
         Instant salesStart = businessStart(night).minus(Duration.ofHours(9));
         Instant salesEnd = salesStart.plus(Duration.ofMinutes(180 + 6L * night));
         Instant hrEnd = salesEnd.plus(Duration.ofMinutes(40));
         long salesBytes = (400L + 4L * night) << 30;
         long id = night * 10L;
+        String algorithm = host.name().equals("sql01") && night < 10 ? "MS_XPRESS" : host.salesAlgorithm();
         return List.of(
                 new BackupRecord(id + 1, "Sales", null, "D", false, salesStart, salesEnd, true, salesBytes,
-                        salesBytes / ("QAT_DEFLATE".equals(host.salesAlgorithm()) ? 4 : 3), host.salesAlgorithm(), true,
+                        salesBytes / ("QAT_DEFLATE".equals(algorithm) ? 4 : 3), algorithm, true,
                         null, null, null, "DISK", "UNC"),
                 new BackupRecord(id + 2, "HR", null, "D", false, salesEnd, hrEnd, true, 20L << 30, 8L << 30, "MS_XPRESS",
                         true, null, null, null, "DISK", "LOCAL"));

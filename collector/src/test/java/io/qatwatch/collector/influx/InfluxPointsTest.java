@@ -67,6 +67,30 @@ class InfluxPointsTest {
     }
 
     @Test
+    void aCompressionVerdictIsOnePointPerMethodWithBothSidesMedians() {
+        Instant start = Instant.parse("2026-11-01T22:00:00Z");
+        List<BackupRecord> backups = new java.util.ArrayList<>();
+        for (int n = 0; n < 3; n++) {
+            Instant s = start.plusSeconds(86_400L * n);
+            backups.add(new BackupRecord(n + 1, "Sales", null, "D", false, s, s.plusSeconds(1000), true, 1L << 40, 1L << 38,
+                    "MS_XPRESS", true, "NO_Encryption", null, null, "DISK", "UNC"));
+            backups.add(new BackupRecord(n + 11, "Sales", null, "D", true, s.plusSeconds(3600), s.plusSeconds(4100), true,
+                    1L << 40, 1L << 38, "QAT_DEFLATE", true, "NO_Encryption", null, null, "DISK", "UNC"));
+        }
+        var c = io.qatwatch.collector.compression.CompressionSamples.of(backups,
+                        io.qatwatch.collector.compression.QatModes.constant("HARDWARE"), 60)
+                .comparisons(start.minusSeconds(1), java.util.Map.of("sales", true),
+                        io.qatwatch.collector.compression.VerdictThresholds.DEFAULTS).get(0);
+        String line = InfluxPoints.compression("sql01", "prod", "MSSQLSERVER", c, c.algorithms().get(1),
+                Instant.parse("2026-11-05T08:00:00Z"));
+        assertThat(line).isEqualTo("qatwatch_compression,algorithm=QAT_DEFLATE,backup_encrypted=false,baseline=MS_XPRESS,"
+                + "database=Sales,group=prod,host=sql01,instance=MSSQLSERVER,mode=HARDWARE,target=UNC,tde=true,type=full "
+                + "backups=3i,baseline_backups=3i,baseline_median_mbps=1048.576,baseline_median_ratio=4.0,median_mbps=2097.152,"
+                + "median_ratio=4.0,median_seconds=500.0,size_gain_percent=0.0,speed_gain_percent=100.0,verdict=\"FASTER\" "
+                + "1793865600000000000");
+    }
+
+    @Test
     void windowMarginIsNegativeOnBreach() {
         String line = InfluxPoints.window("h1", "g", "PROD", "office", Instant.parse("2026-01-05T01:00:00Z"),
                 Instant.parse("2026-01-05T07:30:00Z"), Instant.parse("2026-01-05T07:00:00Z"), 12);

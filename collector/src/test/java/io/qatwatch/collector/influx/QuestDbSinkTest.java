@@ -148,6 +148,74 @@ class QuestDbSinkTest {
         }
     }
 
+    /** A clock the test moves. */
+    private static final class MovableClock extends Clock {
+        private volatile Instant now;
+
+        MovableClock(Instant now) {
+            this.now = now;
+        }
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    @Test
+    void compressionVerdictsAreWrittenByTheAlertStageWhenTheyChangeAndOnceADay() throws Exception {
+        Path tokenFile = Files.writeString(dir.resolve("influx-token-2"), "questdb-ignores-this-token\n");
+        InfluxConfig influx = new InfluxConfig("http://127.0.0.1:" + questPort, "v2", "qatwatch",
+                "qatwatch", tokenFile, null, null, null, null, 5000, 100, 16L * 1024 * 1024, 2, 5);
+        MovableClock clock = new MovableClock(CLOCK.instant());
+        try (var running = io.qatwatch.collector.testing.RunningCollector.withAlertStage(
+                CollectorConfig.defaults().withInflux(influx), dir.resolve("collector-verdicts"), clock)) {
+            List<io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord> backups = new java.util.ArrayList<>();
+            for (int n = 1; n <= 3; n++) {
+                Instant start = clock.instant().minus(Duration.ofDays(n)).minus(Duration.ofHours(6));
+                backups.add(new io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord(n, "Sales", null, "D", false, start,
+                        start.plusSeconds(1000), true, 1L << 40, 1L << 38, "MS_XPRESS", true, "NO_Encryption", null, null,
+                        "DISK", "UNC"));
+                backups.add(new io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord(10 + n, "Sales", null, "D", true,
+                        start.plusSeconds(7200), start.plusSeconds(7700), true, 1L << 40, 1L << 38, "QAT_DEFLATE", true,
+                        "NO_Encryption", null, null, "DISK", "UNC"));
+            }
+            var golden = GoldenReports.complete();
+            var instance = golden.instances().get(0);
+            var report = new io.qatwatch.protocol.AgentReport(golden.schemaVersion(), "verdicts-0000-4000-8000-000000000001",
+                    clock.instant().minusSeconds(60), golden.agent(), golden.host(), golden.qat(), golden.licence(),
+                    List.of(new io.qatwatch.protocol.SqlInstanceSnapshot(instance.name(), clock.instant().minusSeconds(60),
+                            instance.server(), instance.configuration(), instance.accelerators(), instance.databases(), backups,
+                            List.of(), List.of(), 20L)), golden.probes());
+            running.collector().store().store("sql07", report, clock.instant().minusSeconds(60));
+
+            running.evaluate();
+            JsonObject first = awaitRows("SELECT * FROM qatwatch_compression WHERE host = 'sql07'", 1);
+            assertThat(column(first, 0, "verdict")).isEqualTo("FASTER");
+            assertThat(column(first, 0, "algorithm")).isEqualTo("QAT_DEFLATE");
+            assertThat(column(first, 0, "baseline")).isEqualTo("MS_XPRESS");
+            assertThat(((Number) column(first, 0, "speed_gain_percent")).doubleValue()).isEqualTo(100.0);
+
+            clock.now = clock.instant().plus(Duration.ofHours(1));
+            running.evaluate();
+            clock.now = clock.instant().plus(Duration.ofHours(24));
+            running.evaluate();
+            JsonObject daily = awaitRows("SELECT * FROM qatwatch_compression WHERE host = 'sql07'", 2);
+            assertThat(column(daily, 1, "timestamp")).as("unchanged an hour later: not written again; a day later: again")
+                    .isEqualTo("2026-12-01T08:00:00.000000Z");
+        }
+    }
+
     private static final Alert CREEP = new Alert("backup-window-creep", Severity.WARNING, "sql02", "PROD", null, "full",
             "margin shrinks 2.5 min/day, \"Sales\" grows", "the margin shrinks", List.of(), List.of());
 

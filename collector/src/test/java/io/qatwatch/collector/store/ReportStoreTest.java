@@ -122,6 +122,35 @@ class ReportStoreTest {
 
     @ParameterizedTest
     @EnumSource(Database.Kind.class)
+    void acceleratorStatesAreReadBackFromTheOneInForceAtTheStartOnSoEachQatBackupHasItsMode(Database.Kind kind)
+            throws Exception {
+        try (Database db = StoreKinds.open(kind, data)) {
+            SqlReportStore store = new SqlReportStore(db);
+            AgentReport r1 = TestReports.numbered(1, 0, BASE);
+            SqlInstanceSnapshot s = r1.instances().get(0);
+            List<String> modes = List.of("HARDWARE", "HARDWARE", "SOFTWARE", "NONE");
+            for (int n = 0; n < modes.size(); n++) {
+                Instant at = BASE.plus(Duration.ofDays(n));
+                SqlInstanceSnapshot state = new SqlInstanceSnapshot(s.name(), at, s.server(), s.configuration(),
+                        List.of(new SqlInstanceSnapshot.AcceleratorStatus("QAT", modes.get(n), null, false, null, null)),
+                        s.databases(), List.of(), s.runningBackups(), s.certificates(), s.backupHighWaterMark());
+                store.store("sql01", new AgentReport(1, "report-accel-000" + n, at, r1.agent(), null, null, null,
+                        List.of(state), r1.probes()), at);
+            }
+            List<AcceleratorChange> all = store.acceleratorChanges("sql01", s.name(), BASE.minus(Duration.ofDays(1)));
+            assertThat(all).extracting(a -> a.accelerators().get(0).modeDesc()).as("a repeated state is no change")
+                    .containsExactly("HARDWARE", "SOFTWARE", "NONE");
+            List<AcceleratorChange> since = store.acceleratorChanges("sql01", s.name(), BASE.plus(Duration.ofHours(60)));
+            assertThat(since).extracting(AcceleratorChange::at, a -> a.accelerators().get(0).modeDesc())
+                    .as("the state in force at the start, then the changes after it").containsExactly(
+                            org.assertj.core.groups.Tuple.tuple(BASE.plus(Duration.ofDays(2)), "SOFTWARE"),
+                            org.assertj.core.groups.Tuple.tuple(BASE.plus(Duration.ofDays(3)), "NONE"));
+            assertThat(store.acceleratorChanges("sql01", "OTHER", BASE)).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
     void retentionPrunesOldBackupsAndReportIds(Database.Kind kind) throws Exception {
         try (Database db = StoreKinds.open(kind, data)) {
             SqlReportStore store = new SqlReportStore(db);

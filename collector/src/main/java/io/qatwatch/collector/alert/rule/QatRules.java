@@ -5,6 +5,7 @@ import io.qatwatch.collector.alert.Alert.Fact;
 import io.qatwatch.collector.analysis.FleetAnalysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase;
+import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.HostGroupConfig;
 import io.qatwatch.protocol.QatDevice;
@@ -161,9 +162,8 @@ final class QatRules {
         RulesConfig.QatRestoreRisk cfg = rules.qatRestoreRisk();
         Map<String, String> lacking = new LinkedHashMap<>();
         Map<String, HostState> hosts = new LinkedHashMap<>();
-        Map<HostState, Boolean> qatEnabled = qatEnabledByHost(fleet);
         for (HostState h : fleet.fleet().hosts()) {
-            lacking.put(h.host(), lacks(h, qatEnabled.getOrDefault(h, false)));
+            lacking.put(h.host(), FleetCompression.lacksQat(h));
             hosts.putIfAbsent(h.host(), h);
         }
         List<String> fleetWideRisky = null;
@@ -221,26 +221,6 @@ final class QatRules {
             }
         }
         return risky;
-    }
-
-    /** Per host: QAT is enabled in SQL Server on at least one of its instances. */
-    private static Map<HostState, Boolean> qatEnabledByHost(FleetAnalysis fleet) {
-        Map<HostState, Boolean> out = new java.util.IdentityHashMap<>();
-        for (InstanceAnalysis ia : fleet.instances()) {
-            if (qat(ia).map(QatRules::enabled).orElse(false)) {
-                out.put(ia.host(), true);
-            }
-        }
-        return out;
-    }
-
-    /** Why a host could not restore a QAT_DEFLATE backup, or null when it could. */
-    private static String lacks(HostState h, boolean qatEnabledSomewhere) {
-        boolean software = h.qat() != null && h.qat().software() != null && h.qat().software().anyInstalled();
-        if (!software) {
-            return h.qat() == null ? "QAT software unknown" : "no QAT driver or library";
-        }
-        return qatEnabledSomewhere ? null : "QAT not enabled in SQL Server (HARDWARE_OFFLOAD)";
     }
 
     static String nz(Object s) {

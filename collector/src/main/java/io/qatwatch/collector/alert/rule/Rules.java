@@ -26,6 +26,8 @@ public final class Rules {
         put(all, cfg.licenceRisk().enabled(), "licence-risk", HostRules::licenceRisk);
         put(all, cfg.certKeyNotBackedUp().enabled(), "cert-key-not-backed-up", HostRules::certKey);
         put(all, cfg.agentSilent().enabled(), "agent-silent", HostRules::agentSilent);
+        put(all, cfg.qatNoGain().enabled(), "qat-no-gain", CompressionRules::qatNoGain);
+        put(all, cfg.compressionWorthTrying().enabled(), "compression-worth-trying", CompressionRules::worthTrying);
         return all;
     }
 

@@ -1,6 +1,7 @@
 package io.qatwatch.collector.alert.rule;
 
 import io.qatwatch.collector.alert.Severity;
+import io.qatwatch.collector.compression.VerdictThresholds;
 import io.qatwatch.collector.window.CreepSettings;
 import java.util.List;
 
@@ -19,11 +20,14 @@ public record RulesConfig(
         AgentSilent agentSilent,
         QatChange qatChange,
         QatVersionDrift qatVersionDrift,
-        Basic qatSoftwareMissing) {
+        Basic qatSoftwareMissing,
+        VerdictThresholds compressionVerdicts,
+        Info qatNoGain,
+        Info compressionWorthTrying) {
 
     /** All defaults. */
     public static final RulesConfig DEFAULTS = new RulesConfig(null, null, null, null, null, null, null, null, null, null, null,
-            null, null, null);
+            null, null, null, null, null, null);
 
     public RulesConfig {
         backupWindowBreach = backupWindowBreach == null ? new Breach(null, null) : backupWindowBreach;
@@ -40,6 +44,9 @@ public record RulesConfig(
         qatChange = qatChange == null ? new QatChange(null, null, null) : qatChange;
         qatVersionDrift = qatVersionDrift == null ? new QatVersionDrift(null, null, null) : qatVersionDrift;
         qatSoftwareMissing = qatSoftwareMissing == null ? new Basic(null, null) : qatSoftwareMissing;
+        compressionVerdicts = compressionVerdicts == null ? VerdictThresholds.DEFAULTS : compressionVerdicts;
+        qatNoGain = qatNoGain == null ? new Info(null, null) : qatNoGain;
+        compressionWorthTrying = compressionWorthTrying == null ? new Info(null, null) : compressionWorthTrying;
     }
 
     public void validate(String key, List<String> problems) {
@@ -60,6 +67,7 @@ public record RulesConfig(
         positive(problems, key + ".certKeyNotBackedUp.maxKeyBackupAgeDays", certKeyNotBackedUp.maxKeyBackupAgeDays());
         positive(problems, key + ".agentSilent.silentMinutes", agentSilent.silentMinutes());
         positive(problems, key + ".qatChange.recentHours", qatChange.recentHours());
+        compressionVerdicts.validate(key + ".compressionVerdicts", problems);
         for (int i = 0; i < qatRestoreRisk.restoreTargets().size(); i++) {
             RestoreTarget t = qatRestoreRisk.restoreTargets().get(i);
             if (t.hosts().isEmpty()) {
@@ -95,6 +103,14 @@ public record RulesConfig(
         public Basic {
             enabled = on(enabled);
             severity = sev(severity, Severity.WARNING);
+        }
+    }
+
+    /** A rule with a switch and a severity that is a hint by default: qat-no-gain, compression-worth-trying. */
+    public record Info(Boolean enabled, Severity severity) {
+        public Info {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.INFO);
         }
     }
 

@@ -137,8 +137,7 @@ final class WindowRules {
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
             for (CreepTrend t : ia.creep().values()) {
-                if (t.forecastDate() == null || t.slopeMinutesPerDay() > -cfg.minSlopeMinutesPerDay()
-                        || t.daysUntilForecast() > cfg.horizonDays()) {
+                if (!creeping(t, cfg)) {
                     continue;
                 }
                 String kind = t.kind().name().toLowerCase(Locale.ROOT);
@@ -152,6 +151,7 @@ final class WindowRules {
                 if (!t.drivers().isEmpty()) {
                     facts.add(new Fact("Driven by", t.drivers().stream().map(WindowRules::driver).collect(Collectors.joining("; "))));
                 }
+                facts.addAll(CompressionRules.remedies(fleet, ia, t, rules));
                 List<Fact> series = t.nights().stream()
                         .skip(Math.max(0, t.nights().size() - 14))
                         .map(n -> new Fact(n.morning().toString(), Fmt.minutes(n.marginMinutes()))).toList();
@@ -162,6 +162,12 @@ final class WindowRules {
             }
         }
         return out;
+    }
+
+    /** The margin shrinks faster than {@code minSlopeMinutesPerDay} and crosses the safety margin within the horizon. */
+    static boolean creeping(CreepTrend t, RulesConfig.Creep cfg) {
+        return t.forecastDate() != null && t.slopeMinutesPerDay() <= -cfg.minSlopeMinutesPerDay()
+                && t.daysUntilForecast() <= cfg.horizonDays();
     }
 
     private static String driver(DatabaseDriver d) {

@@ -8,11 +8,14 @@ import io.qatwatch.collector.metrics.MetricsSource;
 import io.qatwatch.collector.metrics.PrometheusText;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.store.TokenStore.Kind;
 import io.qatwatch.collector.analysis.FleetStates;
 import io.qatwatch.collector.web.AcceleratorTimeline;
 import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.CompressionQuery;
+import io.qatwatch.collector.web.CompressionView;
 import io.qatwatch.collector.web.FleetPage;
 import io.qatwatch.collector.web.FleetQuery;
 import io.qatwatch.collector.web.FleetStatus;
@@ -72,6 +75,7 @@ public final class CollectorServer extends VerticleBase {
     private final SilencesApi silences;
     private final AlertActions actions;
     private final Function<String, Set<String>> tagsOf;
+    private final CompressionView compression;
     private final Function<String, String> groupOf;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     /** Hosts per {@code /api/v1/fleet} page when the request names no limit, and the most it may name. */
@@ -93,19 +97,22 @@ public final class CollectorServer extends VerticleBase {
     }
 
     /**
-     * @param alerts  the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
-     * @param windows the window analysis's view, or null until it is wired (503)
-     * @param actions one alert with its history, acknowledgements and notes, or null until it is wired (503)
-     * @param tagsOf  a host's tags ({@code key=value}) for the {@code tag} filter
+     * @param alerts      the alert pipeline's view, or null until it is wired ({@code /api/v1/alerts} answers 503)
+     * @param windows     the window analysis's view, or null until it is wired (503)
+     * @param actions     one alert with its history, acknowledgements and notes, or null until it is wired (503)
+     * @param tagsOf      a host's tags ({@code key=value}) for the {@code tag} filter
+     * @param compression the compression comparison's view, or null until it is wired (503)
      * @param influxMetrics the InfluxDB sink's families for {@code /metrics}, read per scrape ({@link MetricsSource#NONE} without one)
      */
     public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
             WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
-            AlertActions actions, Function<String, Set<String>> tagsOf, MetricsSource influxMetrics) {
+            AlertActions actions, Function<String, Set<String>> tagsOf, CompressionView compression,
+            MetricsSource influxMetrics) {
         this.tagsOf = tagsOf;
         this.silences = silences;
         this.actions = actions;
+        this.compression = compression;
         this.charts = charts;
         this.groupOf = groupOf;
         this.settings = settings;
@@ -163,6 +170,7 @@ public final class CollectorServer extends VerticleBase {
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
         router.get("/api/v1/instances/:host/:instance/accelerator")
                 .handler(ctx -> readAccess.require(ctx, false, () -> accelerator(ctx)));
+        router.get("/api/v1/compression").handler(ctx -> readAccess.require(ctx, false, () -> compression(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
         // a reader first, the body (at most 64 KiB) after: BodyHandler resumes the request paused here; the CSRF
         // check of a cookie session then reads the body (two routes: Vert.x Web wants a route's BodyHandler first)
@@ -390,6 +398,33 @@ public final class CollectorServer extends VerticleBase {
         }).onFailure(ctx::fail);
     }
 
+    private void compression(RoutingContext ctx) {
+        FleetCompression latest = compression == null ? null : compression.latest();
+        if (latest == null) {
+            json(ctx, 503, new JsonObject().put("error", compression == null ? "not configured"
+                    : "the first evaluation has not run yet; try again in a minute"));
+            return;
+        }
+        CompressionQuery query;
+        try {
+            query = CompressionQuery.parse(ctx.queryParams());
+        } catch (FleetQuery.BadQuery e) {
+            json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
+            return;
+        }
+        readWorker.executeBlocking(() -> {
+            CompressionQuery.Page page = query.page(latest);
+            return Map.entry(page, ReportJson.toPrettyString(page.rows()));
+        }, false).onSuccess(done -> {
+            CompressionQuery.Page page = done.getKey();
+            if (page.next() != null) {
+                ctx.response().putHeader("Link", "</api/v1/compression" + page.next().queryString() + ">; rel=\"next\"");
+            }
+            ctx.response().putHeader("Content-Type", "application/json")
+                    .putHeader("X-Total-Count", Integer.toString(page.total())).end(done.getValue());
+        }).onFailure(ctx::fail);
+    }
+
     private void silences(RoutingContext ctx) {
         if (silences == null) {
             notConfigured(ctx);
@@ -455,7 +490,7 @@ public final class CollectorServer extends VerticleBase {
             return;
         }
         Instant now = clock.instant();
-        readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, groupOf, tagsOf,
+        readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, compression, groupOf, tagsOf,
                         settings.agentSilentMinutes(), query, STATUS_LIMIT, now), false)
                 .onSuccess(view -> {
                     Sessions.Session session = ctx.get(ReadAccess.SESSION);

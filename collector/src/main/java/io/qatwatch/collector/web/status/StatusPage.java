@@ -1,7 +1,6 @@
 package io.qatwatch.collector.web.status;
 
 import io.qatwatch.collector.web.status.StatusView.ActiveAlert;
-import io.qatwatch.collector.web.status.StatusView.AlgorithmRow;
 import io.qatwatch.collector.web.status.StatusView.Fact;
 import io.qatwatch.collector.web.status.StatusView.HostRow;
 import io.qatwatch.collector.web.status.StatusView.InstanceWindows;
@@ -14,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -162,7 +160,7 @@ public final class StatusPage {
         alerts(html, view);
         fleet(html, view);
         windows(html, view);
-        algorithms(html, view);
+        compression(html, view);
         channels(html, view);
         html.append("<p class=\"muted\">Rendered ").append(UTC.format(view.renderedAt()))
                 .append(". The page refreshes every minute.</p></main></body></html>");
@@ -564,49 +562,99 @@ public final class StatusPage {
         };
     }
 
-    private static void algorithms(StringBuilder html, StatusView view) {
-        html.append("<section id=\"algorithms\"><h2>Compression algorithms per database</h2>");
-        pageNote(html, view);
-        if (view.algorithms().isEmpty()) {
-            html.append("<p class=\"muted empty\" id=\"no-algorithms\">No full or differential backup reported yet: the table fills "
-                    + "in as the agents read msdb's backup history of their SQL Server instances.</p></section>");
+    /** "Is compression worth it?": the fleet's verdicts per method and target, then each host of the page's. */
+    private static void compression(StringBuilder html, StatusView view) {
+        html.append("<section id=\"compression\"><h2>Is compression worth it?</h2>");
+        StatusView.Compression c = view.compression();
+        if (c == null) {
+            html.append("<p class=\"muted empty\" id=\"no-compression\">No comparison yet: it comes with the first evaluation "
+                    + "of the fleet, from the backup history the agents read from msdb.</p></section>");
             return;
         }
-        Map<String, Double> best = new HashMap<>();
-        Map<String, Integer> algorithmsPerDatabase = new HashMap<>();
-        for (AlgorithmRow r : view.algorithms()) {
-            best.merge(database(r), r.meanThroughputMbps(), Math::max);
-            algorithmsPerDatabase.merge(database(r), 1, Integer::sum);
+        html.append("<p class=\"muted\">Each database's full and differential backups of the lookback period, per "
+                + "target and encryption, compared across the compression algorithms they were taken with (copy-only "
+                + "tests count): median MB/s and compression ratio against MS_XPRESS. Verdicts and thresholds: "
+                + "docs/alerts.md.</p>");
+        if (c.fleet().isEmpty()) {
+            html.append("<p class=\"muted\" id=\"compression-fleet\">No database was backed up with more than one algorithm "
+                    + "to the same target yet: nothing to compare. A COPY_ONLY test backup WITH COMPRESSION (ALGORITHM = "
+                    + "QAT_DEFLATE) is how to start.</p>");
+        } else {
+            html.append("<h3>The fleet's full backups</h3><table class=\"cards\" id=\"compression-fleet\"><thead><tr>"
+                    + "<th>Algorithm</th><th>Target</th>");
+            for (String v : c.fleet().get(0).verdicts().keySet()) {
+                html.append("<th class=\"num\">").append(esc(verdictWords(v))).append("</th>");
+            }
+            html.append("</tr></thead><tbody>");
+            for (StatusView.FleetVerdict f : c.fleet()) {
+                html.append("<tr><td data-label=\"Algorithm\">").append(esc(f.method())).append("</td><td data-label=\"Target\">")
+                        .append(esc(f.target())).append("</td>");
+                f.verdicts().forEach((v, n) -> html.append("<td class=\"num\" data-label=\"").append(esc(verdictWords(v)))
+                        .append("\">").append(n == 0 ? "<span class=\"muted\">0</span>" : n).append("</td>"));
+                html.append("</tr>");
+            }
+            html.append("</tbody></table>");
         }
-        html.append("<p class=\"muted\">Full and differential backups of the last 30 days. Ratio: total size over total "
-                + "compressed size. Bold: the fastest algorithm of a database that tried more than one.</p>");
-        html.append("<table class=\"cards\"><thead><tr><th>Database</th><th>Algorithm</th><th class=\"num\">Backups</th>")
-                .append("<th class=\"num\">Mean duration</th><th class=\"num\">Mean MB/s</th><th class=\"num\">Ratio</th>")
-                .append("<th class=\"num\">Latest size</th></tr></thead><tbody>");
-        for (AlgorithmRow r : view.algorithms()) {
-            boolean fastest = algorithmsPerDatabase.get(database(r)) > 1 && r.meanThroughputMbps() == best.get(database(r));
-            html.append("<tr").append(fastest ? " class=\"best\"" : "").append("><td data-label=\"Database\"><span>")
-                    .append(esc(r.database())).append(" <span class=\"muted\">").append(esc(r.host())).append(" / ")
-                    .append(esc(r.instance())).append("</span></span></td><td data-label=\"Algorithm\">").append(esc(r.algorithm()))
-                    .append("</td><td class=\"num\" data-label=\"Backups\">").append(r.backups())
-                    .append("</td><td class=\"num\" data-label=\"Mean duration\">").append(preciseDuration(r.meanDurationSeconds()))
-                    .append("</td><td class=\"num\" data-label=\"Mean MB/s\">").append(String.format(Locale.ROOT, "%.1f", r.meanThroughputMbps()))
-                    .append("</td><td class=\"num\" data-label=\"Ratio\">").append(String.format(Locale.ROOT, "%.2f", r.ratio()))
-                    .append("</td><td class=\"num\" data-label=\"Latest size\">").append(bytes(r.latestSizeBytes())).append("</td></tr>");
+        html.append("<p id=\"restore-burden\">QAT_DEFLATE backups are ").append(esc(c.restoreBurden())).append('.')
+                .append(" <span class=\"muted\">Restoring one needs the QAT driver and QAT enabled in SQL Server.</span></p>");
+        pageNote(html, view);
+        for (StatusView.HostCompression h : c.hosts()) {
+            html.append("<article class=\"host-compression\" data-host=\"").append(esc(h.host())).append("\"><h3>")
+                    .append(esc(h.host())).append("</h3><p class=\"host-verdict\">")
+                    .append(h.summary() == null ? "<span class=\"muted\">One algorithm per database and target: nothing compared.</span>"
+                            : esc(h.summary())).append("</p>");
+            if (h.qatBackups()) {
+                html.append("<p class=\"muted\">Takes QAT_DEFLATE backups, ").append(esc(c.restoreBurden())).append(".</p>");
+            }
+            html.append("<table class=\"cards\"><thead><tr><th>Database</th><th>Backups</th><th>Algorithms</th>")
+                    .append("<th>Verdict</th></tr></thead><tbody>");
+            for (StatusView.CompressionRow r : h.rows()) {
+                html.append("<tr data-verdict=\"").append(esc(r.verdict())).append("\"><td data-label=\"Database\"><span>")
+                        .append(esc(r.database())).append(" <span class=\"muted\">").append(esc(r.instance()))
+                        .append("</span></span></td><td data-label=\"Backups\"><span>").append(esc(r.backupType())).append(" to ")
+                        .append(esc(r.target())).append(" <span class=\"muted\">encryption: ").append(esc(r.encryption()))
+                        .append("</span></span></td><td data-label=\"Algorithms\"><span>");
+                for (StatusView.MethodCell m : r.methods()) {
+                    html.append("<span class=\"instance\">").append(esc(m.method())).append(": ").append(m.backups())
+                            .append(m.copyOnlyBackups() > 0 ? " (" + m.copyOnlyBackups() + " copy-only)" : "").append(", ")
+                            .append(preciseDuration(m.medianSeconds())).append(", ")
+                            .append(String.format(Locale.ROOT, "%.1f MB/s, %.1f %% saved", m.medianMbps(), m.savedPercent()))
+                            .append("</span>");
+                }
+                html.append("</span></td><td data-label=\"Verdict\"><span><span class=\"tag ").append(verdictClass(r.verdict()))
+                        .append("\">").append(esc(r.verdict())).append("</span>");
+                if (r.alternative() != null) {
+                    html.append(" <span class=\"muted\">").append(esc(r.alternative())).append(" vs ").append(esc(r.baseline()))
+                            .append(String.format(Locale.ROOT, ": MB/s %+.1f %%, size %+.1f %%", r.speedGainPercent(),
+                                    -r.sizeGainPercent())).append("</span>");
+                }
+                html.append("</span></td></tr>");
+            }
+            html.append("</tbody></table></article>");
         }
-        html.append("</tbody></table></section>");
+        html.append("</section>");
     }
 
-    /** Charts and algorithms follow the host table's page: say so when it is not the whole fleet. */
+    private static String verdictWords(String verdict) {
+        io.qatwatch.collector.compression.Verdict v = io.qatwatch.collector.compression.Verdict.parse(verdict);
+        return v == null ? verdict : v.words();
+    }
+
+    private static String verdictClass(String verdict) {
+        return switch (verdict) {
+            case "FASTER", "FASTER_AND_SMALLER", "SMALLER" -> "good";
+            case "SLOWER" -> "bad";
+            case "NO_GAIN" -> "warn";
+            default -> "";
+        };
+    }
+
+    /** Charts and compression rows follow the host table's page: say so when it is not the whole fleet. */
     private static void pageNote(StringBuilder html, StatusView view) {
         if (view.fleet().size() < view.summary().hosts()) {
             html.append("<p class=\"muted page-note\">For the ").append(view.fleet().size())
                     .append(view.fleet().size() == 1 ? " host" : " hosts").append(" listed above.</p>");
         }
-    }
-
-    private static String database(AlgorithmRow r) {
-        return r.host() + "\u0000" + r.instance() + "\u0000" + r.database();
     }
 
     private static String where(ActiveAlert a) {

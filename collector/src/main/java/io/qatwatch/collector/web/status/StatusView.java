@@ -19,7 +19,8 @@ import java.util.List;
  * @param alerts     the alerts firing now that the page's filters match, most severe first, at most
  *                   {@link StatusViews#ALERTS_SHOWN}
  * @param windows    per SQL Server instance of the page's hosts, its recent nightly windows and their trend
- * @param algorithms per database of the page's hosts and compression algorithm, how its backups did
+ * @param compression the compression verdicts: the fleet's, and per database of the page's hosts; null while the
+ *                    alert stage has not evaluated (or is not wired)
  * @param channels   each chat channel's deliveries since the collector started; empty without the alert stage
  */
 public record StatusView(
@@ -29,21 +30,14 @@ public record StatusView(
         List<HostRow> fleet,
         List<ActiveAlert> alerts,
         List<InstanceWindows> windows,
-        List<AlgorithmRow> algorithms,
+        Compression compression,
         List<AlertsView.ChannelHealth> channels) {
 
     public StatusView {
         fleet = List.copyOf(fleet);
         alerts = List.copyOf(alerts);
         windows = List.copyOf(windows);
-        algorithms = List.copyOf(algorithms);
         channels = channels == null ? List.of() : List.copyOf(channels);
-    }
-
-    /** A page without the chat channels' deliveries. */
-    public StatusView(Instant renderedAt, FleetStatus.Summary summary, Paging paging, List<HostRow> fleet,
-            List<ActiveAlert> alerts, List<InstanceWindows> windows, List<AlgorithmRow> algorithms) {
-        this(renderedAt, summary, paging, fleet, alerts, windows, algorithms, List.of());
     }
 
     /**
@@ -235,19 +229,60 @@ public record StatusView(
     }
 
     /**
-     * How one database's backups did with one compression algorithm, over the page's period.
+     * "Is QAT worth it here?": the fleet's verdicts per method and target, the restore burden, and the page's hosts'
+     * verdicts with their databases.
      *
-     * @param ratio total uncompressed bytes over total compressed bytes; 1.0 when uncompressed
+     * @param fleet         per method (against each row's baseline) and target, the fleet's databases per verdict
+     * @param restoreBurden which hosts could restore a QAT_DEFLATE backup: "restorable on 3 of 12 probed hosts: a, b, c"
+     * @param hosts         the page's hosts that have a comparison, in display order
      */
-    public record AlgorithmRow(
-            String host,
-            String instance,
-            String database,
-            String algorithm,
-            int backups,
-            double meanDurationSeconds,
-            double meanThroughputMbps,
-            double ratio,
-            long latestSizeBytes) {
+    public record Compression(List<FleetVerdict> fleet, String restoreBurden, List<HostCompression> hosts) {
+
+        public Compression {
+            fleet = List.copyOf(fleet);
+            hosts = List.copyOf(hosts);
+        }
+    }
+
+    /**
+     * Databases per verdict of one method to one kind of target, over the fleet's full backups.
+     *
+     * @param verdicts verdict name to databases, in the order the table shows them
+     */
+    public record FleetVerdict(String method, String target, java.util.Map<String, Integer> verdicts) {
+    }
+
+    /**
+     * One host's verdict and its databases' comparisons.
+     *
+     * @param summary    e.g. "QAT_DEFLATE (HARDWARE): faster to local disk for 6 of 8 databases"; null when nothing compared
+     * @param qatBackups the host takes QAT_DEFLATE backups, so the restore burden applies to it
+     */
+    public record HostCompression(String host, String summary, boolean qatBackups, List<CompressionRow> rows) {
+
+        public HostCompression {
+            rows = List.copyOf(rows);
+        }
+    }
+
+    /**
+     * One database's backups of one kind to one kind of target with one encryption, compared.
+     *
+     * @param encryption  "TDE", "backup encrypted", "TDE, backup encrypted", "none", or "TDE unknown"
+     * @param verdict     a {@code Verdict} name
+     * @param alternative the method the verdict is about; null with SINGLE_ALGORITHM
+     */
+    public record CompressionRow(String instance, String database, String backupType, String target, String encryption,
+                                 String verdict, String alternative, String baseline, Double speedGainPercent,
+                                 Double sizeGainPercent, List<MethodCell> methods) {
+
+        public CompressionRow {
+            methods = List.copyOf(methods);
+        }
+    }
+
+    /** How one method's backups of a row did: count, medians, and its verdict against the baseline (null for it). */
+    public record MethodCell(String method, int backups, int copyOnlyBackups, double medianSeconds, double medianMbps,
+                             double savedPercent, String verdict) {
     }
 }

@@ -1,28 +1,30 @@
 package io.qatwatch.collector.web.status;
 
+import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.analysis.FleetStates;
 import io.qatwatch.collector.analysis.HostGroupConfig;
+import io.qatwatch.collector.compression.AlgorithmStats;
+import io.qatwatch.collector.compression.Comparison;
+import io.qatwatch.collector.compression.Verdict;
 import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.ReportStore;
-import io.qatwatch.collector.store.StoredBackup;
 import io.qatwatch.collector.web.AcceleratorTimeline;
 import io.qatwatch.collector.web.AlertsView;
+import io.qatwatch.collector.web.CompressionView;
 import io.qatwatch.collector.web.FleetPage;
 import io.qatwatch.collector.web.FleetQuery;
 import io.qatwatch.collector.web.FleetStatus;
 import io.qatwatch.protocol.QatDevice;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
-import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /** Builds the parts of a {@link StatusView} that come straight from the store. Pure. */
@@ -33,17 +35,15 @@ public final class StatusViews {
 
     private static final List<String> SEVERITY_ORDER = List.of("critical", "warning", "info");
 
-    /** How far back the algorithm comparison looks. */
-    public static final Duration ALGORITHM_PERIOD = Duration.ofDays(30);
-
     /** At most this many active alerts are on the page; the rest are counted and left to the API. */
     public static final int ALERTS_SHOWN = 50;
 
     /**
      * Everything one page shows, read on the store's worker (blocking): the fleet's counts per state and group
      * (host names and last reports only), the page of hosts the query asks for, the active alerts its host and
-     * group filters match, and the charts and algorithm comparison of the last {@link #ALGORITHM_PERIOD} of the
-     * page's hosts only. The alert pipeline and the window analysis may be null while they are not wired.
+     * group filters match, the charts of the page's hosts only, and the compression verdicts of the latest
+     * evaluation (the fleet's, and the page's hosts' rows). The alert pipeline, the window analysis and the
+     * compression view may be null while they are not wired.
      *
      * @param groupOf       a host's group in the alert configuration, null for none
      * @param tagsOf        a host's tags ({@code key=value}) for the tag filter
@@ -51,19 +51,18 @@ public final class StatusViews {
      * @param defaultLimit  the page size when the query names none (links leave it out)
      */
     public static StatusView fromStore(ReportStore store, AlertsView alerts, WindowCharts windows,
-            Function<String, String> groupOf, Function<String, Set<String>> tagsOf, int silentMinutes, FleetQuery query,
+            CompressionView compression, Function<String, String> groupOf, Function<String, Set<String>> tagsOf,
+            int silentMinutes, FleetQuery query,
             int defaultLimit, Instant now) throws Exception {
         List<AlertsView.ActiveAlert> active = alerts == null ? List.of() : alerts.active();
         FleetStatus status = FleetStatus.of(active, now, silentMinutes, groupOf, tagsOf);
         FleetStatus.Summary summary = status.summarise(store.hostsSeen());
         FleetPage page = FleetPage.read(store, status, query);
-        List<StoredBackup> backups = new ArrayList<>();
-        Set<String> hosts = new HashSet<>();
+        Set<String> hosts = new LinkedHashSet<>();
+        page.rows().stream().map(FleetRow::host).sorted().forEach(hosts::add);
         Map<String, List<AcceleratorTimeline.Point>> timelines = new HashMap<>();
         for (FleetRow row : page.rows()) {
-            hosts.add(row.host());
             for (SqlInstanceSnapshot instance : row.instances()) {
-                backups.addAll(store.backups(row.host(), instance.name(), now.minus(ALGORITHM_PERIOD)));
                 timelines.put(row.host() + "/" + instance.name(), AcceleratorTimeline.of(
                         store.acceleratorChanges(row.host(), instance.name(), now.minus(FleetStates.ACCELERATOR_HISTORY))));
             }
@@ -71,7 +70,8 @@ public final class StatusViews {
         List<StatusView.ActiveAlert> shown = alerts(FleetStatus.alertsOf(active, query, groupOf, tagsOf));
         return new StatusView(now, summary, new StatusView.Paging(query, defaultLimit, page.next(), shown.size()),
                 fleet(page.rows(), status, timelines), shown.subList(0, Math.min(ALERTS_SHOWN, shown.size())),
-                windows == null ? List.of() : windows.lastNights(now, hosts), algorithms(backups),
+                windows == null ? List.of() : windows.lastNights(now, hosts),
+                compression == null || compression.latest() == null ? null : compression(compression.latest(), hosts),
                 alerts == null ? List.of() : alerts.channels());
     }
 
@@ -138,57 +138,49 @@ public final class StatusViews {
         return losses.any() ? losses : null;
     }
 
-    /**
-     * Per host, instance, database and compression algorithm: how its backups did. Only full and
-     * differential backups count (log backups are too small to compare); copy-only ones count too; snapshot
-     * (VSS) backups do not, as their size is an estimate.
-     * Sorted by host, instance, database, then highest throughput first.
-     */
-    public static List<StatusView.AlgorithmRow> algorithms(List<StoredBackup> backups) {
-        Map<List<String>, List<BackupRecord>> groups = new TreeMap<>(Comparator.comparing((List<String> k) -> String.join("\u0000", k)));
-        for (StoredBackup b : backups) {
-            String type = b.backup().type();
-            if (!"D".equals(type) && !"I".equals(type) || b.backup().sizeIsEstimate()) {
-                continue;
-            }
-            List<String> key = List.of(b.host(), b.instance(), b.backup().databaseName(), algorithm(b.backup()));
-            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(b.backup());
+    /** The verdict columns of the fleet table, best first; FASTER_AND_SMALLER counts as faster and as smaller. */
+    static final List<Verdict> FLEET_COLUMNS = List.of(Verdict.FASTER_AND_SMALLER, Verdict.FASTER, Verdict.SMALLER,
+            Verdict.NO_GAIN, Verdict.SLOWER, Verdict.NOT_ENOUGH_DATA);
+
+    /** The fleet's compression verdicts, and the rows of {@code hosts} (in that order). */
+    public static StatusView.Compression compression(FleetCompression c, Set<String> hosts) {
+        List<StatusView.FleetVerdict> fleet = new ArrayList<>();
+        for (FleetCompression.TargetVerdicts t : c.fleet()) {
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            FLEET_COLUMNS.forEach(v -> counts.put(v.name(), t.verdicts().getOrDefault(v, 0)));
+            fleet.add(new StatusView.FleetVerdict(t.method(), t.target(), counts));
         }
-        List<StatusView.AlgorithmRow> rows = new ArrayList<>();
-        groups.forEach((key, records) -> {
-            double seconds = 0;
-            double throughput = 0;
-            long size = 0;
-            long compressed = 0;
-            BackupRecord latest = records.get(0);
-            for (BackupRecord r : records) {
-                // to the millisecond: msdb keeps datetime (1/300 s), and the page compares algorithms to a tenth of a second
-                double s = Math.max(0, Duration.between(r.startedAt(), r.finishedAt()).toMillis() / 1000.0);
-                seconds += s;
-                throughput += s == 0 ? 0 : r.backupSizeBytes() / 1_048_576.0 / s;
-                size += r.backupSizeBytes();
-                compressed += r.compressedSizeBytes() == null ? r.backupSizeBytes() : r.compressedSizeBytes();
-                if (r.finishedAt().isAfter(latest.finishedAt())) {
-                    latest = r;
-                }
+        List<StatusView.HostCompression> out = new ArrayList<>();
+        for (String host : hosts) {
+            FleetCompression.HostVerdict v = c.hosts().get(host);
+            List<FleetCompression.Row> rows = c.rowsOf(host);
+            if (!rows.isEmpty() && v != null) {
+                out.add(new StatusView.HostCompression(host, v.summary(), v.qatBackups(),
+                        rows.stream().map(StatusViews::row).toList()));
             }
-            int n = records.size();
-            rows.add(new StatusView.AlgorithmRow(key.get(0), key.get(1), key.get(2), key.get(3), n, seconds / n,
-                    throughput / n, compressed == 0 ? 1.0 : (double) size / compressed, latest.backupSizeBytes()));
-        });
-        rows.sort(Comparator.comparing(StatusView.AlgorithmRow::host)
-                .thenComparing(StatusView.AlgorithmRow::instance)
-                .thenComparing(StatusView.AlgorithmRow::database)
-                .thenComparing(Comparator.comparingDouble(StatusView.AlgorithmRow::meanThroughputMbps).reversed()));
-        return rows;
+        }
+        return new StatusView.Compression(fleet, c.restoreBurden(), out);
     }
 
-    /** Uncompressed (no compressed size, or none saved) is NONE; before SQL Server 2022 msdb names no algorithm: MS_XPRESS. */
-    private static String algorithm(BackupRecord r) {
-        if (r.compressedSizeBytes() == null || r.compressedSizeBytes() >= r.backupSizeBytes()) {
-            return "NONE";
+    private static StatusView.CompressionRow row(FleetCompression.Row r) {
+        Comparison c = r.comparison();
+        List<StatusView.MethodCell> methods = new ArrayList<>();
+        for (Comparison.Entry e : c.algorithms()) {
+            AlgorithmStats s = e.stats();
+            methods.add(new StatusView.MethodCell(s.method().label(), s.backups(), s.copyOnlyBackups(), s.seconds().median(),
+                    s.mbps().median(), s.savedPercent(), e.judgement() == null ? null : e.judgement().verdict().name()));
         }
-        return r.compressionAlgorithm() == null || r.compressionAlgorithm().isBlank() ? "MS_XPRESS" : r.compressionAlgorithm();
+        List<String> encryption = new ArrayList<>();
+        if (c.tde() == null || c.tde()) {
+            encryption.add(c.tde() == null ? "TDE unknown" : "TDE");
+        }
+        if (c.backupEncrypted()) {
+            encryption.add("backup encrypted");
+        }
+        return new StatusView.CompressionRow(r.instance(), c.database(), c.kind().label(), c.target(),
+                encryption.isEmpty() ? "none" : String.join(", ", encryption), c.verdict().name(),
+                c.alternative() == null ? null : c.alternative().label(), c.baseline().label(), c.speedGainPercent(),
+                c.sizeGainPercent(), methods);
     }
 
     private static int severityRank(String severity) {

@@ -180,7 +180,7 @@ class QatAndHostRulesTest {
                 host("lab-01", NOW, NO_QAT, new LicenceFacts(LicenceVerdict.INTEL_CPU, List.of(), false, List.of()))));
         RulesConfig rules = new RulesConfig(null, null, null, null, null, null, null,
                 new RulesConfig.QatRestoreRisk(null, null, false, List.of(
-                        new RulesConfig.RestoreTarget(List.of("Sales"), List.of("dr-sql-*", "qat-01")))), null, null, null, null, null, null);
+                        new RulesConfig.RestoreTarget(List.of("Sales"), List.of("dr-sql-*", "qat-01")))), null, null, null, null, null, null, null, null, null);
         AlertsConfig config = new AlertsConfig(null, null, null, null, rules, null, null).validate();
 
         List<Alert> alerts = config.evaluator().evaluate(fleet, NOW).alerts();

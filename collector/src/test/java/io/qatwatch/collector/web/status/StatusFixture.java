@@ -1,7 +1,6 @@
 package io.qatwatch.collector.web.status;
 
 import io.qatwatch.collector.web.status.StatusView.ActiveAlert;
-import io.qatwatch.collector.web.status.StatusView.AlgorithmRow;
 import io.qatwatch.collector.web.status.StatusView.Fact;
 import io.qatwatch.collector.web.status.StatusView.HostRow;
 import io.qatwatch.collector.web.status.StatusView.InstanceWindows;
@@ -40,17 +39,17 @@ final class StatusFixture {
     }
 
     static StatusView view() {
-        return of(NOW, fleet(), alerts(), List.of(creeping(), steady()), algorithms());
+        return of(NOW, fleet(), alerts(), List.of(creeping(), steady()), compression());
     }
 
     /** A page that is the whole fleet: one page, no filter, no host group, each host counted by its state. */
     static StatusView of(Instant now, List<HostRow> fleet, List<ActiveAlert> alerts, List<InstanceWindows> windows,
-            List<AlgorithmRow> algorithms) {
+            StatusView.Compression compression) {
         Map<HostState, Integer> byState = new EnumMap<>(HostState.class);
         fleet.forEach(h -> byState.merge(HostState.parse(h.state()), 1, Integer::sum));
         return new StatusView(now, new FleetStatus.Summary(fleet.size(), byState, List.of()),
                 new StatusView.Paging(new FleetQuery(null, 50, null, null, null), 50, null, alerts.size()),
-                fleet, alerts, windows, algorithms);
+                fleet, alerts, windows, compression, List.of());
     }
 
     static List<HostRow> fleet() {
@@ -113,10 +112,21 @@ final class StatusFixture {
         return new InstanceWindows("sql02", "MSSQLSERVER", BERLIN, SAFETY_MINUTES, nights, trend);
     }
 
-    static List<AlgorithmRow> algorithms() {
-        return List.of(
-                new AlgorithmRow("sql01", "MSSQLSERVER", "Sales", "QAT_DEFLATE", 22, 5_400, 412.3, 3.42, 2_199_023_255_552L),
-                new AlgorithmRow("sql01", "MSSQLSERVER", "Sales", "MS_XPRESS", 8, 9_900, 221.7, 3.05, 2_164_663_517_184L),
-                new AlgorithmRow("sql02", "MSSQLSERVER", "HR", "MS_XPRESS", 30, 640, 180.0, 2.10, 85_899_345_920L));
+    /** Sales on sql01: QAT_DEFLATE tested with copy-only backups, twice as fast to the share; HR on sql02: one algorithm. */
+    static StatusView.Compression compression() {
+        Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+        for (String v : List.of("FASTER_AND_SMALLER", "FASTER", "SMALLER", "NO_GAIN", "SLOWER", "NOT_ENOUGH_DATA")) {
+            counts.put(v, v.equals("FASTER") ? 1 : 0);
+        }
+        return new StatusView.Compression(List.of(new StatusView.FleetVerdict("QAT_DEFLATE (HARDWARE)", "UNC", counts)),
+                "restorable on 1 of 3 probed hosts: sql01",
+                List.of(new StatusView.HostCompression("sql01", "QAT_DEFLATE (HARDWARE): faster to the share for 1 of 1 database",
+                                true, List.of(new StatusView.CompressionRow("MSSQLSERVER", "Sales", "full", "UNC", "none", "FASTER",
+                                        "QAT_DEFLATE (HARDWARE)", "MS_XPRESS", 109.2, 2.8, List.of(
+                                                new StatusView.MethodCell("MS_XPRESS", 8, 0, 9_900, 221.7, 64.0, null),
+                                                new StatusView.MethodCell("QAT_DEFLATE (HARDWARE)", 6, 6, 5_400, 412.3, 65.0, "FASTER"))))),
+                        new StatusView.HostCompression("sql02", null, false, List.of(new StatusView.CompressionRow("MSSQLSERVER",
+                                "HR", "full", "LOCAL", "TDE", "SINGLE_ALGORITHM", null, "MS_XPRESS", null, null,
+                                List.of(new StatusView.MethodCell("MS_XPRESS", 30, 0, 640, 180.0, 52.4, null)))))));
     }
 }

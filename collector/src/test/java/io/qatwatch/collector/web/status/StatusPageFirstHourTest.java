@@ -22,7 +22,7 @@ class StatusPageFirstHourTest {
                 .contains("class=\"tag zero\" data-state=\"warning\"><span class=\"count\">0</span>")
                 .contains("class=\"tag zero\" data-state=\"info\"><span class=\"count\">0</span>");
         String onlyOk = StatusPage.render(StatusFixture.of(StatusFixture.NOW, List.of(StatusFixture.fleet().get(1)),
-                List.of(), List.of(), List.of()));
+                List.of(), List.of(), null));
         assertThat(between(onlyOk, "<section id=\"summary\">", "</section>"))
                 .contains("class=\"tag zero\" data-state=\"silent\"><span class=\"count\">0</span>")
                 .contains("class=\"tag zero\" data-state=\"critical\"><span class=\"count\">0</span>")
@@ -44,12 +44,12 @@ class StatusPageFirstHourTest {
 
     @Test
     void anEmptyFleetSaysHowToEnrolAHostAndHowToAddASqlServer() {
-        String empty = StatusPage.render(StatusFixture.of(Instant.parse("2026-11-30T06:30:00Z"), List.of(), List.of(), List.of(), List.of()));
+        String empty = StatusPage.render(StatusFixture.of(Instant.parse("2026-11-30T06:30:00Z"), List.of(), List.of(), List.of(), null));
         String fleet = between(empty, "<section id=\"fleet\">", "</section>");
         assertThat(fleet).contains("No agent has reported yet. To watch a host:", "qatwatch collector token add &lt;host&gt;",
                 "<code>collector.url</code>", "<code>sqlserver.instances</code>", "create-monitor-login.sql",
                 "<code>qatwatch up</code>", "<code>qatwatch demo</code>");
-        assertThat(empty).contains("id=\"no-windows\"", "id=\"no-algorithms\"", "alerts.calendars");
+        assertThat(empty).contains("id=\"no-windows\"", "id=\"no-compression\"", "alerts.calendars");
         String hostWithoutSql = between(StatusPage.render(StatusFixture.view()), "<tr data-host=\"&lt;script", "</tr>");
         assertThat(hostWithoutSql).contains("none reported: add one under <code>sqlserver.instances</code>");
     }

@@ -35,8 +35,7 @@ class StatusPagePagingTest extends OnGroupedFleet {
                 .contains("href=\"?group=london&amp;state=silent&amp;limit=3\">3</a>");
         assertThat(hosts(page)).containsExactly("sql-fra-01", "sql-fra-02", "sql-fra-03");
         assertThat(next(page)).isEqualTo("?limit=3&after=sql-fra-03");
-        assertThat(section(page, "algorithms")).contains("For the 3 hosts listed above.")
-                .contains("sql-fra-01 / MSSQLSERVER").doesNotContain("sql-fra-04");
+        assertThat(section(page, "compression")).contains("For the 3 hosts listed above.").doesNotContain("sql-fra-04");
     }
 
     @Test

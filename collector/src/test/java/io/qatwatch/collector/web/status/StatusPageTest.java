@@ -91,18 +91,30 @@ class StatusPageTest {
     }
 
     @Test
-    void theAlgorithmTableMarksTheFastestAlgorithmOfEachDatabase() {
-        String table = between(html, "<section id=\"algorithms\">", "</section>");
-        assertThat(table).containsPattern("<tr class=\"best\"><td data-label=\"Database\"><span>Sales .*?QAT_DEFLATE.*?412\\.3")
-                .contains("3.42").contains("2.0 TB").contains("1 h 30 min");
-        assertThat(table).doesNotContainPattern("<tr class=\"best\"><td data-label=\"Database\"><span>HR");
+    void theCompressionSectionShowsTheFleetsVerdictsTheRestoreBurdenAndEachHostsDatabases() {
+        String section = html.substring(html.indexOf("<section id=\"compression\">"));
+        assertThat(between(section, "<table class=\"cards\" id=\"compression-fleet\">", "</table>"))
+                .contains("<td data-label=\"Algorithm\">QAT_DEFLATE (HARDWARE)</td><td data-label=\"Target\">UNC</td>")
+                .contains("<td class=\"num\" data-label=\"faster\">1</td>");
+        assertThat(section).contains("<p id=\"restore-burden\">QAT_DEFLATE backups are restorable on 1 of 3 probed hosts: sql01.");
+        String sql01 = between(section, "<article class=\"host-compression\" data-host=\"sql01\">", "</article>");
+        assertThat(sql01).contains("<p class=\"host-verdict\">QAT_DEFLATE (HARDWARE): faster to the share for 1 of 1 database</p>")
+                .contains("Takes QAT_DEFLATE backups, restorable on 1 of 3 probed hosts: sql01.")
+                .contains("<tr data-verdict=\"FASTER\">").contains("Sales <span class=\"muted\">MSSQLSERVER</span>")
+                .contains("full to UNC").contains("QAT_DEFLATE (HARDWARE): 6 (6 copy-only), 1 h 30 min, 412.3 MB/s, 65.0 % saved")
+                .contains("<span class=\"tag good\">FASTER</span>")
+                .contains("QAT_DEFLATE (HARDWARE) vs MS_XPRESS: MB/s +109.2 %, size -2.8 %");
+        String sql02 = between(section, "<article class=\"host-compression\" data-host=\"sql02\">", "</article>");
+        assertThat(sql02).contains("One algorithm per database and target: nothing compared.").contains("encryption: TDE")
+                .contains("SINGLE_ALGORITHM").doesNotContain("Takes QAT_DEFLATE backups");
     }
 
     @Test
     void anEmptyCollectorSaysWhatToDoNext() {
-        String empty = StatusPage.render(StatusFixture.of(Instant.parse("2026-11-30T06:30:00Z"), List.of(), List.of(), List.of(), List.of()));
+        String empty = StatusPage.render(StatusFixture.of(Instant.parse("2026-11-30T06:30:00Z"), List.of(), List.of(), List.of(), null));
         assertThat(empty).contains("No alert is firing.").contains("No agent has reported yet.")
                 .contains("qatwatch collector token add &lt;host&gt;").contains("No nightly backup window yet")
+                .contains("No comparison yet")
                 .doesNotContain("<svg");
     }
 
@@ -156,7 +168,7 @@ class StatusPageTest {
     void anAgentThatLostReportsSaysSoInItsRowAndOneThatLostNoneSaysNothing() {
         StatusView.HostRow lossy = new StatusView.HostRow("sql09", "ok", null, List.of(), "GenuineIntel", null, null, List.of(),
                 StatusFixture.NOW.minusSeconds(30), new StatusView.AgentLosses(36, 4, 0));
-        String page = StatusPage.render(StatusFixture.of(StatusFixture.NOW, List.of(lossy), List.of(), List.of(), List.of()));
+        String page = StatusPage.render(StatusFixture.of(StatusFixture.NOW, List.of(lossy), List.of(), List.of(), null));
         assertThat(page).contains("<span class=\"tag bad\"").contains(">lost 36 reports</span>")
                 .contains(">dropped 4</span>").doesNotContain(">corrupt ");
         assertThat(html).as("the fixture's agents lost nothing").doesNotContain(">lost ").doesNotContain(">dropped ");

@@ -2,49 +2,53 @@ package io.qatwatch.collector.web.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.qatwatch.collector.store.StoredBackup;
+import io.qatwatch.collector.AlertsConfig;
+import io.qatwatch.collector.analysis.FleetAnalysis;
+import io.qatwatch.collector.analysis.FleetCompression;
+import io.qatwatch.collector.analysis.FleetState;
+import io.qatwatch.collector.testing.Histories;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The per-database algorithm comparison built from stored backups. */
+/** What the status page takes from the compression comparison and the alerts. */
 class StatusViewsTest {
 
     private static final long GB = 1L << 30;
 
     @Test
-    void comparesAlgorithmsPerDatabaseFastestFirst() {
-        List<StatusView.AlgorithmRow> rows = StatusViews.algorithms(List.of(
-                backup(1, "Sales", "D", "MS_XPRESS", 100 * GB, 30 * GB, 0, 1000),
-                backup(2, "Sales", "D", "QAT_DEFLATE", 100 * GB, 25 * GB, 86_400, 500),
-                backup(3, "Sales", "D", "QAT_DEFLATE", 120 * GB, 30 * GB, 2 * 86_400, 700),
-                backup(4, "Sales", "L", "QAT_DEFLATE", 1 * GB, GB / 2, 3 * 86_400, 10),
-                backup(5, "Archive", "D", null, 10 * GB, 10 * GB, 0, 100)));
-        assertThat(rows).extracting(StatusView.AlgorithmRow::database, StatusView.AlgorithmRow::algorithm)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("Archive", "NONE"),
-                        org.assertj.core.groups.Tuple.tuple("Sales", "QAT_DEFLATE"),
-                        org.assertj.core.groups.Tuple.tuple("Sales", "MS_XPRESS"));
-        StatusView.AlgorithmRow qat = rows.get(1);
-        assertThat(qat.backups()).as("the log backup does not count").isEqualTo(2);
-        assertThat(qat.ratio()).isEqualTo(220.0 / 55.0);
-        assertThat(qat.meanDurationSeconds()).isEqualTo(600);
-        assertThat(qat.meanThroughputMbps()).isEqualTo((100 * 1024 / 500.0 + 120 * 1024 / 700.0) / 2);
-        assertThat(qat.latestSizeBytes()).isEqualTo(120 * GB);
-        assertThat(rows.get(0).ratio()).isEqualTo(1.0);
-    }
+    void theCompressionViewKeepsThePagesHostsInOrderWithTheFleetsCounts() {
+        Instant now = Instant.parse("2026-11-30T08:00:00Z");
+        List<BackupRecord> sql01 = new java.util.ArrayList<>();
+        for (int n = 1; n <= 3; n++) {
+            sql01.add(backup(n, "Sales", "MS_XPRESS", now.minusSeconds(n * 86_400L), 1000, null));
+            sql01.add(backup(10 + n, "Sales", "QAT_DEFLATE", now.minusSeconds(n * 86_400L + 7200), 500, null));
+            sql01.add(backup(20 + n, "Hr", "MS_XPRESS", now.minusSeconds(n * 86_400L + 3600), 300, "AES_256"));
+        }
+        FleetState fleet = new FleetState(List.of(
+                Histories.host("sql02", now, Histories.instance("MSSQLSERVER", now, List.of(), List.of(
+                        backup(31, "Hr", "MS_XPRESS", now.minusSeconds(90_000), 300, null)), List.of())),
+                Histories.host("sql01", now, Histories.instance("MSSQLSERVER", now,
+                        List.of(new DatabaseInfo("Sales", null, "FULL", "ENCRYPTED", null, null, null)), sql01, List.of()))));
+        FleetCompression c = new FleetAnalysis(fleet, AlertsConfig.DEFAULTS.validate().analysis(), now).compression();
 
-    @Test
-    void snapshotBackupsAreLeftOutOfTheComparison() {
-        // backupset: "For VSS backups, backup_size is an estimated value": 100 GB "in 6 s" is no throughput
-        BackupRecord b = backup(6, "Sales", "D", null, 100 * GB, 100 * GB, 3 * 86_400, 6).backup();
-        StoredBackup snapshot = new StoredBackup("sql01", "MSSQLSERVER", new BackupRecord(b.backupSetId(), b.databaseName(),
-                b.databaseGuid(), b.type(), true, b.startedAt(), b.finishedAt(), true, b.backupSizeBytes(), b.compressedSizeBytes(),
-                null, false, "NO_Encryption", null, null, "VIRTUAL_DEVICE", "VIRTUAL_DEVICE", null, true));
-        List<StatusView.AlgorithmRow> rows = StatusViews.algorithms(List.of(
-                backup(1, "Sales", "D", "MS_XPRESS", 100 * GB, 30 * GB, 0, 1000), snapshot));
-        assertThat(rows).extracting(StatusView.AlgorithmRow::algorithm).containsExactly("MS_XPRESS");
+        StatusView.Compression view = StatusViews.compression(c, new java.util.LinkedHashSet<>(List.of("sql01", "sql03")));
+
+        assertThat(view.hosts()).extracting(StatusView.HostCompression::host).as("only the page's hosts that have rows")
+                .containsExactly("sql01");
+        assertThat(view.hosts().get(0).rows()).extracting(StatusView.CompressionRow::database, StatusView.CompressionRow::encryption,
+                StatusView.CompressionRow::verdict).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("Hr", "TDE unknown, backup encrypted", "SINGLE_ALGORITHM"),
+                org.assertj.core.groups.Tuple.tuple("Sales", "TDE", "FASTER"));
+        assertThat(view.hosts().get(0).summary()).isEqualTo("QAT_DEFLATE: faster to local disk for 1 of 1 database");
+        assertThat(view.fleet()).singleElement().satisfies(f -> {
+            assertThat(f.method()).isEqualTo("QAT_DEFLATE");
+            assertThat(f.verdicts()).containsEntry("FASTER", 1).containsEntry("NO_GAIN", 0);
+        });
+        assertThat(view.restoreBurden()).as("no host reported QAT facts").isEqualTo("restorable on 0 of 0 probed hosts");
     }
 
     @Test
@@ -59,14 +63,13 @@ class StatusViewsTest {
                         "Margin shrinks 9 min/day.", t.minusSeconds(3600))));
         assertThat(alerts).extracting(StatusView.ActiveAlert::id).containsExactly("2", "3", "1");
         assertThat(alerts.get(0).why()).isEqualTo("SOFTWARE since 05:40.\nmode reason: Hardware not found");
-        assertThat(StatusPage.render(StatusFixture.of(t, List.of(), alerts, List.of(), List.of())))
+        assertThat(StatusPage.render(StatusFixture.of(t, List.of(), alerts, List.of(), null)))
                 .contains("<p class=\"why\">SOFTWARE since 05:40.\nmode reason: Hardware not found</p>");
     }
 
-    private static StoredBackup backup(long id, String database, String type, String algorithm, long size, long compressed,
-            long startOffsetSeconds, long durationSeconds) {
-        Instant start = Instant.parse("2026-11-01T22:00:00Z").plusSeconds(startOffsetSeconds);
-        return new StoredBackup("sql01", "MSSQLSERVER", new BackupRecord(id, database, null, type, false, start,
-                start.plusSeconds(durationSeconds), true, size, compressed, algorithm, true, null, null, null, "DISK", "LOCAL"));
+    private static BackupRecord backup(long id, String database, String algorithm, Instant start, long seconds,
+            String keyAlgorithm) {
+        return new BackupRecord(id, database, null, "D", false, start, start.plusSeconds(seconds), true, 100L << 30, 40L << 30,
+                algorithm, true, keyAlgorithm, null, null, "DISK", "LOCAL");
     }
 }

@@ -47,7 +47,7 @@ class StatusWindowsTest {
         assertThat(w.trend().slopeMinutesPerDay()).isNegative();
         assertThat(w.trend().forecastDate()).isAfter(FIRST_NIGHT.plusDays(34));
 
-        String page = StatusPage.render(StatusFixture.of(now, List.of(), List.of(), windows, List.of()));
+        String page = StatusPage.render(StatusFixture.of(now, List.of(), List.of(), windows, null));
         assertThat(page).contains("<h3>sql-fra-01 / PROD</h3>").contains("data-nights=\"30\"")
                 .contains("Projected under the 1 h 00 min safety margin on")
                 .contains("(in " + w.trend().daysUntilForecast() + " days)");

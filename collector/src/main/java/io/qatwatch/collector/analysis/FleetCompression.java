@@ -1,0 +1,260 @@
+package io.qatwatch.collector.analysis;
+
+import io.qatwatch.collector.analysis.FleetState.HostState;
+import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.compression.BackupKind;
+import io.qatwatch.collector.compression.Comparison;
+import io.qatwatch.collector.compression.QatModes;
+import io.qatwatch.collector.compression.Verdict;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * "Is QAT worth it here?" for the whole fleet: every instance's compression comparisons, a verdict per host that
+ * sums up its databases, the fleet's verdicts per method and target, and the hosts that could restore a QAT_DEFLATE
+ * backup (the burden QAT backups carry). Pure and immutable; built by {@link FleetAnalysis}.
+ */
+public final class FleetCompression {
+
+    /** Host lists in sentences stop after this many names. */
+    static final int NAMES_SHOWN = 10;
+
+    /** One comparison on one instance: a row of {@code GET /api/v1/compression}. */
+    public record Row(String host, String instance, Comparison comparison) {
+    }
+
+    /**
+     * How one method did against the baseline to one kind of target, over a host's (or the fleet's) full backups.
+     *
+     * @param method    the method's label, e.g. {@code QAT_DEFLATE (HARDWARE)}
+     * @param verdicts  databases per verdict
+     */
+    public record TargetVerdicts(String method, String target, Map<Verdict, Integer> verdicts) {
+
+        public TargetVerdicts {
+            verdicts = java.util.Collections.unmodifiableMap(new EnumMap<>(verdicts));
+        }
+
+        /** Every database compared. */
+        public int databases() {
+            return verdicts.values().stream().mapToInt(Integer::intValue).sum();
+        }
+
+        /** The most common verdict (the better one on a tie). */
+        public Verdict mostCommon() {
+            Verdict best = null;
+            for (Map.Entry<Verdict, Integer> e : verdicts.entrySet()) {
+                if (best == null || e.getValue() > verdicts.get(best)) {
+                    best = e.getKey();
+                }
+            }
+            return best;
+        }
+    }
+
+    /**
+     * One host's verdict: a sentence over its databases' full backups, the numbers behind it, and whether it takes
+     * QAT_DEFLATE backups (which only restore where QAT is installed and enabled).
+     *
+     * @param summary    e.g. "QAT_DEFLATE (HARDWARE): faster to local disk for 6 of 8 databases, no gain to the share
+     *                   for 2 of 2"; null when nothing was compared
+     * @param qatBackups the host took QAT_DEFLATE backups within the lookback period
+     */
+    public record HostVerdict(String host, String summary, List<TargetVerdicts> targets, boolean qatBackups) {
+
+        public HostVerdict {
+            targets = List.copyOf(targets);
+        }
+    }
+
+    private final List<Row> rows;
+    private final Map<String, HostVerdict> hosts = new LinkedHashMap<>();
+    private final List<TargetVerdicts> fleet;
+    private final List<String> restoreReady;
+    private final int probedHosts;
+    private final Map<String, List<Comparison>> byInstance = new LinkedHashMap<>();
+    /** Each host's rows: from and to (exclusive) in {@link #rows}. */
+    private final Map<String, int[]> hostRows = new java.util.HashMap<>();
+
+    /** @param comparisons each instance's comparisons, in the fleet's order of hosts and instances */
+    FleetCompression(FleetState state, Map<InstanceState, List<Comparison>> comparisons) {
+        List<Row> all = new ArrayList<>();
+        Map<String, Map<String, Map<Verdict, Integer>>> fleetCounts = new TreeMap<>();
+        TreeSet<String> ready = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        int probed = 0;
+        for (HostState h : state.hosts()) {
+            Map<String, Map<String, Map<Verdict, Integer>>> hostCounts = new TreeMap<>();
+            boolean qat = false;
+            int from = all.size();
+            for (InstanceState i : h.instances()) {
+                byInstance.put(h.host() + "/" + i.name(), comparisons.getOrDefault(i, List.of()));
+                for (Comparison c : comparisons.getOrDefault(i, List.of())) {
+                    Row row = new Row(h.host(), i.name(), c);
+                    all.add(row);
+                    qat |= c.algorithms().stream().anyMatch(e -> e.stats().method().isQat());
+                    if (c.kind() != BackupKind.FULL) {
+                        continue;
+                    }
+                    for (Comparison.Entry e : c.algorithms()) {
+                        if (e.judgement() == null) {
+                            continue;
+                        }
+                        count(hostCounts, e.stats().method().label(), c.target(), e.judgement().verdict());
+                        count(fleetCounts, e.stats().method().label(), c.target(), e.judgement().verdict());
+                    }
+                }
+            }
+            hostRows.put(h.host(), new int[] {from, all.size()});
+            List<TargetVerdicts> targets = verdicts(hostCounts);
+            hosts.put(h.host(), new HostVerdict(h.host(), sentence(targets), targets, qat));
+            if (h.qat() != null) {
+                probed++;
+                if (lacksQat(h) == null) {
+                    ready.add(h.host());
+                }
+            }
+        }
+        this.rows = List.copyOf(all);
+        this.fleet = verdicts(fleetCounts);
+        this.restoreReady = List.copyOf(ready);
+        this.probedHosts = probed;
+    }
+
+    private static void count(Map<String, Map<String, Map<Verdict, Integer>>> counts, String method, String target, Verdict v) {
+        counts.computeIfAbsent(method, m -> new TreeMap<>()).computeIfAbsent(target, t -> new EnumMap<>(Verdict.class))
+                .merge(v, 1, Integer::sum);
+    }
+
+    private static List<TargetVerdicts> verdicts(Map<String, Map<String, Map<Verdict, Integer>>> counts) {
+        List<TargetVerdicts> out = new ArrayList<>();
+        counts.forEach((method, byTarget) -> byTarget.forEach((target, v) -> out.add(new TargetVerdicts(method, target, v))));
+        return out;
+    }
+
+    /** "QAT_DEFLATE (HARDWARE): faster to local disk for 6 of 8 databases, no gain to the share for 2 of 2". */
+    static String sentence(List<TargetVerdicts> targets) {
+        if (targets.isEmpty()) {
+            return null;
+        }
+        Map<String, List<String>> parts = new LinkedHashMap<>();
+        for (TargetVerdicts t : targets) {
+            Verdict v = t.mostCommon();
+            int n = t.verdicts().get(v);
+            parts.computeIfAbsent(t.method(), m -> new ArrayList<>()).add(v.words() + " " + target(t.target()) + " for " + n
+                    + " of " + t.databases() + (t.databases() == 1 ? " database" : " databases"));
+        }
+        List<String> methods = new ArrayList<>();
+        parts.forEach((method, p) -> methods.add(method + ": " + String.join(", ", p)));
+        return String.join("; ", methods);
+    }
+
+    /** A target kind as a sentence says it: "to local disk", "to the share". */
+    public static String target(String target) {
+        return switch (target) {
+            case "LOCAL" -> "to local disk";
+            case "UNC" -> "to the share";
+            case "URL" -> "to URL (object) storage";
+            case "VIRTUAL_DEVICE" -> "to backup software (virtual device)";
+            case "TAPE" -> "to tape";
+            case "NUL" -> "to NUL";
+            default -> "to " + target.toLowerCase(Locale.ROOT) + " targets";
+        };
+    }
+
+    /**
+     * Why a host could not restore a QAT_DEFLATE backup, or null when it could: restoring one needs the QAT driver
+     * and libraries and QAT enabled in SQL Server (HARDWARE_OFFLOAD); hardware is not needed (software mode).
+     */
+    public static String lacksQat(HostState h) {
+        boolean software = h.qat() != null && h.qat().software() != null && h.qat().software().anyInstalled();
+        if (!software) {
+            return h.qat() == null ? "QAT software unknown" : "no QAT driver or library";
+        }
+        for (InstanceState i : h.instances()) {
+            String mode = QatModes.modeOf(i.accelerators());
+            if ("HARDWARE".equals(mode) || "SOFTWARE".equals(mode)) {
+                return null;
+            }
+        }
+        return "QAT not enabled in SQL Server (HARDWARE_OFFLOAD)";
+    }
+
+    /** Every comparison of the fleet, by host, instance, database, kind, target and encryption. */
+    public List<Row> rows() {
+        return rows;
+    }
+
+    /**
+     * Each instance's comparisons by {@code host/instance}: the same list object from one evaluation to the next
+     * while nothing changed (the alert stage writes InfluxDB points only for lists that changed).
+     */
+    public Map<String, List<Comparison>> byInstance() {
+        return byInstance;
+    }
+
+    /** One host's rows, as {@link #rows()} orders them; empty for a host the fleet does not know. */
+    public List<Row> rowsOf(String host) {
+        int[] range = hostRows.get(host);
+        return range == null ? List.of() : rows.subList(range[0], range[1]);
+    }
+
+    /** Each host's verdict, by host name. */
+    public Map<String, HostVerdict> hosts() {
+        return hosts;
+    }
+
+    /** The fleet's full backups: per method (against each row's baseline) and target, databases per verdict. */
+    public List<TargetVerdicts> fleet() {
+        return fleet;
+    }
+
+    /** Hosts that could restore a QAT_DEFLATE backup now (QAT software installed and QAT enabled), by name. */
+    public List<String> restoreReadyHosts() {
+        return restoreReady;
+    }
+
+    /** Hosts whose agent reported QAT facts: the restore-ready hosts are counted out of these. */
+    public int probedHosts() {
+        return probedHosts;
+    }
+
+    /**
+     * The row of the jobs' own backups of one database and kind: where its newest backup that was not copy-only
+     * went, with its encryption. Empty when every backup of it was copy-only or none counted.
+     */
+    public Optional<Row> jobRow(String host, String instance, String database, BackupKind kind) {
+        Comparison job = null;
+        for (Comparison c : byInstance.getOrDefault(host + "/" + instance, List.of())) {
+            if (c.kind() == kind && c.currentAt() != null && c.database().equalsIgnoreCase(database)
+                    && (job == null || c.currentAt().isAfter(job.currentAt()))) {
+                job = c;
+            }
+        }
+        return job == null ? Optional.empty() : Optional.of(new Row(host, instance, job));
+    }
+
+    /** "restorable on 3 of 12 probed hosts: a, b, c": the restore burden in words. */
+    public String restoreBurden() {
+        StringBuilder s = new StringBuilder("restorable on ").append(restoreReady.size()).append(" of ").append(probedHosts)
+                .append(probedHosts == 1 ? " probed host" : " probed hosts");
+        if (!restoreReady.isEmpty()) {
+            s.append(": ").append(names(restoreReady));
+        }
+        return s.toString();
+    }
+
+    /** The first {@link #NAMES_SHOWN} names, then how many more. */
+    static String names(List<String> names) {
+        if (names.size() <= NAMES_SHOWN) {
+            return String.join(", ", names);
+        }
+        return String.join(", ", names.subList(0, NAMES_SHOWN)) + " and " + (names.size() - NAMES_SHOWN) + " more";
+    }
+}

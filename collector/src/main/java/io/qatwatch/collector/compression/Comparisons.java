@@ -1,0 +1,113 @@
+package io.qatwatch.collector.compression;
+
+import io.qatwatch.collector.compression.CompressionSamples.Key;
+import io.qatwatch.collector.compression.CompressionSamples.Point;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Groups an instance's samples like with like and judges each method against the baseline. Pure. */
+public final class Comparisons {
+
+    /** Best first: what a row's verdict reports when it compared several methods. */
+    private static final List<Verdict> RANK = List.of(Verdict.FASTER_AND_SMALLER, Verdict.FASTER, Verdict.SMALLER,
+            Verdict.NO_GAIN, Verdict.SLOWER, Verdict.NOT_ENOUGH_DATA);
+
+    private record Row(String database, BackupKind kind, String target, boolean backupEncrypted) {
+    }
+
+    private static final Comparator<Row> ORDER = Comparator.comparing((Row r) -> r.database().toLowerCase(Locale.ROOT))
+            .thenComparing(Row::database).thenComparing(Row::kind).thenComparing(Row::target)
+            .thenComparing(Row::backupEncrypted);
+
+    private Comparisons() {
+    }
+
+    /**
+     * One comparison per database, kind, target and backup encryption of {@code series}, in that order.
+     *
+     * @param tde each database's TDE state by lower-case name; absent: unknown
+     */
+    public static List<Comparison> of(Map<Key, List<Point>> series, Map<String, Boolean> tde, VerdictThresholds t) {
+        Map<Row, List<Map.Entry<Key, List<Point>>>> rows = new TreeMap<>(ORDER);
+        for (Map.Entry<Key, List<Point>> e : series.entrySet()) {
+            if (e.getValue().isEmpty()) {
+                continue;
+            }
+            Key k = e.getKey();
+            rows.computeIfAbsent(new Row(k.database(), k.kind(), k.target(), k.backupEncrypted()), r -> new ArrayList<>()).add(e);
+        }
+        List<Comparison> out = new ArrayList<>(rows.size());
+        rows.forEach((row, members) -> out.add(compare(row, members, tde.get(row.database().toLowerCase(Locale.ROOT)), t)));
+        return out;
+    }
+
+    private static Comparison compare(Row row, List<Map.Entry<Key, List<Point>>> members, Boolean tde, VerdictThresholds t) {
+        List<AlgorithmStats> stats = new ArrayList<>();
+        Method current = null;
+        Instant currentAt = null;
+        for (Map.Entry<Key, List<Point>> e : members) {
+            stats.add(AlgorithmStats.of(e.getKey().method(), e.getValue()));
+            for (Point p : e.getValue()) {
+                boolean newer = currentAt == null || p.finishedAt().isAfter(currentAt) || p.finishedAt().equals(currentAt)
+                        && e.getKey().method().label().compareTo(current.label()) > 0;
+                if (!p.copyOnly() && newer) {
+                    current = e.getKey().method();
+                    currentAt = p.finishedAt();
+                }
+            }
+        }
+        stats.sort(Comparator.comparing(s -> s.method().label()));
+        AlgorithmStats baseline = baseline(stats);
+        List<Comparison.Entry> entries = new ArrayList<>();
+        entries.add(new Comparison.Entry(baseline, null));
+        Comparison.Entry best = null;
+        for (AlgorithmStats s : stats) {
+            if (s == baseline) {
+                continue;
+            }
+            Comparison.Entry e = new Comparison.Entry(s, Judgement.of(baseline, s, t));
+            entries.add(e);
+            if (best == null || better(e.judgement(), best.judgement())) {
+                best = e;
+            }
+        }
+        if (best == null) {
+            return new Comparison(row.database(), row.kind(), row.target(), tde, row.backupEncrypted(), entries,
+                    baseline.method(), null, Verdict.SINGLE_ALGORITHM, null, null, current, currentAt);
+        }
+        Judgement j = best.judgement();
+        return new Comparison(row.database(), row.kind(), row.target(), tde, row.backupEncrypted(), entries,
+                baseline.method(), best.stats().method(), j.verdict(), j.speedGainPercent(), j.sizeGainPercent(), current,
+                currentAt);
+    }
+
+    /** MS_XPRESS (the default algorithm) when it was used, else the method with the most backups; ties by name. */
+    static AlgorithmStats baseline(List<AlgorithmStats> stats) {
+        AlgorithmStats pick = null;
+        for (AlgorithmStats s : stats) {
+            if (Method.MS_XPRESS.equals(s.method().algorithm()) && (pick == null || s.backups() > pick.backups())) {
+                pick = s;
+            }
+        }
+        if (pick != null) {
+            return pick;
+        }
+        for (AlgorithmStats s : stats) {
+            if (pick == null || s.backups() > pick.backups()) {
+                pick = s;
+            }
+        }
+        return pick;
+    }
+
+    private static boolean better(Judgement a, Judgement b) {
+        int ra = RANK.indexOf(a.verdict());
+        int rb = RANK.indexOf(b.verdict());
+        return ra != rb ? ra < rb : a.speedGainPercent() > b.speedGainPercent();
+    }
+}

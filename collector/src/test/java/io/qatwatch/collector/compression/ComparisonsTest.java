@@ -1,0 +1,129 @@
+package io.qatwatch.collector.compression;
+
+import static io.qatwatch.collector.compression.SeedVerdictsTest.runs;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qatwatch.collector.compression.CompressionSamples.Point;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The samples kept per instance and the like-with-like grouping and judging of them. */
+class ComparisonsTest {
+
+    private static final long GB = 1_000_000_000L;
+    private static final Instant LONG_AGO = Instant.parse("2026-01-01T00:00:00Z");
+
+    private static List<Comparison> compare(List<BackupRecord> backups, QatModes modes) {
+        return CompressionSamples.of(backups, modes, 60).comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS);
+    }
+
+    @Test
+    void fasterAndSmallerWhenBothGainsCount() {
+        List<BackupRecord> b = new ArrayList<>(runs("Dw", "MS_XPRESS", "LOCAL", false, 100 * GB, 0.50, 1000, 1010, 990));
+        b.addAll(runs("Dw", "ZSTD", "LOCAL", false, 100 * GB, 0.35, 700, 705, 695));
+        Comparison c = compare(b, QatModes.constant(null)).get(0);
+        assertThat(c.verdict()).isEqualTo(Verdict.FASTER_AND_SMALLER);
+        assertThat(c.alternative().label()).isEqualTo("ZSTD");
+    }
+
+    @Test
+    void aSpeedGainThatCostsMoreThanTenPercentInSizeIsNoGain() {
+        // ZSTD LOW: 40 % faster, compressed 20 % larger
+        List<BackupRecord> b = new ArrayList<>(runs("Dw", "MS_XPRESS", "LOCAL", false, 100 * GB, 0.50, 1000, 1010, 990));
+        b.addAll(runs("Dw", "ZSTD", "LOCAL", false, 100 * GB, 0.60, 714, 716, 712));
+        Comparison c = compare(b, QatModes.constant(null)).get(0);
+        assertThat(c.speedGainPercent()).isGreaterThan(25);
+        assertThat(c.sizeGainPercent()).isLessThan(-10);
+        assertThat(c.verdict()).isEqualTo(Verdict.NO_GAIN);
+    }
+
+    @Test
+    void aGainInsideTheSpreadOfEitherSideIsNoGain() {
+        // medians 30 % apart, but the share's MS_XPRESS nights range from 700 s to 2000 s
+        List<BackupRecord> b = new ArrayList<>(runs("Dw", "MS_XPRESS", "UNC", false, 100 * GB, 0.50, 700, 760, 1300, 1900, 2000));
+        b.addAll(runs("Dw", "QAT_DEFLATE", "UNC", false, 100 * GB, 0.50, 990, 1000, 1010));
+        Comparison c = compare(b, QatModes.constant("HARDWARE")).get(0);
+        assertThat(c.speedGainPercent()).isGreaterThan(25);
+        assertThat(c.verdict()).isEqualTo(Verdict.NO_GAIN);
+    }
+
+    @Test
+    void oneMethodIsSingleAlgorithmAndEachTargetIsItsOwnRow() {
+        List<BackupRecord> b = new ArrayList<>(runs("Dw", "MS_XPRESS", "LOCAL", false, 100 * GB, 0.50, 1000, 1010, 990));
+        b.addAll(runs("Dw", "QAT_DEFLATE", "URL", false, 100 * GB, 0.50, 500, 505, 495));
+        List<Comparison> rows = compare(b, QatModes.constant("SOFTWARE"));
+        assertThat(rows).extracting(Comparison::target, Comparison::verdict)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("LOCAL", Verdict.SINGLE_ALGORITHM),
+                        org.assertj.core.groups.Tuple.tuple("URL", Verdict.SINGLE_ALGORITHM));
+        assertThat(rows.get(1).baseline().label()).as("the only method is its own baseline").isEqualTo("QAT_DEFLATE (SOFTWARE)");
+    }
+
+    @Test
+    void eachQatBackupIsJudgedInTheModeItRanIn() {
+        List<BackupRecord> b = new ArrayList<>(runs("Dw", "QAT_DEFLATE", "LOCAL", false, 100 * GB, 0.40, 500, 505, 495, 700, 710, 690));
+        // nights 1-3 (newest) ran after the driver failed and SQL Server fell back to software
+        Instant fellBack = b.get(2).startedAt().minusSeconds(60);
+        QatModes modes = QatModes.of(List.of(new QatModes.Change(LONG_AGO, "HARDWARE"), new QatModes.Change(fellBack, "SOFTWARE")),
+                "SOFTWARE");
+        Comparison c = compare(b, modes).get(0);
+        assertThat(c.algorithms()).extracting(e -> e.stats().method().label(), e -> e.stats().backups())
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("QAT_DEFLATE (HARDWARE)", 3),
+                        org.assertj.core.groups.Tuple.tuple("QAT_DEFLATE (SOFTWARE)", 3));
+        assertThat(c.current().mode()).isEqualTo("SOFTWARE");
+    }
+
+    @Test
+    void copyOnlyFullsCountWithFullsLogsShortAndSnapshotBackupsNotAndEncryptedBackupsApart() {
+        List<BackupRecord> b = new ArrayList<>(runs("Dw", "MS_XPRESS", "LOCAL", false, 100 * GB, 0.50, 1000, 1010, 990));
+        b.addAll(runs("Dw", "QAT_DEFLATE", "LOCAL", true, 100 * GB, 0.50, 500, 505, 495));
+        BackupRecord log = b.get(0);
+        b.add(new BackupRecord(9_000, "Dw", null, "L", false, log.startedAt(), log.finishedAt(), true, GB, GB / 2, "QAT_DEFLATE",
+                true, null, null, null, "DISK", "LOCAL"));
+        b.add(new BackupRecord(9_001, "Dw", null, "D", false, log.startedAt(), log.startedAt().plusSeconds(59), true, GB, GB / 2,
+                "ZSTD", true, null, null, null, "DISK", "LOCAL"));
+        b.add(new BackupRecord(9_002, "Dw", null, "D", false, log.startedAt(), log.startedAt().plusSeconds(900), true, 100 * GB,
+                50 * GB, "MS_XPRESS", true, "AES_256", "0x01", "CERTIFICATE", "DISK", "LOCAL"));
+        // a VSS snapshot backup: its size is an estimate and its duration the freeze
+        b.add(new BackupRecord(9_003, "Dw", null, "D", false, log.startedAt(), log.startedAt().plusSeconds(120), true, 100 * GB,
+                100 * GB, null, true, "NO_Encryption", null, null, "VIRTUAL_DEVICE", "LOCAL", null, true));
+        List<Comparison> rows = compare(b, QatModes.constant("HARDWARE"));
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0).stats(rows.get(0).baseline()).orElseThrow().backups()).as("no snapshot, no log, no 59 s backup")
+                .isEqualTo(3);
+        assertThat(rows.get(0).verdict()).as("the copy-only QAT tests against the jobs' fulls").isEqualTo(Verdict.FASTER);
+        assertThat(rows.get(0).algorithms()).hasSize(2);
+        assertThat(rows.get(1).backupEncrypted()).isTrue();
+        assertThat(rows.get(1).verdict()).isEqualTo(Verdict.SINGLE_ALGORITHM);
+    }
+
+    @Test
+    void aSeriesKeepsItsNewestBackupsOnceAndDropsWhatLeftTheLookback() {
+        long[] seconds = new long[40];
+        java.util.Arrays.fill(seconds, 600);
+        List<BackupRecord> b = runs("Dw", "MS_XPRESS", "LOCAL", false, 100 * GB, 0.5, seconds);
+        CompressionSamples s = new CompressionSamples(60);
+        // newest first, then again: late, repeated and out-of-order backups end the same
+        for (BackupRecord r : b) {
+            s.add(r, QatModes.constant(null));
+        }
+        List<BackupRecord> oldestFirst = new ArrayList<>(b);
+        java.util.Collections.reverse(oldestFirst);
+        for (BackupRecord r : oldestFirst) {
+            assertThat(s.add(r, QatModes.constant(null))).isFalse();
+        }
+        List<Point> kept = s.series().values().iterator().next();
+        assertThat(kept).hasSize(CompressionSamples.KEPT_PER_SERIES);
+        assertThat(kept.get(kept.size() - 1).finishedAt()).isEqualTo(b.get(0).finishedAt());
+        assertThat(kept.get(0).finishedAt()).as("the 32nd newest").isEqualTo(b.get(31).finishedAt());
+        assertThat(kept).isSortedAccordingTo(java.util.Comparator.comparing(Point::finishedAt));
+
+        s.dropBefore(b.get(9).startedAt());
+        assertThat(s.size()).as("a backup counts while it started within the lookback period").isEqualTo(10);
+        s.dropBefore(b.get(0).startedAt().plusMillis(1));
+        assertThat(s.series()).isEmpty();
+    }
+}
