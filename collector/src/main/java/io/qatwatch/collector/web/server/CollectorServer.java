@@ -442,7 +442,7 @@ public final class CollectorServer extends VerticleBase {
         SilencesApi.Request request;
         try {
             request = SilenceRequests.parse(ctx.body().buffer(), clock.instant());
-        } catch (SilenceRequests.BadRequest e) {
+        } catch (RequestFields.BadRequest e) {
             json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
             return;
         }
