@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /** backup-missing and backup-throughput-drop: judged per database across all its replicas. */
 final class BackupRules {
@@ -40,21 +39,41 @@ final class BackupRules {
             if (db.silent() || "tempdb".equalsIgnoreCase(db.name())) {
                 continue;
             }
-            check(fleet, rules, db, "full", b -> FULL.contains(b.type()), Duration.ofHours(cfg.fullMaxAgeHours()), out);
-            check(fleet, rules, db, "full or differential", b -> FULL_OR_DIFF.contains(b.type()),
+            // one pass for the three kinds: every database, every minute
+            DatabaseBackup full = null;
+            DatabaseBackup fullOrDiff = null;
+            DatabaseBackup log = null;
+            for (DatabaseBackup b : db.backups()) {
+                String type = b.type();
+                if (FULL.contains(type)) {
+                    full = newer(full, b);
+                }
+                if (FULL_OR_DIFF.contains(type)) {
+                    fullOrDiff = newer(fullOrDiff, b);
+                }
+                if ("L".equals(type)) {
+                    log = newer(log, b);
+                }
+            }
+            check(fleet, rules, db, "full", full, Duration.ofHours(cfg.fullMaxAgeHours()), out);
+            check(fleet, rules, db, "full or differential", fullOrDiff,
                     Duration.ofHours(cfg.fullOrDifferentialMaxAgeHours()), out);
             boolean logged = db.recoveryModel() != null && !"SIMPLE".equalsIgnoreCase(db.recoveryModel());
             if (logged && !"master".equalsIgnoreCase(db.name())) {
-                check(fleet, rules, db, "log", b -> "L".equals(b.type()), Duration.ofMinutes(cfg.logMaxAgeMinutes()), out);
+                check(fleet, rules, db, "log", log, Duration.ofMinutes(cfg.logMaxAgeMinutes()), out);
             }
         }
         return out;
     }
 
-    private static void check(FleetAnalysis fleet, RulesConfig rules, MergedDatabase db, String kind, Predicate<DatabaseBackup> type,
+    /** The newer of two by finish, the first of equals (as {@code Stream.max}). */
+    private static DatabaseBackup newer(DatabaseBackup newest, DatabaseBackup b) {
+        return newest == null || b.finishedAt().isAfter(newest.finishedAt()) ? b : newest;
+    }
+
+    private static void check(FleetAnalysis fleet, RulesConfig rules, MergedDatabase db, String kind, DatabaseBackup latest,
                               Duration maxAge, List<Alert> out) {
-        Optional<DatabaseBackup> newest = db.backups().stream().filter(type)
-                .max(Comparator.comparing(DatabaseBackup::finishedAt));
+        Optional<DatabaseBackup> newest = Optional.ofNullable(latest);
         Duration age = newest.map(b -> Duration.between(b.finishedAt(), fleet.now())).orElse(null);
         if (age != null && age.compareTo(maxAge) <= 0) {
             return;
@@ -91,9 +110,13 @@ final class BackupRules {
         List<Alert> out = new ArrayList<>();
         for (MergedDatabase db : fleet.databases().values()) {
             // a snapshot backup's size is an estimate: no throughput to compare
-            List<DatabaseBackup> fulls = db.backups().stream()
-                    .filter(b -> "D".equals(b.type()) && !b.snapshot() && b.durationSeconds() >= cfg.minDurationMinutes() * 60L)
-                    .sorted(Comparator.comparing(DatabaseBackup::finishedAt)).toList();
+            List<DatabaseBackup> fulls = new ArrayList<>();
+            for (DatabaseBackup b : db.backups()) {
+                if ("D".equals(b.type()) && !b.snapshot() && b.durationSeconds() >= cfg.minDurationMinutes() * 60L) {
+                    fulls.add(b);
+                }
+            }
+            fulls.sort(Comparator.comparing(DatabaseBackup::finishedAt));
             if (fulls.isEmpty()) {
                 continue;
             }
