@@ -126,15 +126,15 @@ public final class LiveFleet {
             if (keyedFrom == digest) {
                 return keyed;
             }
-            Map<BackupRecord, DatabaseBackup> before = new IdentityHashMap<>(keyedFrom.size() * 2);
-            for (int k = 0; k < keyedFrom.size(); k++) {
-                before.put(keyedFrom.get(k), keyed.get(k));
-            }
+            // both digests are in store order: one walk finds what the previous one already keyed
             String scope = host + "/" + sections.name();
             List<DatabaseBackup> out = new ArrayList<>(digest.size());
+            int k = 0;
             for (BackupRecord b : digest) {
-                DatabaseBackup d = before.get(b);
-                out.add(d != null ? d : FleetAnalysis.toBackup(scope, b, identities));
+                while (k < keyedFrom.size() && keyedFrom.get(k) != b && BackupDigest.ORDER.compare(keyedFrom.get(k), b) <= 0) {
+                    k++;
+                }
+                out.add(k < keyedFrom.size() && keyedFrom.get(k) == b ? keyed.get(k) : FleetAnalysis.toBackup(scope, b, identities));
             }
             keyed = List.copyOf(out);
             keyedFrom = digest;
