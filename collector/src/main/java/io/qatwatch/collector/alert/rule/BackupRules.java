@@ -10,9 +10,7 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -110,22 +108,24 @@ final class BackupRules {
         List<Alert> out = new ArrayList<>();
         for (MergedDatabase db : fleet.databases().values()) {
             // a snapshot backup's size is an estimate: no throughput to compare
-            List<DatabaseBackup> fulls = new ArrayList<>();
+            // every database every minute: one pass for the latest full (by finish, the last of equals, as a
+            // stable sort has it), then its algorithm and target's fulls in finish order
+            DatabaseBackup latest = null;
             for (DatabaseBackup b : db.backups()) {
-                if ("D".equals(b.type()) && !b.snapshot() && b.durationSeconds() >= cfg.minDurationMinutes() * 60L) {
-                    fulls.add(b);
+                if (baselineFull(b, cfg) && (latest == null || !b.finishedAt().isBefore(latest.finishedAt()))) {
+                    latest = b;
                 }
             }
-            fulls.sort(Comparator.comparing(DatabaseBackup::finishedAt));
-            if (fulls.isEmpty()) {
+            if (latest == null) {
                 continue;
             }
-            DatabaseBackup latest = fulls.get(fulls.size() - 1);
-            Map<String, List<DatabaseBackup>> byPath = new LinkedHashMap<>();
-            for (DatabaseBackup b : fulls) {
-                byPath.computeIfAbsent(path(b), k -> new ArrayList<>()).add(b);
+            List<DatabaseBackup> same = new ArrayList<>();
+            for (DatabaseBackup b : db.backups()) {
+                if (baselineFull(b, cfg) && samePath(b, latest)) {
+                    same.add(b);
+                }
             }
-            List<DatabaseBackup> same = byPath.get(path(latest));
+            same.sort(Comparator.comparing(DatabaseBackup::finishedAt));
             List<DatabaseBackup> baseline = same.subList(Math.max(0, same.size() - 1 - cfg.baselineBackups()), same.size() - 1);
             if (baseline.size() < cfg.minBaselineBackups()) {
                 continue;
@@ -152,6 +152,24 @@ final class BackupRules {
                     THROUGHPUT_WHY, facts, series));
         }
         return out;
+    }
+
+    /** A full the throughput baseline compares: a snapshot backup's size is an estimate, a short one says little. */
+    private static boolean baselineFull(DatabaseBackup b, RulesConfig.ThroughputDrop cfg) {
+        return "D".equals(b.type()) && !b.snapshot() && b.durationSeconds() >= cfg.minDurationMinutes() * 60L;
+    }
+
+    /** {@code path(a).equals(path(b))} without building the two strings. */
+    private static boolean samePath(DatabaseBackup a, DatabaseBackup b) {
+        String algA = a.compressionAlgorithm() == null ? "uncompressed" : a.compressionAlgorithm();
+        String algB = b.compressionAlgorithm() == null ? "uncompressed" : b.compressionAlgorithm();
+        String targetA = a.target() == null ? "UNKNOWN" : a.target();
+        String targetB = b.target() == null ? "UNKNOWN" : b.target();
+        // a '|' inside an algorithm or target could make two different pairs one path: compare as path() does then
+        if (algA.indexOf('|') >= 0 || algB.indexOf('|') >= 0) {
+            return path(a).equals(path(b));
+        }
+        return algA.equals(algB) && targetA.equals(targetB);
     }
 
     /** The comparison class of a backup: its compression algorithm and its target kind. */
