@@ -46,6 +46,7 @@ public final class FleetAnalysis {
     private final Map<String, List<NightlyWindow>> groupWindows = new LinkedHashMap<>();
     private final Map<InstanceState, List<BackupRecord>> recent = new IdentityHashMap<>();
     private final FleetCompression compression;
+    private final Function<InstanceState, List<DatabaseBackup>> keyed;
 
     /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now) {
@@ -58,6 +59,18 @@ public final class FleetAnalysis {
      * ({@link BackupDigest}). No availability-group windows are built this way.
      */
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known) {
+        this(fleet, config, now, known, null);
+    }
+
+    /**
+     * As {@link #FleetAnalysis(FleetState, AnalysisConfig, Instant, Function)}, with each instance's backups already
+     * turned into {@link DatabaseBackup}s keyed by their database's identity ({@code keyed}, in the order of
+     * {@link InstanceState#backups()}; the alert stage keeps them between evaluations), so that only the lookback
+     * period is applied to them here.
+     */
+    public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
+                         Function<InstanceState, List<DatabaseBackup>> keyed) {
+        this.keyed = keyed;
         this.fleet = fleet;
         this.config = config;
         this.now = now;
@@ -329,17 +342,30 @@ public final class FleetAnalysis {
             }
             // The fleet-wide maps are large: look each database up once per instance, not once per backup.
             Map<String, List<DatabaseBackup>> mine = new HashMap<>();
-            for (BackupRecord b : recent(ia.instance())) {
-                String key = ids.key(b);
-                List<DatabaseBackup> into = mine.computeIfAbsent(key, k -> databases.containsKey(k) ? backupsByKey.get(k) : NOWHERE);
+            List<DatabaseBackup> known = keyed == null ? null : keyed.apply(ia.instance());
+            List<BackupRecord> records = known == null ? recent(ia.instance()) : List.of();
+            Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
+            int n = known == null ? records.size() : known.size();
+            for (int k = 0; k < n; k++) {
+                DatabaseBackup backup;
+                if (known == null) {
+                    BackupRecord b = records.get(k);
+                    backup = toBackup(ia.scope(), b, ids);
+                } else {
+                    backup = known.get(k);
+                    if (!backup.finishedAt().isAfter(from) || backup.startedAt().isAfter(now)) {
+                        continue;
+                    }
+                }
+                String key = backup.databaseKey();
+                List<DatabaseBackup> into = mine.computeIfAbsent(key, c -> databases.containsKey(c) ? backupsByKey.get(c) : NOWHERE);
                 if (into == NOWHERE) {
                     continue;
                 }
-                DatabaseBackup backup = toBackup(ia.scope(), b, ids);
                 into.add(backup);
                 String ag = groupWindowsToo ? databases.get(key).availabilityGroup() : null;
                 if (ag != null) {
-                    agBackups.computeIfAbsent(ag, k -> new ArrayList<>()).add(backup);
+                    agBackups.computeIfAbsent(ag, g -> new ArrayList<>()).add(backup);
                 }
             }
         }

@@ -88,8 +88,10 @@ final class KeptHistory {
             }
         }
         this.futureStart = futureStart;
-        this.fits = built.fits();
+        this.fits = new EnumMap<>(NightKind.class);
+        fits.putAll(built.fits());
         keepPointsOfFittedNightsOnly();
+        onKeptPoints(fits.keySet());
         List<NightlyWindow> openWindows = new ArrayList<>();
         built.windows().stream().filter(w -> w.businessStart().isAfter(now)).forEach(w -> openWindows.add(w.summary()));
         this.validUntil = built.validUntil();
@@ -216,7 +218,7 @@ final class KeptHistory {
     private boolean refit(Set<NightKind> kinds) {
         CreepSettings settings = config.creep();
         int[] seen = new int[NightKind.values().length];
-        List<NightlyWindow> withPoints = new ArrayList<>(finished.size());
+        List<NightlyWindow> comparable = new ArrayList<>(finished.size());
         for (int n = finished.size() - 1; n >= 0; n--) {
             Kept k = finished.get(n);
             if (!kinds.contains(k.window.kind()) || seen[k.window.kind().ordinal()]++ >= settings.nights()) {
@@ -225,20 +227,58 @@ final class KeptHistory {
             if (k.points == null) {
                 return false;
             }
-            withPoints.add(materialise(k));
+            comparable.add(k.window);
         }
-        Collections.reverse(withPoints);
+        Collections.reverse(comparable);
         Map<NightKind, CreepAnalysis.Fit> out = new EnumMap<>(NightKind.class);
         for (NightKind kind : NightKind.values()) {
             if (kinds.contains(kind)) {
-                CreepAnalysis.fit(withPoints, kind, nights.calendar(), settings).ifPresent(f -> out.put(kind, f));
+                CreepAnalysis.fit(comparable, kind, nights.calendar(), settings).ifPresent(f -> out.put(kind, f));
             } else if (fits.containsKey(kind)) {
                 out.put(kind, fits.get(kind));
             }
         }
         fits = out;
         keepPointsOfFittedNightsOnly();
+        onKeptPoints(kinds);
         return true;
+    }
+
+    /**
+     * Gives the fits of {@code kinds} drivers worked out on demand from the kept points of the nights they fitted
+     * (the latest {@code nights} finished nights of their kind), so that no fit holds a night's backups.
+     */
+    private void onKeptPoints(Set<NightKind> kinds) {
+        int limit = config.creep().nights();
+        String[] names = series.toArray(NO_KEYS);
+        for (NightKind kind : kinds) {
+            CreepAnalysis.Fit fit = fits.get(kind);
+            if (fit == null) {
+                continue;
+            }
+            List<Kept> fitted = new ArrayList<>();
+            for (int n = finished.size() - 1; n >= 0 && fitted.size() < limit; n--) {
+                if (finished.get(n).window.kind() == kind) {
+                    fitted.add(finished.get(n));
+                }
+            }
+            Collections.reverse(fitted);
+            List<NightlyWindow> windows = new ArrayList<>(fitted.size());
+            List<long[]> points = new ArrayList<>(fitted.size());
+            List<long[]> sizes = new ArrayList<>(fitted.size());
+            for (Kept k : fitted) {
+                windows.add(k.window);
+                points.add(k.points);
+                sizes.add(k.pointSizes);
+            }
+            fits.put(kind, fit.withDrivers(() -> {
+                List<NightlyWindow> nightsWithBackups = new ArrayList<>(windows.size());
+                for (int n = 0; n < windows.size(); n++) {
+                    nightsWithBackups.add(materialise(scope, names, windows.get(n), points.get(n), sizes.get(n)));
+                }
+                return CreepAnalysis.drivers(nightsWithBackups, windows.get(0).businessStart());
+            }));
+        }
     }
 
     private Duration lookback() {
@@ -322,14 +362,13 @@ final class KeptHistory {
     }
 
     /** The night with a stand-in backup per point: what the creep drivers read (name, key, type, duration, size). */
-    private NightlyWindow materialise(Kept k) {
-        List<DatabaseBackup> backups = new ArrayList<>(k.points.length);
-        for (int p = 0; p < k.points.length; p++) {
-            int s = 3 * (int) (k.points[p] >>> 32);
-            backups.add(new DatabaseBackup(scope, series.get(s), series.get(s + 1), series.get(s + 2), false, Instant.EPOCH,
-                    Instant.EPOCH.plusSeconds(k.points[p] & 0xFFFF_FFFFL), k.pointSizes[p], null, null, null, false, false));
+    private static NightlyWindow materialise(String scope, String[] series, NightlyWindow w, long[] points, long[] sizes) {
+        List<DatabaseBackup> backups = new ArrayList<>(points.length);
+        for (int p = 0; p < points.length; p++) {
+            int s = 3 * (int) (points[p] >>> 32);
+            backups.add(new DatabaseBackup(scope, series[s], series[s + 1], series[s + 2], false, Instant.EPOCH,
+                    Instant.EPOCH.plusSeconds(points[p] & 0xFFFF_FFFFL), sizes[p], null, null, null, false, false));
         }
-        NightlyWindow w = k.window;
         return new NightlyWindow(w.scope(), w.morning(), w.kind(), w.businessEnd(), w.businessStart(), w.firstStart(),
                 w.lastFinish(), w.marginSeconds(), backups, w.backupCount());
     }

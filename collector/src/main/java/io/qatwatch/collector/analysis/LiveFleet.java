@@ -98,6 +98,9 @@ public final class LiveFleet {
         CompressionSamples compression;
         boolean stale = true;
         final List<BackupRecord> added = new ArrayList<>();
+        /** The digest as the analysis keys it ({@link #keyed()}), and the digest it was worked out for. */
+        private List<DatabaseBackup> keyed = List.of();
+        private List<BackupRecord> keyedFrom = List.of();
         /** Read when the instance is rebuilt, which an accelerator change (a section change) always makes it. */
         List<AcceleratorChange> acceleratorHistory = List.of();
 
@@ -112,6 +115,30 @@ public final class LiveFleet {
             running = s.runningBackups() == null ? List.of() : s.runningBackups();
             identities = DatabaseIdentities.of(host + "/" + s.name(), state(List.of()));
             stale = true;
+        }
+
+        /**
+         * The digest's backups keyed by their databases' identities, in digest order: worked out for the backups new
+         * to the digest only, the rest kept from the previous evaluation (the identities change only with the
+         * sections, which rebuild the instance).
+         */
+        List<DatabaseBackup> keyed() {
+            if (keyedFrom == digest) {
+                return keyed;
+            }
+            // both digests are in store order: one walk finds what the previous one already keyed
+            String scope = host + "/" + sections.name();
+            List<DatabaseBackup> out = new ArrayList<>(digest.size());
+            int k = 0;
+            for (BackupRecord b : digest) {
+                while (k < keyedFrom.size() && keyedFrom.get(k) != b && BackupDigest.ORDER.compare(keyedFrom.get(k), b) <= 0) {
+                    k++;
+                }
+                out.add(k < keyedFrom.size() && keyedFrom.get(k) == b ? keyed.get(k) : FleetAnalysis.toBackup(scope, b, identities));
+            }
+            keyed = List.copyOf(out);
+            keyedFrom = digest;
+            return keyed;
         }
 
         InstanceState state(List<BackupRecord> backups) {
@@ -177,11 +204,12 @@ public final class LiveFleet {
                 } else {
                     boolean grown = false;
                     if (!slot.added.isEmpty()) {
-                        slot.digest = canonical(BackupDigest.with(slot.digest, slot.added));
+                        slot.digest = List.copyOf(BackupDigest.with(slot.digest, canonical(slot.added)));
                         grown = slot.digest.size() > 2 * slot.digestSize + 32;
                     }
                     if (grown || !now.isBefore(slot.digestValidUntil)) {
-                        digest(slot, BackupDigest.of(slot.digest, config, now), now);
+                        // a subset of the kept digest: its strings are shared already
+                        digest(slot, List.copyOf(BackupDigest.of(slot.digest, config, now)), now);
                     } else if (!slot.added.isEmpty()) {
                         slot.digestValidUntil = min(slot.digestValidUntil, crossing(slot.added, now));
                     }
@@ -194,7 +222,8 @@ public final class LiveFleet {
             FleetRow row = h.row;
             fleet.add(new HostState(e.getKey(), tags(row), h.lastSeen, row.facts(), row.qat(), row.licence(), instances));
         }
-        FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history.history());
+        FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history.history(),
+                i -> slotOf.get(i).keyed());
         return new Refresh(analysis, rebuilt, newBackups);
     }
 
@@ -277,9 +306,9 @@ public final class LiveFleet {
         slot.compression.add(b, slot.modes);
     }
 
-    /** Keeps {@code digest} (shared strings) and when it must be worked out again. */
+    /** Keeps {@code digest} (its strings already shared) and when it must be worked out again. */
     private void digest(InstanceSlot slot, List<BackupRecord> digest, Instant now) {
-        slot.digest = canonical(digest);
+        slot.digest = digest;
         slot.digestSize = slot.digest.size();
         slot.digestValidUntil = crossing(slot.digest, now);
     }
@@ -324,10 +353,12 @@ public final class LiveFleet {
             }
         }
         slot.history = new KeptHistory(scope, known, config, history, future, now);
-        digest(slot, BackupDigest.of(loaded, config, now), now);
+        digest(slot, canonical(BackupDigest.of(loaded, config, now)), now);
         slot.modes = FleetStates.qatModes(since.equals(historySince) ? slot.acceleratorHistory
                 : store.acceleratorChanges(slot.host, slot.sections.name(), since), state);
         slot.compression = FleetStates.compressionSamples(loaded, slot.modes, config.compression(), now);
+        slot.keyed = List.of();
+        slot.keyedFrom = List.of();
         slot.stale = false;
     }
 

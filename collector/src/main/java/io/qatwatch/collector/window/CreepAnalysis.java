@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /** Fits the margin trend over comparable nights and projects when it falls under the safety margin. Pure. */
 public final class CreepAnalysis {
@@ -52,7 +53,8 @@ public final class CreepAnalysis {
 
     /**
      * The fitted trend of one kind of night, before it is projected from a given day: what does not change
-     * until a night is added. Empty when there are fewer than {@code settings.minNights()} nights.
+     * until a night is added. Empty when there are fewer than {@code settings.minNights()} nights. The drivers
+     * are worked out when first read.
      */
     public static Optional<Fit> fit(List<NightlyWindow> windows, NightKind kind, BusinessCalendar calendar,
                                     CreepSettings settings) {
@@ -64,6 +66,7 @@ public final class CreepAnalysis {
             return Optional.empty();
         }
         Instant origin = comparable.get(0).businessStart();
+        List<NightlyWindow> fitted = comparable;
         double[] x = new double[comparable.size()];
         double[] y = new double[comparable.size()];
         List<NightMargin> nights = new ArrayList<>();
@@ -78,7 +81,7 @@ public final class CreepAnalysis {
         NightlyWindow latest = comparable.get(comparable.size() - 1);
         long step = line.slope() < 0 ? Math.max(1, Math.round(medianSpacingDays(x))) : 1;
         return Optional.of(new Fit(latest.scope(), kind, List.copyOf(nights), line, x[x.length - 1], latest.morning(), step,
-                safety, drivers(comparable, origin)));
+                safety, new DriversOnDemand(() -> drivers(fitted, origin))));
     }
 
     /**
@@ -87,6 +90,11 @@ public final class CreepAnalysis {
      */
     public record Fit(String scope, NightKind kind, List<NightMargin> nights, TheilSen line, double latestX,
                       LocalDate latestMorning, long step, double safety, List<DatabaseDriver> drivers) {
+
+        /** The same fit, its drivers worked out on demand by {@code drivers}. */
+        public Fit withDrivers(Supplier<List<DatabaseDriver>> drivers) {
+            return new Fit(scope, kind, nights, line, latestX, latestMorning, step, safety, new DriversOnDemand(drivers));
+        }
 
         /** How far ahead a crossing of the safety margin is looked for. */
         static final long HORIZON_DAYS = 3650;
@@ -151,8 +159,11 @@ public final class CreepAnalysis {
         return TheilSen.median(gaps);
     }
 
-    /** Per database: the slope of its backup duration and of its size over the same nights. */
-    static List<DatabaseDriver> drivers(List<NightlyWindow> nights, Instant origin) {
+    /**
+     * Per database: the slope of its backup duration and of its size over the same nights ({@code origin}: the
+     * first night's business start, day 0 of the fit), the steepest {@value #MAX_DRIVERS} first.
+     */
+    public static List<DatabaseDriver> drivers(List<NightlyWindow> nights, Instant origin) {
         Map<String, List<double[]>> series = new LinkedHashMap<>();
         Map<String, String> names = new LinkedHashMap<>();
         for (NightlyWindow w : nights) {

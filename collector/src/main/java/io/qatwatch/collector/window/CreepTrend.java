@@ -27,7 +27,7 @@ public record CreepTrend(
 
     public CreepTrend {
         nights = List.copyOf(nights);
-        drivers = List.copyOf(drivers);
+        drivers = drivers instanceof DriversOnDemand ? drivers : List.copyOf(drivers);
     }
 
     /** One fitted night: its morning and margin in minutes. */

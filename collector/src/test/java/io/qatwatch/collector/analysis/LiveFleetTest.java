@@ -31,7 +31,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -196,6 +198,20 @@ class LiveFleetTest {
         incremental.compression().rows().forEach(r -> verdictsSeen.add(r.comparison().verdict()
                 + r.comparison().algorithms().stream().map(e -> " " + e.stats().method().label()).reduce("", String::concat)));
         assertThat(incremental.databases().keySet()).containsExactlyElementsOf(fresh.databases().keySet());
+        // the digest kept keyed between minutes: as a fresh keying of the instance's backups would have it
+        Map<String, List<NightlyWindow.DatabaseBackup>> keyed = new HashMap<>();
+        incremental.databases().values().forEach(m -> m.backups().forEach(
+                d -> keyed.computeIfAbsent(d.instance(), k -> new ArrayList<>()).add(d)));
+        Instant from = now.minus(Duration.ofDays(CONFIG.analysis().windows().lookbackDays()));
+        for (InstanceAnalysis a : incremental.instances()) {
+            DatabaseIdentities ids = DatabaseIdentities.of(a.scope(), a.instance());
+            List<NightlyWindow.DatabaseBackup> expected = a.instance().backups().stream()
+                    .filter(b -> b.finishedAt().isAfter(from) && !b.startedAt().isAfter(now))
+                    .map(b -> FleetAnalysis.toBackup(a.scope(), b, ids))
+                    .filter(d -> incremental.databases().containsKey(d.databaseKey())).toList();
+            assertThat(keyed.getOrDefault(a.scope(), List.of())).as("keyed backups of %s at %s", a.scope(), now)
+                    .containsExactlyInAnyOrderElementsOf(expected);
+        }
         for (MergedDatabase m : fresh.databases().values()) {
             MergedDatabase n = incremental.databases().get(m.key());
             assertThat(List.of(n.name(), n.host(), n.instance(), n.replicas(), n.silent()))

@@ -10,12 +10,9 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /** backup-missing and backup-throughput-drop: judged per database across all its replicas. */
 final class BackupRules {
@@ -40,21 +37,41 @@ final class BackupRules {
             if (db.silent() || "tempdb".equalsIgnoreCase(db.name())) {
                 continue;
             }
-            check(fleet, rules, db, "full", b -> FULL.contains(b.type()), Duration.ofHours(cfg.fullMaxAgeHours()), out);
-            check(fleet, rules, db, "full or differential", b -> FULL_OR_DIFF.contains(b.type()),
+            // one pass for the three kinds: every database, every minute
+            DatabaseBackup full = null;
+            DatabaseBackup fullOrDiff = null;
+            DatabaseBackup log = null;
+            for (DatabaseBackup b : db.backups()) {
+                String type = b.type();
+                if (FULL.contains(type)) {
+                    full = newer(full, b);
+                }
+                if (FULL_OR_DIFF.contains(type)) {
+                    fullOrDiff = newer(fullOrDiff, b);
+                }
+                if ("L".equals(type)) {
+                    log = newer(log, b);
+                }
+            }
+            check(fleet, rules, db, "full", full, Duration.ofHours(cfg.fullMaxAgeHours()), out);
+            check(fleet, rules, db, "full or differential", fullOrDiff,
                     Duration.ofHours(cfg.fullOrDifferentialMaxAgeHours()), out);
             boolean logged = db.recoveryModel() != null && !"SIMPLE".equalsIgnoreCase(db.recoveryModel());
             if (logged && !"master".equalsIgnoreCase(db.name())) {
-                check(fleet, rules, db, "log", b -> "L".equals(b.type()), Duration.ofMinutes(cfg.logMaxAgeMinutes()), out);
+                check(fleet, rules, db, "log", log, Duration.ofMinutes(cfg.logMaxAgeMinutes()), out);
             }
         }
         return out;
     }
 
-    private static void check(FleetAnalysis fleet, RulesConfig rules, MergedDatabase db, String kind, Predicate<DatabaseBackup> type,
+    /** The newer of two by finish, the first of equals (as {@code Stream.max}). */
+    private static DatabaseBackup newer(DatabaseBackup newest, DatabaseBackup b) {
+        return newest == null || b.finishedAt().isAfter(newest.finishedAt()) ? b : newest;
+    }
+
+    private static void check(FleetAnalysis fleet, RulesConfig rules, MergedDatabase db, String kind, DatabaseBackup latest,
                               Duration maxAge, List<Alert> out) {
-        Optional<DatabaseBackup> newest = db.backups().stream().filter(type)
-                .max(Comparator.comparing(DatabaseBackup::finishedAt));
+        Optional<DatabaseBackup> newest = Optional.ofNullable(latest);
         Duration age = newest.map(b -> Duration.between(b.finishedAt(), fleet.now())).orElse(null);
         if (age != null && age.compareTo(maxAge) <= 0) {
             return;
@@ -91,18 +108,24 @@ final class BackupRules {
         List<Alert> out = new ArrayList<>();
         for (MergedDatabase db : fleet.databases().values()) {
             // a snapshot backup's size is an estimate: no throughput to compare
-            List<DatabaseBackup> fulls = db.backups().stream()
-                    .filter(b -> "D".equals(b.type()) && !b.snapshot() && b.durationSeconds() >= cfg.minDurationMinutes() * 60L)
-                    .sorted(Comparator.comparing(DatabaseBackup::finishedAt)).toList();
-            if (fulls.isEmpty()) {
+            // every database every minute: one pass for the latest full (by finish, the last of equals, as a
+            // stable sort has it), then its algorithm and target's fulls in finish order
+            DatabaseBackup latest = null;
+            for (DatabaseBackup b : db.backups()) {
+                if (baselineFull(b, cfg) && (latest == null || !b.finishedAt().isBefore(latest.finishedAt()))) {
+                    latest = b;
+                }
+            }
+            if (latest == null) {
                 continue;
             }
-            DatabaseBackup latest = fulls.get(fulls.size() - 1);
-            Map<String, List<DatabaseBackup>> byPath = new LinkedHashMap<>();
-            for (DatabaseBackup b : fulls) {
-                byPath.computeIfAbsent(path(b), k -> new ArrayList<>()).add(b);
+            List<DatabaseBackup> same = new ArrayList<>();
+            for (DatabaseBackup b : db.backups()) {
+                if (baselineFull(b, cfg) && samePath(b, latest)) {
+                    same.add(b);
+                }
             }
-            List<DatabaseBackup> same = byPath.get(path(latest));
+            same.sort(Comparator.comparing(DatabaseBackup::finishedAt));
             List<DatabaseBackup> baseline = same.subList(Math.max(0, same.size() - 1 - cfg.baselineBackups()), same.size() - 1);
             if (baseline.size() < cfg.minBaselineBackups()) {
                 continue;
@@ -129,6 +152,24 @@ final class BackupRules {
                     THROUGHPUT_WHY, facts, series));
         }
         return out;
+    }
+
+    /** A full the throughput baseline compares: a snapshot backup's size is an estimate, a short one says little. */
+    private static boolean baselineFull(DatabaseBackup b, RulesConfig.ThroughputDrop cfg) {
+        return "D".equals(b.type()) && !b.snapshot() && b.durationSeconds() >= cfg.minDurationMinutes() * 60L;
+    }
+
+    /** {@code path(a).equals(path(b))} without building the two strings. */
+    private static boolean samePath(DatabaseBackup a, DatabaseBackup b) {
+        String algA = a.compressionAlgorithm() == null ? "uncompressed" : a.compressionAlgorithm();
+        String algB = b.compressionAlgorithm() == null ? "uncompressed" : b.compressionAlgorithm();
+        String targetA = a.target() == null ? "UNKNOWN" : a.target();
+        String targetB = b.target() == null ? "UNKNOWN" : b.target();
+        // a '|' inside an algorithm or target could make two different pairs one path: compare as path() does then
+        if (algA.indexOf('|') >= 0 || algB.indexOf('|') >= 0) {
+            return path(a).equals(path(b));
+        }
+        return algA.equals(algB) && targetA.equals(targetB);
     }
 
     /** The comparison class of a backup: its compression algorithm and its target kind. */

@@ -22,9 +22,11 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /** qat-no-gain, compression-worth-trying, and the remedy line of backup-window-creep: what the verdicts mean for a DBA. */
 final class CompressionRules {
@@ -116,7 +118,11 @@ final class CompressionRules {
      */
     static List<Alert> worthTrying(FleetAnalysis fleet, RulesConfig rules) {
         List<Alert> out = new ArrayList<>();
+        Set<String> tried = null;
         for (InstanceAnalysis ia : fleet.instances()) {
+            if (ia.creep().values().stream().noneMatch(t -> WindowRules.creeping(t, rules.backupWindowCreep()))) {
+                continue;
+            }
             LicenceFacts licence = ia.host().licence();
             if (licence == null || (licence.verdict() != LicenceVerdict.INTEL_QAT_HARDWARE
                     && licence.verdict() != LicenceVerdict.INTEL_CPU)) {
@@ -127,10 +133,16 @@ final class CompressionRules {
                     || ia.instance().server() != null && Integer.valueOf(4).equals(ia.instance().server().engineEdition())) {
                 continue;
             }
-            boolean tried = fleet.compression().rows().stream()
-                    .anyMatch(r -> r.host().equals(ia.host().host()) && r.instance().equals(ia.instance().name())
-                            && r.comparison().algorithms().stream().anyMatch(e -> e.stats().method().isQat()));
-            if (tried) {
+            // the instances that ever compressed with QAT: collected once, only when an instance creeps
+            if (tried == null) {
+                tried = new HashSet<>();
+                for (Row r : fleet.compression().rows()) {
+                    if (r.comparison().algorithms().stream().anyMatch(e -> e.stats().method().isQat())) {
+                        tried.add(r.host() + "\n" + r.instance());
+                    }
+                }
+            }
+            if (tried.contains(ia.host().host() + "\n" + ia.instance().name())) {
                 continue;
             }
             for (CreepTrend trend : ia.creep().values()) {
