@@ -42,6 +42,8 @@ public final class SqlInstanceVerticle extends VerticleBase {
     private boolean stopping;
     private Promise<Void> idle;
     private MessageConsumer<Object> deliveries;
+    /** The next backlog page waits for a delivery (the outbox was behind when the next read was scheduled). */
+    private boolean awaitingDelivery;
 
     /** @param caughtUp what to do when a catch-up over full pages of backup history has ended */
     public SqlInstanceVerticle(String instance, SqlInstanceProbe probe, ReportPublisher publisher, HighWaterMarks marks,
@@ -145,7 +147,7 @@ public final class SqlInstanceVerticle extends VerticleBase {
 
     /** A report left the outbox: a backlog page that waited for it may be read now. */
     private void delivered() {
-        if (stopping || running || timer < 0 || !cadence.catchingUp() || outboxBehind()) {
+        if (stopping || running || timer < 0 || !awaitingDelivery || outboxBehind()) {
             return;
         }
         vertx.cancelTimer(timer);
@@ -160,7 +162,9 @@ public final class SqlInstanceVerticle extends VerticleBase {
         if (stopping) {
             return;
         }
-        cadence.outboxBehind(outboxBehind());
+        boolean behind = outboxBehind();
+        cadence.outboxBehind(behind);
+        awaitingDelivery = behind && cadence.catchingUp();
         Duration wait = cadence.untilNext(clock.instant());
         timer = vertx.setTimer(Math.max(1, wait.toMillis()), id -> tick());
     }
