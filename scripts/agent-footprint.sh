@@ -13,6 +13,9 @@
 # sync of those rows happens during the warm-up, so keep FOOTPRINT_WARMUP long enough (the default is). The row
 # then also says how long the first sync took: from the agent's start until the agent logged that the backlog
 # was caught up and its outbox was empty again (every backlog report delivered to the collector).
+# FOOTPRINT_CDS=1 runs the agent with its class-data archive as the launcher does when one was dumped
+# (`qatwatch agent-cds`, run here first); FOOTPRINT_CLASSLIST=FILE writes the classes the agent loaded to FILE, to
+# refresh install/cds/qatwatch-agent.classlist (best from a run with a SQL Server, which loads the most).
 # Linux only (reads /proc). Example: FOOTPRINT_SECONDS=600 FOOTPRINT_SQL_ROWS=100000 scripts/agent-footprint.sh
 set -euo pipefail
 
@@ -35,6 +38,12 @@ if [ ! -f "$AGENT_JAR" ] || [ ! -f "$COLLECTOR_JAR" ]; then
   echo "building the jars..." >&2
   (cd "$ROOT" && mvn -B -q -ntp -DskipTests -pl agent,collector -am package >&2)
 fi
+
+if [ -n "${FOOTPRINT_CDS:-}" ]; then
+  QATWATCH_AGENT_CDS="$ROOT/agent/target/qatwatch-agent.jsa" "$ROOT/qatwatch" agent-cds >&2
+  OPTS="$OPTS -XX:SharedArchiveFile=$ROOT/agent/target/qatwatch-agent.jsa -Xshare:auto"
+fi
+[ -n "${FOOTPRINT_CLASSLIST:-}" ] && OPTS="$OPTS -XX:DumpLoadedClassList=$FOOTPRINT_CLASSLIST"
 
 WORK="$(mktemp -d)"
 PIDS=()
@@ -92,8 +101,8 @@ for _ in $(seq 1 120); do
   sleep 0.5
 done
 
-# shellcheck disable=SC2086
 STARTED="$(date +%s.%N)"
+# shellcheck disable=SC2086
 "$JAVA" $OPTS -jar "$AGENT_JAR" agent --config "$WORK/agent.yaml" --data "$WORK/agent" > "$WORK/agent.log" 2>&1 &
 AGENT_PID=$!
 PIDS+=("$AGENT_PID")
@@ -107,20 +116,26 @@ written() {  # reports written so far, from /healthz; -1 when it does not answer
 }
 outbox_depth() { healthz | python3 -c 'import json,sys; print(json.load(sys.stdin)["outbox"]["depth"])' 2>/dev/null || echo -1; }
 
-# The warm-up, watching for the end of the first sync when there is a SQL Server.
+# The warm-up, watching for the end of the first sync when there is a SQL Server: its time, the agent's CPU
+# until then, and the largest RSS (VmHWM, the kernel's own peak) and private part (sampled every second) until then.
+HZ="$(getconf CLK_TCK)"
 FIRST_SYNC=""
+ANON_PEAK=0
 WARM_END=$(( $(date +%s) + WARMUP ))
 while [ "$(date +%s)" -lt "$WARM_END" ]; do
   kill -0 "$AGENT_PID" 2>/dev/null || { echo "the agent died; its log:" >&2; cat "$WORK/agent.log" >&2; exit 1; }
+  if [ -z "$FIRST_SYNC" ]; then
+    a="$(status_kib RssAnon)"; [ "${a:-0}" -gt "$ANON_PEAK" ] && ANON_PEAK="$a"
+  fi
   if [ "$SQL_ROWS" -gt 0 ] && [ -z "$FIRST_SYNC" ] && grep -q "backup history caught up" "$WORK/agent.log" \
       && [ "$(outbox_depth)" = 0 ]; then
-    FIRST_SYNC="$(python3 -c "import time; print(f'{time.time() - $STARTED:.0f} s')")"
+    SYNC_CPU="$(cpu_ticks)"
+    FIRST_SYNC="$(python3 -c "import time; print(f'{time.time() - $STARTED:.0f} s (agent CPU {$SYNC_CPU / $HZ:.1f} s; peak RSS {$(status_kib VmHWM) / 1024:.1f} MiB, private {$ANON_PEAK / 1024:.1f} MiB)')")"
     echo "first sync of $SQL_ROWS backup rows delivered after $FIRST_SYNC" >&2
   fi
   sleep 1
 done
 [ "$SQL_ROWS" -gt 0 ] && [ -z "$FIRST_SYNC" ] && FIRST_SYNC="not within the ${WARMUP} s warm-up"
-HZ="$(getconf CLK_TCK)"
 L0="$(load1)"; T0="$(date +%s.%N)"; C0="$(cpu_ticks)"; W0="$(written)"
 SAMPLES=()
 ANON=()

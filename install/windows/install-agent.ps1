@@ -274,6 +274,27 @@ if ($existing) {
 }
 New-Item -ItemType Directory -Force -Path $DataRoot, $state, $logs | Out-Null
 
+# The agent's class-data archive (AppCDS) for this Java and this jar: the classes the agent loads, mapped from the
+# file (clean, shared) instead of parsed into private memory at each start (docs\install.md). Dumped again by each
+# run of this script; after a Java update, run it again: until then the JVM ignores the stale archive.
+$classList = Join-Path $installDir 'lib\qatwatch-agent.classlist'
+$archive = Join-Path $installDir 'lib\qatwatch-agent.jsa'
+$cdsOptions = ''
+if (Test-Path -LiteralPath $classList) {
+    Remove-Item -LiteralPath $archive -Force -ErrorAction SilentlyContinue
+    # Start-Process, not &: Windows PowerShell 5.1 turns a native program's stderr into errors, which stop this script
+    $dumpLog = Join-Path $logs 'class-data-archive.log'
+    $dump = Start-Process -FilePath (Join-Path $JavaHome 'bin\java.exe') -NoNewWindow -Wait -PassThru `
+        -RedirectStandardOutput $dumpLog -RedirectStandardError "$dumpLog.err" `
+        -ArgumentList @('-Xshare:dump', "`"-XX:SharedClassListFile=$classList`"", "`"-XX:SharedArchiveFile=$archive`"",
+            '-cp', "`"$jar`"")
+    if ($dump.ExitCode -eq 0) {
+        $cdsOptions = ";-XX:SharedArchiveFile=$archive;-Xshare:auto"
+    } else {
+        Write-Warning "The agent's class-data archive could not be dumped (see $logs\class-data-archive.log); it runs without it."
+    }
+}
+
 $procrun = @(
     "--DisplayName=qatwatch agent",
     "--Description=qatwatch agent: Intel QAT, licence posture and SQL Server backup monitoring for this host",
@@ -286,7 +307,7 @@ $procrun = @(
     # the same small-footprint settings as the qatwatch launcher's agent defaults (docs/benchmarks.md, "Agent
     # footprint"), less the glibc-only TrimNativeHeapInterval; procrun splits them at ';'. java.library.path is bin\,
     # where mssql-jdbc finds its Windows authentication DLL.
-    "--JvmOptions=-Djava.library.path=$installDir\bin;-Dfile.encoding=UTF-8;-XX:+UseSerialGC;-Xmn3m;-XX:-ShrinkHeapInSteps;-XX:MinHeapFreeRatio=10;-XX:MaxHeapFreeRatio=30;-XX:TieredStopAtLevel=1;-XX:CICompilerCount=1;-XX:MaxMetaspaceSize=48m;-XX:ReservedCodeCacheSize=16m;-XX:MaxDirectMemorySize=16m;-Djdk.nio.maxCachedBufferSize=65536;-XX:-UsePerfData;-XX:+UnlockDiagnosticVMOptions;-XX:ArchiveRelocationMode=0;-XX:AsyncDeflationInterval=10000;-XX:GuaranteedSafepointInterval=0;-Dio.netty.allocator.type=unpooled;-Dio.netty.noPreferDirect=true;-Djava.awt.headless=true;-Dorg.slf4j.simpleLogger.showDateTime=true;-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd HH:mm:ss.SSSZ;-Dorg.slf4j.simpleLogger.log.io.netty=warn;-Dorg.slf4j.simpleLogger.log.io.vertx=warn",
+    "--JvmOptions=-Djava.library.path=$installDir\bin;-Dfile.encoding=UTF-8;-XX:+UseSerialGC;-Xmn2m;-XX:-ShrinkHeapInSteps;-XX:MinHeapFreeRatio=5;-XX:MaxHeapFreeRatio=10;-XX:TieredStopAtLevel=1;-XX:CICompilerCount=1;-XX:Tier3InvocationThreshold=2000;-XX:Tier3MinInvocationThreshold=1000;-XX:Tier3CompileThreshold=20000;-XX:Tier3BackEdgeThreshold=600000;-XX:MaxMetaspaceSize=48m;-XX:ReservedCodeCacheSize=16m;-XX:MaxDirectMemorySize=16m;-Djdk.nio.maxCachedBufferSize=65536;-XX:-UsePerfData;-XX:+UnlockDiagnosticVMOptions;-XX:ArchiveRelocationMode=0;-XX:AsyncDeflationInterval=10000;-XX:GuaranteedSafepointInterval=0;-Dio.netty.allocator.type=unpooled;-Dio.netty.noPreferDirect=true;-Djava.awt.headless=true;-Dorg.slf4j.simpleLogger.showDateTime=true;-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd HH:mm:ss.SSSZ;-Dorg.slf4j.simpleLogger.log.io.netty=warn;-Dorg.slf4j.simpleLogger.log.io.vertx=warn$cdsOptions",
     "--StartMode=jvm",
     "--StartClass=$serviceClass",
     "--StartMethod=start",

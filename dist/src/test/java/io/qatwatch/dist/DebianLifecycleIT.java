@@ -61,6 +61,12 @@ class DebianLifecycleIT {
                 .contains("root qatwatch-agent 640 /etc/qatwatch/agent.yaml");
         assertThat(root.resolve("etc/systemd/system/multi-user.target.wants/qatwatch-agent.service")).isSymbolicLink();
         assertThat(usr("share/qatwatch/lib/qatwatch-agent.jar")).isRegularFile();
+        // the agent's class-data archive, dumped for this Java and this jar; the launcher uses it while they match
+        Path archive = root.resolve("var/cache/qatwatch/qatwatch-agent.jsa");
+        assertThat(install).contains("qatwatch agent-cds: /var/cache/qatwatch/qatwatch-agent.jsa");
+        assertThat(archive).isRegularFile();
+        assertThat(Files.readString(root.resolve("var/cache/qatwatch/qatwatch-agent.jsa.stamp")))
+                .contains("/usr/share/qatwatch/lib/qatwatch-agent.jar ");
         String[] collector = passwd(root, "qatwatch-collector").orElseThrow(() -> new AssertionError("no user qatwatch-collector"));
         assertThat(collector[2]).isNotEqualTo(user[2]);
         assertThat(Files.getAttribute(root.resolve("etc/qatwatch/collector.yaml"), "unix:gid"))
@@ -81,7 +87,7 @@ class DebianLifecycleIT {
         String upgrade = dpkg("--install", rebuiltWithNewerVersion("qatwatch-common", "").toString(),
                 rebuiltWithNewerVersion("qatwatch-agent", "# a newer sample config\n").toString());
 
-        assertThat(upgrade).contains("Unpacking qatwatch-agent (99.0.0) over");
+        assertThat(upgrade).contains("Unpacking qatwatch-agent (99.0.0) over", "qatwatch agent-cds: ");
         assertThat(Files.readString(config)).endsWith("# edited by the DBA\n");
         assertThat(Files.getAttribute(config, "unix:mode")).isEqualTo(0100640);
         assertThat(outbox.resolve("report-1.json")).exists();
@@ -91,6 +97,7 @@ class DebianLifecycleIT {
         dpkg("--remove", "qatwatch-agent");
 
         assertThat(usr("share/qatwatch/lib/qatwatch-agent.jar")).doesNotExist();
+        assertThat(archive).doesNotExist();
         assertThat(config).exists();
         assertThat(outbox.resolve("report-1.json")).exists();
 

@@ -46,6 +46,7 @@ class WindowsZipIT {
 
             assertThat(files).containsExactlyInAnyOrder(
                     ROOT + "lib/qatwatch-agent.jar",
+                    ROOT + "lib/qatwatch-agent.classlist",
                     ROOT + "qatwatch.cmd",
                     ROOT + "bin/prunsrv.exe",
                     ROOT + "install-agent.ps1",

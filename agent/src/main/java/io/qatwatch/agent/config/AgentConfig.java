@@ -62,7 +62,8 @@ public record AgentConfig(
      * How often each probe runs. SQL sections: inventory = server, databases, certificates;
      * configuration = sp_configure and the accelerator status; backups = history and running backups.
      *
-     * @param backupCatchUp wait before reading the next page of backup history when a page came back full
+     * @param backupCatchUp wait before reading the next page of backup history when a page came back full (and the
+     *                      outbox holds at most the report being delivered; else the next page waits for a delivery)
      */
     public record Schedule(
             Duration host,
@@ -82,7 +83,7 @@ public record AgentConfig(
                         Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(5)),
                 new OutboxSettings(64L << 20, 4L << 20, true, 20),
                 new Schedule(Duration.ofHours(1), Duration.ofHours(1), Duration.ofMinutes(5), Duration.ofMinutes(1),
-                        Duration.ofSeconds(5)),
+                        Duration.ofMillis(500)),
                 DEFAULT_HEALTH_PORT,
                 List.of());
     }

@@ -60,6 +60,11 @@ public final class ReportPublisher {
         this.health = health;
     }
 
+    /** Reports waiting in the outbox for delivery; never blocks. */
+    long outboxDepth() {
+        return outbox.stats().depth();
+    }
+
     /** A report of the host probes: machine, QAT, licence. */
     public Future<AgentReport> publishHost(HostInventory inventory) {
         return publish(inventory.host(), inventory.qat(), inventory.licence(), List.of(), inventory.probes());

@@ -12,7 +12,9 @@ import java.util.Set;
 /**
  * Which SQL Server sections are due, and when the next one will be: inventory (server, databases,
  * certificates), configuration (sp_configure, accelerator status) and backups (history, running), each
- * on its own period. Pure: the time is passed in.
+ * on its own period. While a backlog is read (a page came back full), the next page is due after the
+ * catch-up pause, unless the outbox is behind: then it waits for a delivery (see {@link #outboxBehind}).
+ * Pure: the time is passed in.
  */
 final class SqlCadence {
 
@@ -33,6 +35,7 @@ final class SqlCadence {
     private final Map<Group, Instant> lastRun = new EnumMap<>(Group.class);
     private final Duration catchUp;
     private boolean catchingUp;
+    private boolean outboxBehind;
 
     SqlCadence(Schedule schedule) {
         periods.put(Group.INVENTORY, schedule.sqlInventory());
@@ -64,12 +67,29 @@ final class SqlCadence {
         }
     }
 
+    /** True while a backlog of backup history is being read page by page. */
+    boolean catchingUp() {
+        return catchingUp;
+    }
+
+    /**
+     * Whether the outbox holds more than the report being delivered. While catching up, the next page then waits
+     * for a delivery instead of a timer: reading never runs ahead of the collector, so a large msdb cannot fill the
+     * outbox (and have its oldest reports dropped) while the collector is slow or away.
+     */
+    void outboxBehind(boolean behind) {
+        this.outboxBehind = behind;
+    }
+
     /** How long from {@code now} until the next group is due (zero when one already is). */
     Duration untilNext(Instant now) {
         Duration next = null;
         for (Group g : Group.values()) {
             Instant last = lastRun.get(g);
-            Duration period = g == Group.BACKUPS && catchingUp ? catchUp : periods.get(g);
+            Duration period = period(g);
+            if (period == null) {
+                continue;
+            }
             Duration wait = last == null ? Duration.ZERO : Duration.between(now, last.plus(period));
             if (next == null || wait.compareTo(next) < 0) {
                 next = wait;
@@ -80,7 +100,15 @@ final class SqlCadence {
 
     private boolean isDue(Group g, Instant now) {
         Instant last = lastRun.get(g);
-        Duration period = g == Group.BACKUPS && catchingUp ? catchUp : periods.get(g);
-        return last == null || !now.isBefore(last.plus(period));
+        Duration period = period(g);
+        return last == null || period != null && !now.isBefore(last.plus(period));
+    }
+
+    /** The group's wait after its last run; null while it waits for a delivery instead. */
+    private Duration period(Group g) {
+        if (g != Group.BACKUPS || !catchingUp) {
+            return periods.get(g);
+        }
+        return outboxBehind ? null : catchUp;
     }
 }

@@ -4,10 +4,12 @@ import io.qatwatch.agent.probe.sqlserver.HighWaterMarks;
 import io.qatwatch.agent.probe.sqlserver.SqlInstanceProbe;
 import io.qatwatch.agent.probe.sqlserver.SqlProbeResult;
 import io.qatwatch.agent.probe.sqlserver.SqlSection;
+import io.qatwatch.agent.ship.DeliveryVerticle;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.MessageConsumer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
@@ -17,12 +19,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads one SQL Server instance on its cadence (see {@link SqlCadence}), off the event loop, and
  * publishes one report per read. The backup high-water mark moves only after that report is in the
- * outbox; a full page of history is followed by the next page after {@code schedule.backupCatchUp}, and when
- * such a catch-up ends (the backlog of a large msdb is read), {@code caughtUp} runs once, off the event loop.
+ * outbox; a full page of history is followed by the next page after {@code schedule.backupCatchUp}, as soon as
+ * the outbox holds no more than the report being delivered (else after the next delivery), and when such a
+ * catch-up ends (the backlog of a large msdb is read), {@code caughtUp} runs once, off the event loop.
  */
 public final class SqlInstanceVerticle extends VerticleBase {
 
     private static final Logger LOG = LoggerFactory.getLogger(SqlInstanceVerticle.class);
+    /** Reports the outbox may hold while the next backlog page is read: the one being delivered. */
+    static final int BACKLOG_AHEAD = 1;
 
     private final String instance;
     private final SqlInstanceProbe probe;
@@ -36,6 +41,9 @@ public final class SqlInstanceVerticle extends VerticleBase {
     private boolean running;
     private boolean stopping;
     private Promise<Void> idle;
+    private MessageConsumer<Object> deliveries;
+    /** The next backlog page waits for a delivery (the outbox was behind when the next read was scheduled). */
+    private boolean awaitingDelivery;
 
     /** @param caughtUp what to do when a catch-up over full pages of backup history has ended */
     public SqlInstanceVerticle(String instance, SqlInstanceProbe probe, ReportPublisher publisher, HighWaterMarks marks,
@@ -51,8 +59,9 @@ public final class SqlInstanceVerticle extends VerticleBase {
 
     @Override
     public Future<?> start() {
+        deliveries = vertx.eventBus().localConsumer(DeliveryVerticle.DELIVERED_ADDRESS, m -> delivered());
         tick();
-        return Future.succeededFuture();
+        return deliveries.completion();
     }
 
     @Override
@@ -60,6 +69,9 @@ public final class SqlInstanceVerticle extends VerticleBase {
         stopping = true;
         if (timer >= 0) {
             vertx.cancelTimer(timer);
+        }
+        if (deliveries != null) {
+            deliveries.unregister();
         }
         if (!running) {
             return Future.succeededFuture();
@@ -73,6 +85,7 @@ public final class SqlInstanceVerticle extends VerticleBase {
         if (stopping) {
             return;
         }
+        cadence.outboxBehind(outboxBehind());
         Set<SqlSection> due = cadence.due(clock.instant());
         if (due.isEmpty()) {
             scheduleNext();
@@ -132,10 +145,26 @@ public final class SqlInstanceVerticle extends VerticleBase {
         });
     }
 
+    /** A report left the outbox: a backlog page that waited for it may be read now. */
+    private void delivered() {
+        if (stopping || running || timer < 0 || !awaitingDelivery || outboxBehind()) {
+            return;
+        }
+        vertx.cancelTimer(timer);
+        tick();
+    }
+
+    private boolean outboxBehind() {
+        return publisher.outboxDepth() > BACKLOG_AHEAD;
+    }
+
     private void scheduleNext() {
         if (stopping) {
             return;
         }
+        boolean behind = outboxBehind();
+        cadence.outboxBehind(behind);
+        awaitingDelivery = behind && cadence.catchingUp();
         Duration wait = cadence.untilNext(clock.instant());
         timer = vertx.setTimer(Math.max(1, wait.toMillis()), id -> tick());
     }

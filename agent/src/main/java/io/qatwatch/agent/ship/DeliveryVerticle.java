@@ -24,6 +24,8 @@ public final class DeliveryVerticle extends VerticleBase {
 
     /** Local event-bus address: "the outbox has something new". */
     public static final String WAKE_ADDRESS = "qatwatch.outbox.appended";
+    /** Published (no body) each time the collector accepted a report and it left the outbox. */
+    public static final String DELIVERED_ADDRESS = "qatwatch.outbox.delivered";
 
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryVerticle.class);
 
@@ -135,6 +137,7 @@ public final class DeliveryVerticle extends VerticleBase {
                 backoff.reset();
                 lastLoggedFailure = null;
                 status.delivered(clock.instant());
+                vertx.eventBus().publish(DELIVERED_ADDRESS, null);
             });
         }
         if (decision instanceof DeliveryDecision.Refused refused) {

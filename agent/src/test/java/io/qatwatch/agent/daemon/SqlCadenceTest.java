@@ -39,4 +39,23 @@ class SqlCadenceTest {
         cadence.ran(EnumSet.of(SqlSection.BACKUP_HISTORY, SqlSection.RUNNING_BACKUPS), T0.plusSeconds(5), false);
         assertThat(cadence.untilNext(T0.plusSeconds(5))).isEqualTo(Duration.ofSeconds(60));
     }
+
+    @Test
+    void whileTheOutboxIsBehindTheNextPageWaitsForADeliveryNotATimer() {
+        cadence.ran(cadence.due(T0), T0, true);
+        cadence.outboxBehind(true);
+        assertThat(cadence.due(T0.plusSeconds(30))).doesNotContain(SqlSection.BACKUP_HISTORY);
+        // the other groups keep their periods: configuration is next, in 5 minutes
+        assertThat(cadence.untilNext(T0.plusSeconds(30))).isEqualTo(Duration.ofSeconds(270));
+        cadence.outboxBehind(false);
+        assertThat(cadence.due(T0.plusSeconds(30))).contains(SqlSection.BACKUP_HISTORY);
+        assertThat(cadence.untilNext(T0.plusSeconds(30))).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void aBehindOutboxDoesNotHoldRegularReads() {
+        cadence.ran(cadence.due(T0), T0, false);
+        cadence.outboxBehind(true);
+        assertThat(cadence.due(T0.plusSeconds(60))).contains(SqlSection.BACKUP_HISTORY);
+    }
 }

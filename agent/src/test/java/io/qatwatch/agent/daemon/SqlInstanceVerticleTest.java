@@ -4,21 +4,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.agent.config.AgentConfig;
 import io.qatwatch.agent.probe.sqlserver.HighWaterMarks;
+import io.qatwatch.agent.ship.Backoff;
+import io.qatwatch.agent.ship.CollectorClient;
 import io.qatwatch.agent.ship.DeliveryStatus;
+import io.qatwatch.agent.ship.DeliveryVerticle;
 import io.qatwatch.agent.ship.Outbox;
 import io.qatwatch.agent.ship.OutboxSettings;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The end of a backlog catch-up, which is when the agent gives back the heap the backlog grew. */
+/**
+ * Reading a backlog of backup history: page after page while the collector keeps up, waiting for deliveries when it
+ * does not, and the end of the catch-up, which is when the agent gives back the heap the backlog grew. Reports go
+ * through the real delivery loop to an HTTP server on loopback that answers like the collector.
+ */
 class SqlInstanceVerticleTest {
 
     @TempDir
@@ -27,11 +40,30 @@ class SqlInstanceVerticleTest {
     private Vertx vertx;
     private Outbox outbox;
     private final AtomicInteger caughtUp = new AtomicInteger();
+    /** While set, the collector holds its answers (a slow or busy collector); released, it answers them all. */
+    private final AtomicBoolean holding = new AtomicBoolean();
+    private final List<HttpServerRequest> held = new CopyOnWriteArrayList<>();
+    private HttpServer collector;
 
     @BeforeEach
     void setUp() throws Exception {
         vertx = Vertx.vertx();
         outbox = Outbox.open(data.resolve("outbox"), new OutboxSettings(64L << 20, 4L << 20, false, 5));
+        collector = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(b -> {
+            if (holding.get()) {
+                held.add(req);
+            } else {
+                accept(req);
+            }
+        })).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+        CollectorClient client = new CollectorClient(vertx, URI.create("http://127.0.0.1:" + collector.actualPort()), "t",
+                null, Duration.ofSeconds(5), Duration.ofSeconds(30));
+        vertx.deployVerticle(new DeliveryVerticle(outbox, client, new Backoff(Duration.ofMillis(50), Duration.ofSeconds(1),
+                () -> 0.5), Clock.systemUTC(), true, new DeliveryStatus())).await(10, TimeUnit.SECONDS);
+    }
+
+    private static void accept(HttpServerRequest req) {
+        req.response().setStatusCode(202).end("{\"reportId\":\"x\",\"duplicate\":false}");
     }
 
     @AfterEach
@@ -46,6 +78,25 @@ class SqlInstanceVerticleTest {
         deploy(msdb);
         awaitCalls(msdb, 6);
         assertThat(msdb.askedAfter).startsWith(-1L, 10L, 20L, 25L);
+        assertThat(caughtUp).hasValue(1);
+    }
+
+    @Test
+    void aBacklogWaitsForTheCollectorInsteadOfFillingTheOutbox() throws Exception {
+        holding.set(true);
+        FakeMsdb msdb = new FakeMsdb("PROD", 50, 10);
+        deploy(msdb);
+        awaitCalls(msdb, 2);
+        // the first page's report is being delivered, the second waits: with the pause of 20 ms, 8 more pages would
+        // have been read in this time had reading not waited for the collector
+        Thread.sleep(300);
+        assertThat(msdb.askedAfter).containsExactly(-1L, 10L);
+        assertThat(outbox.stats().depth()).isEqualTo(2);
+
+        holding.set(false);
+        held.forEach(SqlInstanceVerticleTest::accept);
+        awaitCalls(msdb, 6);
+        assertThat(msdb.askedAfter).startsWith(-1L, 10L, 20L, 30L, 40L, 50L);
         assertThat(caughtUp).hasValue(1);
     }
 
