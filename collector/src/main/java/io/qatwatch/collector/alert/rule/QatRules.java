@@ -120,18 +120,23 @@ final class QatRules {
                     qatDeflate.add(b.databaseName());
                 }
             }
-            String algorithm = ia.instance().configuration().stream()
-                    .filter(c -> "backup compression algorithm".equalsIgnoreCase(c.name()))
-                    .map(ConfigOption::valueInUse).findFirst().map(QatRules::algorithmName).orElse("unknown");
             AcceleratorStatus a = q.get();
             Fact mode = new Fact("Engine says", "QAT mode " + a.modeDesc() + " (" + nz(a.modeReasonDesc()) + ")");
-            Fact dflt = new Fact("'backup compression algorithm'", algorithm);
+            // the jobs' own commands (CommandLog) win over the instance default for their databases
+            Fact dflt = new Fact("Configured algorithm", JobCommands.configured(ia.instance(), since));
+            Map<String, String> commands = JobCommands.commandAlgorithms(ia.instance(), since);
             if (enabled(a) && !xpress.isEmpty()) {
+                Set<String> named = new TreeSet<>();
+                xpress.stream().filter(d -> commands.getOrDefault(d, "").startsWith("MS_XPRESS")).forEach(named::add);
+                String fix = named.isEmpty() ? "add COMPRESSION (ALGORITHM = QAT_DEFLATE) to the jobs, or set "
+                        + "'backup compression algorithm' to 2"
+                        : "the jobs' commands name ALGORITHM = MS_XPRESS for " + String.join(", ", named)
+                                + ", which the instance default does not change: set QAT_DEFLATE in the job (Ola Hallengren's "
+                                + "DatabaseBackup: @CompressionAlgorithm = 'QAT_DEFLATE')";
                 out.add(new Alert("qat-config-mismatch", cfg.severity(), ia.host().host(), ia.instance().name(), null, "xpress",
                         "QAT is enabled but " + xpress.size() + " database(s) still back up with MS_XPRESS", MISMATCH_WHY,
                         List.of(mode, dflt, new Fact("MS_XPRESS in the last " + cfg.recentHours() + " h", String.join(", ", xpress)),
-                                new Fact("Fix", "add COMPRESSION (ALGORITHM = QAT_DEFLATE) to the jobs, or set "
-                                        + "'backup compression algorithm' to 2")),
+                                new Fact("Fix", fix)),
                         List.of()));
             }
             if ("NONE".equalsIgnoreCase(a.modeDesc()) && !qatDeflate.isEmpty()) {
