@@ -122,9 +122,10 @@ final class UrlCeilingRules {
                     continue;
                 }
                 String limit = "s3".equals(cfg.storage())
-                        ? cfg.s3PartsPerUrl() + " parts x MAXTRANSFERSIZE " + Fmt.bytes(cfg.s3MaxTransferSizeBytes())
-                                + " (S3-compatible)"
-                        : cfg.azureBlocksPerBlob() + " blocks x " + Fmt.bytes(cfg.azureBlockSizeBytes()) + " (Azure block blob)";
+                        ? String.format(Locale.ROOT, "%,d parts x MAXTRANSFERSIZE %,d bytes, S3-compatible",
+                                cfg.s3PartsPerUrl(), cfg.s3MaxTransferSizeBytes())
+                        : String.format(Locale.ROOT, "%,d blocks x %,d bytes, Azure block blob", cfg.azureBlocksPerBlob(),
+                                cfg.azureBlockSizeBytes());
                 List<Fact> facts = List.of(
                         new Fact("Latest full", Fmt.bytes(f.latestBytes()) + " written to " + f.families() + " URL(s), "
                                 + Fmt.bytes(f.latestBytes() / (double) f.families()) + " per URL, finished "
