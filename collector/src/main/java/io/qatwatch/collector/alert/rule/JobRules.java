@@ -5,11 +5,11 @@ import io.qatwatch.collector.alert.Alert.Fact;
 import io.qatwatch.collector.analysis.FleetAnalysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase;
+import io.qatwatch.collector.analysis.RestoreTests;
 import io.qatwatch.collector.store.JobActivity;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AgentJob;
 import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.JobRun;
-import io.qatwatch.protocol.SqlInstanceSnapshot.RestoreRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -158,34 +158,6 @@ final class JobRules {
         return jobId == null ? "" : jobId.toLowerCase(Locale.ROOT);
     }
 
-    /** The newest restore in the fleet of one database's backups, and the host and instance that performed it. */
-    record RestoreTest(RestoreRecord restore, String host, String instance) {
-    }
-
-    /**
-     * The newest restore of {@code db}'s backups anywhere in the fleet (VERIFYONLY excluded): one whose backup set
-     * names the database's family GUID, or its database GUID. Empty when the fleet reports none.
-     */
-    static Optional<RestoreTest> lastRestore(FleetAnalysis fleet, DatabaseInfo db) {
-        RestoreTest best = null;
-        for (InstanceAnalysis ia : fleet.instances()) {
-            for (RestoreRecord r : ia.instance().jobs().restores()) {
-                if ("V".equalsIgnoreCase(r.restoreType()) || !restores(r, db)) {
-                    continue;
-                }
-                if (best == null || r.restoredAt().isAfter(best.restore().restoredAt())) {
-                    best = new RestoreTest(r, ia.host().host(), ia.instance().name());
-                }
-            }
-        }
-        return Optional.ofNullable(best);
-    }
-
-    private static boolean restores(RestoreRecord r, DatabaseInfo db) {
-        return db.familyGuid() != null && db.familyGuid().equalsIgnoreCase(r.familyGuid())
-                || db.databaseGuid() != null && db.databaseGuid().equalsIgnoreCase(r.sourceDatabaseGuid());
-    }
-
     /** The database behind a merged database: its row on the instance that names it. */
     static Optional<DatabaseInfo> info(FleetAnalysis fleet, MergedDatabase m) {
         return fleet.instance(m.host(), m.instance()).flatMap(ia -> ia.instance().databases().stream()
@@ -208,7 +180,7 @@ final class JobRules {
             if (db.isEmpty()) {
                 continue;
             }
-            Optional<RestoreTest> last = lastRestore(fleet, db.get());
+            Optional<RestoreTests.RestoreTest> last = RestoreTests.last(fleet, db.get());
             if (last.isPresent() && !last.get().restore().restoredAt().isBefore(since)) {
                 continue;
             }
@@ -220,7 +192,7 @@ final class JobRules {
                 summary = "No restore of " + m.name() + "'s backups anywhere in the fleet in the last "
                         + fleet.config().windows().lookbackDays() + " days";
             } else {
-                RestoreTest t = last.get();
+                RestoreTests.RestoreTest t = last.get();
                 long days = Duration.between(t.restore().restoredAt(), fleet.now()).toDays();
                 summary = "Last restore test of " + m.name() + "'s backups was " + days + " days ago";
                 facts.add(new Fact("Last restore", Fmt.when(t.restore().restoredAt(), zone) + " on " + t.host() + "/"
