@@ -45,7 +45,9 @@ public final class StoreCopy {
                     "licence_json", "licence_verdict", "facts_at", "probes_json", "tags_json"), "name", "name", null),
             new Table("instances", List.of("host", "name", "last_seen", "server_json", "configuration_json",
                     "accelerators_json", "databases_json", "running_json", "certificates_json", "high_water_mark",
-                    "asymmetric_keys_json", "jobs_status", "jobs_json", "job_history_hwm", "command_log_hwm", "restore_hwm"),
+                    "asymmetric_keys_json", "jobs_status", "jobs_json", "job_history_hwm", "command_log_hwm", "restore_hwm",
+                    // copied, not restarted at 0: the alert stage takes 0 for "no job activity ever" and reads nothing
+                    "jobs_seq"),
                     "host, name", "host, name", null),
             new Table("instance_changes", List.of("host", "instance", "section", "changed_at", "old_json", "new_json"),
                     null, "rowid", null),

@@ -4,7 +4,6 @@ import io.qatwatch.collector.analysis.FleetState.InstanceState;
 import io.qatwatch.protocol.SqlInstanceSnapshot.CommandLogEntry;
 import io.qatwatch.protocol.SqlInstanceSnapshot.ConfigOption;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,20 +43,18 @@ final class JobCommands {
     }
 
     /**
-     * What the instance's backups are configured with, for people: the default, then the jobs' commands grouped by what
-     * they name ("1 (MS_XPRESS); jobs' commands: ZSTD LEVEL = MEDIUM for SalesDW, HR").
+     * What the jobs' own commands configure, for people, grouped by what they name ("MS_XPRESS for Billing; ZSTD
+     * LEVEL = MEDIUM for SalesDW"); null when CommandLog names none since {@code since}.
      */
-    static String configured(InstanceState i, Instant since) {
+    static String commands(InstanceState i, Instant since) {
         Map<String, String> commands = commandAlgorithms(i, since);
-        String dflt = instanceDefault(i);
         if (commands.isEmpty()) {
-            return dflt;
+            return null;
         }
-        Map<String, TreeSet<String>> byAlgorithm = new LinkedHashMap<>();
+        Map<String, TreeSet<String>> byAlgorithm = new TreeMap<>();
         commands.forEach((db, alg) -> byAlgorithm.computeIfAbsent(alg, a -> new TreeSet<>(String.CASE_INSENSITIVE_ORDER)).add(db));
-        StringBuilder s = new StringBuilder(dflt).append(" by default; the jobs' commands (CommandLog) name ");
         List<String> parts = byAlgorithm.entrySet().stream().map(e -> e.getKey() + " for " + String.join(", ", e.getValue())).toList();
-        s.append(String.join("; ", parts));
+        StringBuilder s = new StringBuilder(String.join("; ", parts));
         if (byAlgorithm.keySet().stream().anyMatch(a -> a.startsWith("ZSTD"))) {
             s.append(" (ZSTD cannot be the instance default: sp_configure 'backup compression algorithm', 3 fails with "
                     + "Msg 15129; each BACKUP names it)");

@@ -67,7 +67,8 @@ final class WindowRules {
             }
             NightlyWindow.DatabaseBackup lastOut = last.backups().stream()
                     .max(java.util.Comparator.comparing(NightlyWindow.DatabaseBackup::finishedAt)).orElseThrow();
-            List<Fact> facts = new ArrayList<>(List.of(new Fact("Window", Fmt.when(last.firstStart(), cal.zone()) + " → " + Fmt.when(last.lastFinish(), cal.zone())),
+            List<Fact> facts = new ArrayList<>(List.of(
+                    new Fact("Window", Fmt.when(last.firstStart(), cal.zone()) + " → " + Fmt.when(last.lastFinish(), cal.zone())),
                             new Fact("Business start", Fmt.when(last.businessStart(), cal.zone()) + " (calendar " + cal.name() + ")"),
                             new Fact("Margin", Fmt.minutes(last.marginMinutes())),
                             new Fact("Last to finish", lastOut.database() + " (" + typeName(lastOut.type()) + ", "

@@ -222,9 +222,10 @@ class JobEvidenceRulesTest {
         List<Alert> alerts = config(RETAIL, null).evaluator().evaluate(new FleetState(List.of(host("sql01", now, prod))), now)
                 .alerts().stream().filter(a -> a.rule().equals("qat-config-mismatch")).toList();
         assertThat(alerts).singleElement().satisfies(a -> assertThat(a.details())
-                .contains("Configured algorithm: 1 (MS_XPRESS) by default; the jobs' commands (CommandLog) name MS_XPRESS for "
-                        + "Billing; ZSTD LEVEL = MEDIUM for SalesDW (ZSTD cannot be the instance default: sp_configure "
-                        + "'backup compression algorithm', 3 fails with Msg 15129; each BACKUP names it)")
+                .contains("'backup compression algorithm': 1 (MS_XPRESS)")
+                .contains("The jobs' commands (CommandLog): MS_XPRESS for Billing; ZSTD LEVEL = MEDIUM for SalesDW (ZSTD cannot "
+                        + "be the instance default: sp_configure 'backup compression algorithm', 3 fails with Msg 15129; each "
+                        + "BACKUP names it)")
                 .contains("MS_XPRESS in the last 48 h: Billing")
                 .contains("Fix: the jobs' commands name ALGORITHM = MS_XPRESS for Billing"));
     }
@@ -245,6 +246,15 @@ class JobEvidenceRulesTest {
         List<JobRun> lateRun = List.of(outcome(1, BACKUP_JOB, "DatabaseBackup - FULL", "SUCCEEDED", late.startedAt(), 7 * 3600, "ok"));
         assertThat(breachFact(now, late, jobs, lateRun)).isEqualTo("Mon 2026-11-30 00:05 CET (DatabaseBackup - FULL); the "
                 + "window began 1 h 10 min late: the job itself started late, at Mon 2026-11-30 01:15 CET");
+
+        InstanceState lateProd = instance("PROD", now, null, List.of(), List.of(), List.of(Histories.db("Archive", "SIMPLE")),
+                List.of(late), new JobActivity("AVAILABLE", jobs, lateRun, List.of(), List.of()));
+        var json = io.qatwatch.collector.analysis.WindowsJson.of(config(RETAIL, null).evaluator()
+                .analyse(new FleetState(List.of(host("sql01", now, lateProd))), now).instances().get(0))
+                .getJsonArray("windows").getJsonObject(0);
+        assertThat(json.getString("plannedStart")).as("the windows API's planned start").isEqualTo(planned.toString());
+        assertThat(json.getLong("lateStartSeconds")).isEqualTo(70 * 60L);
+        assertThat(json.getString("plannedBy")).isEqualTo("DatabaseBackup - FULL");
 
         BackupRecord longRun = backup("Archive", "D", planned.plusSeconds(20), 8 * 3600, 1L << 40, "MS_XPRESS", "UNC");
         List<JobRun> onTime = List.of(outcome(1, BACKUP_JOB, "DatabaseBackup - FULL", "SUCCEEDED", planned, 8 * 3600, "ok"));
