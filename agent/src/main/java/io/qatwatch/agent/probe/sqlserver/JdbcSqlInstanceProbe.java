@@ -127,14 +127,38 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
      */
     public Long startForRecentBackups(int recent) {
         try (Connection c = connect()) {
-            return execute(c, SqlQuery.LATEST_BACKUP_SET_ID, SqlQuery.none(), Map.of(), rs -> {
+            return startForRecent(c, SqlQuery.LATEST_BACKUP_SET_ID, Map.of(), recent);
+        } catch (SQLException | PasswordUnavailable e) {
+            return null;
+        }
+    }
+
+    /**
+     * Where to start each history for the one-shot {@code probe}, over one connection: about {@code recentBackups}
+     * backups and {@code recentRows} of the newest job runs, CommandLog rows and restores. A history that cannot be
+     * asked starts at its beginning (the probe then reports why it could not be read).
+     */
+    public HistoryMarks startForRecent(int recentBackups, int recentRows) {
+        try (Connection c = connect()) {
+            return new HistoryMarks(startForRecent(c, SqlQuery.LATEST_BACKUP_SET_ID, Map.of(), recentBackups),
+                    startForRecent(c, SqlQuery.JOB_HISTORY_LATEST, Map.of(), recentRows),
+                    startForRecent(c, SqlQuery.COMMAND_LOG_LATEST, Map.of("command_log_table", settings.commandLogDatabase()), recentRows),
+                    startForRecent(c, SqlQuery.RESTORE_HISTORY_LATEST, Map.of(), recentRows));
+        } catch (SQLException | PasswordUnavailable e) {
+            return HistoryMarks.NONE;
+        }
+    }
+
+    private Long startForRecent(Connection c, SqlQuery latestQuery, Map<String, String> tables, int recent) {
+        try {
+            return execute(c, latestQuery, SqlQuery.none(), tables, rs -> {
                 if (!rs.next()) {
                     return null;
                 }
                 long latest = rs.getLong(1);
                 return rs.wasNull() ? null : Math.max(0, latest - recent);
             });
-        } catch (SQLException | PasswordUnavailable e) {
+        } catch (SQLException e) {
             return null;
         }
     }
