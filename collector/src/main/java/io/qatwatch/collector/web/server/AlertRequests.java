@@ -1,14 +1,13 @@
 package io.qatwatch.collector.web.server;
 
 import io.qatwatch.collector.web.AlertActions;
+import io.qatwatch.collector.web.server.RequestFields.BadRequest;
 import io.vertx.core.Future;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.function.Supplier;
 
 /**
@@ -27,17 +26,6 @@ final class AlertRequests {
     AlertRequests(Supplier<AlertActions> actions, Clock clock) {
         this.actions = actions;
         this.clock = clock;
-    }
-
-    /** A refused request: what is wrong, and with which field. */
-    static final class BadRequest extends Exception {
-        private static final long serialVersionUID = 1L;
-        private final String field;
-
-        BadRequest(String field, String message) {
-            super(message);
-            this.field = field;
-        }
     }
 
     void show(RoutingContext ctx) {
@@ -110,59 +98,26 @@ final class AlertRequests {
     }
 
     private static JsonObject body(RoutingContext ctx, boolean emptyAllowed) throws BadRequest {
-        var buffer = ctx.body().buffer();
-        if (buffer == null || buffer.length() == 0) {
-            if (emptyAllowed) {
-                return new JsonObject();
-            }
-            throw new BadRequest("$", "empty body: send a JSON object");
-        }
-        try {
-            return buffer.toJsonObject();
-        } catch (DecodeException | ClassCastException e) {
-            throw new BadRequest("$", "body is not a JSON object");
-        }
+        return RequestFields.object(ctx.body().buffer(), emptyAllowed ? null : "empty body: send a JSON object");
     }
 
     private static String text(JsonObject json, String field) throws BadRequest {
-        Object v = json.getValue(field);
-        if (v == null) {
-            return null;
-        }
-        if (!(v instanceof String s)) {
-            throw new BadRequest(field, "must be a string");
-        }
-        if (s.length() > MAX_TEXT) {
-            throw new BadRequest(field, "is longer than " + MAX_TEXT + " characters");
-        }
-        for (int i = 0; i < s.length(); i++) {
-            if (Character.isISOControl(s.charAt(i)) && s.charAt(i) != '\n') {
-                throw new BadRequest(field, "contains a control character");
-            }
-        }
-        return s.isBlank() ? null : s.strip();
+        return RequestFields.text(json, field, MAX_TEXT, true);
     }
 
     private static Instant expiry(JsonObject json, Instant now) throws BadRequest {
-        Instant at;
-        if (json.containsKey("minutes")) {
-            if (!(json.getValue("minutes") instanceof Number n) || n.longValue() < 1) {
-                throw new BadRequest("minutes", "must be a whole number of minutes, at least 1");
+        Instant at = RequestFields.minutesFrom(json, now);
+        if (at == null) {
+            if (json.getValue("expiresAt") instanceof String s) {
+                at = RequestFields.instant("expiresAt", s);
+                if (!at.isAfter(now)) {
+                    throw new BadRequest("expiresAt", "is not in the future");
+                }
+            } else if (json.getValue("expiresAt") != null) {
+                throw new BadRequest("expiresAt", "must be a UTC ISO-8601 time, e.g. 2026-12-01T07:00:00Z");
+            } else {
+                return null;
             }
-            at = now.plus(Duration.ofMinutes(n.longValue()));
-        } else if (json.getValue("expiresAt") instanceof String s) {
-            try {
-                at = Instant.parse(s);
-            } catch (DateTimeParseException e) {
-                throw new BadRequest("expiresAt", "not a UTC ISO-8601 time: " + s);
-            }
-            if (!at.isAfter(now)) {
-                throw new BadRequest("expiresAt", "is not in the future");
-            }
-        } else if (json.containsKey("expiresAt") && json.getValue("expiresAt") != null) {
-            throw new BadRequest("expiresAt", "must be a UTC ISO-8601 time, e.g. 2026-12-01T07:00:00Z");
-        } else {
-            return null;
         }
         if (at.isAfter(now.plus(LONGEST))) {
             throw new BadRequest(json.containsKey("minutes") ? "minutes" : "expiresAt", "is more than 30 days ahead");
@@ -189,7 +144,7 @@ final class AlertRequests {
     }
 
     private static void bad(RoutingContext ctx, BadRequest e) {
-        error(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field));
+        error(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
     }
 
     private static void notConfigured(RoutingContext ctx) {

@@ -160,32 +160,22 @@ public final class CollectorServer extends VerticleBase {
         router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
         AlertRequests alertRequests = new AlertRequests(() -> actions, clock);
         router.get("/api/v1/alerts/:id").handler(ctx -> readAccess.require(ctx, false, () -> alertRequests.show(ctx)));
-        router.post("/api/v1/alerts/:id/acknowledge").handler(BodyHandler.create(false).setBodyLimit(16 * 1024))
-                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.acknowledge(ctx)));
+        changeWithBody(router, readAccess, "/api/v1/alerts/:id/acknowledge", Kind.OPERATOR, 16 * 1024, alertRequests::acknowledge);
         router.delete("/api/v1/alerts/:id/acknowledge")
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.unacknowledge(ctx)));
-        router.post("/api/v1/alerts/:id/notes").handler(BodyHandler.create(false).setBodyLimit(16 * 1024))
-                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.note(ctx)));
+        changeWithBody(router, readAccess, "/api/v1/alerts/:id/notes", Kind.OPERATOR, 16 * 1024, alertRequests::note);
         router.get("/api/v1/instances/:host/:instance/windows")
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
         router.get("/api/v1/instances/:host/:instance/accelerator")
                 .handler(ctx -> readAccess.require(ctx, false, () -> accelerator(ctx)));
         router.get("/api/v1/compression").handler(ctx -> readAccess.require(ctx, false, () -> compression(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
-        // a reader first, the body (at most 64 KiB) after: BodyHandler resumes the request paused here; the CSRF
-        // check of a cookie session then reads the body (two routes: Vert.x Web wants a route's BodyHandler first)
-        router.post("/api/v1/silences").handler(ctx -> {
-            ctx.request().pause();
-            readAccess.require(ctx, false, ctx::next);
-        });
-        router.post("/api/v1/silences").handler(BodyHandler.create(false).setBodyLimit(64 * 1024))
-                .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> createSilence(ctx)));
+        changeWithBody(router, readAccess, "/api/v1/silences", Kind.OPERATOR, 64 * 1024, this::createSilence);
         router.delete("/api/v1/silences/:id")
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> expireSilence(ctx)));
         TokenApi tokenApi = new TokenApi(storeWorker, tokens, clock);
         router.get("/api/v1/tokens").handler(ctx -> readAccess.require(ctx, Kind.ADMIN, false, () -> tokenApi.list(ctx)));
-        router.post("/api/v1/tokens").handler(BodyHandler.create(false).setBodyLimit(4 * 1024))
-                .handler(ctx -> readAccess.requireToChange(ctx, Kind.ADMIN, () -> tokenApi.add(ctx)));
+        changeWithBody(router, readAccess, "/api/v1/tokens", Kind.ADMIN, 4 * 1024, tokenApi::add);
         router.delete("/api/v1/tokens/:name")
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.ADMIN, () -> tokenApi.revoke(ctx)));
         router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
@@ -398,6 +388,22 @@ public final class CollectorServer extends VerticleBase {
         }).onFailure(ctx::fail);
     }
 
+    /**
+     * A {@code POST} that changes something and carries a JSON body of at most {@code limit} bytes: the token (or
+     * session) and its role are checked first, on the request's headers alone, with the request paused; only then
+     * does BodyHandler resume it and read the body, and a cookie session's CSRF token is checked against it. Nothing
+     * of an unauthenticated client's body is read. (Two routes: Vert.x Web wants a route's BodyHandler first.)
+     */
+    private static void changeWithBody(Router router, ReadAccess readAccess, String path, Kind needed, int limit,
+            Consumer<RoutingContext> handler) {
+        router.post(path).handler(ctx -> {
+            ctx.request().pause();
+            readAccess.require(ctx, needed, false, ctx::next);
+        });
+        router.post(path).handler(BodyHandler.create(false).setBodyLimit(limit))
+                .handler(ctx -> readAccess.requireToChange(ctx, needed, () -> handler.accept(ctx)));
+    }
+
     private void compression(RoutingContext ctx) {
         FleetCompression latest = compression == null ? null : compression.latest();
         if (latest == null) {
@@ -442,7 +448,7 @@ public final class CollectorServer extends VerticleBase {
         SilencesApi.Request request;
         try {
             request = SilenceRequests.parse(ctx.body().buffer(), clock.instant());
-        } catch (SilenceRequests.BadRequest e) {
+        } catch (RequestFields.BadRequest e) {
             json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
             return;
         }
