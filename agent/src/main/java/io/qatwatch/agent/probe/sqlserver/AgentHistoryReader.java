@@ -8,10 +8,12 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.JobSchedule;
 import io.qatwatch.protocol.SqlInstanceSnapshot.RestoreRecord;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +22,8 @@ import java.util.Set;
 /**
  * Reads what SQL Server Agent, Ola Hallengren's CommandLog and msdb's restore history say about backups: the jobs with
  * their schedules, the job runs, the BACKUP commands, and the restores. Histories are read above their high-water marks
- * in pages; a mark above every row left (msdb restored or rebuilt, a table recreated) starts again from the lowest row.
+ * in pages; a mark above every row left (msdb restored or rebuilt, a table recreated) starts again from the lowest row
+ * (checked on the first read with nothing new, then at most once an hour).
  */
 final class AgentHistoryReader {
 
@@ -50,18 +53,39 @@ final class AgentHistoryReader {
     private record Keyed<T>(long id, T value) {
     }
 
+    /**
+     * What the reads of one instance remember between cycles, so that a cycle with nothing new costs one query per
+     * history: whether Agent runs ('Agent XPs', asked again with the inventory), whether CommandLog is absent (asked
+     * again with the inventory), and when each history last had its highest id checked (at most once an hour).
+     */
+    static final class Memory {
+        static final Duration RESTART_CHECK = Duration.ofHours(1);
+        Integer agentXps;
+        boolean agentXpsKnown;
+        boolean commandLogAbsent;
+        final Map<SqlQuery, Instant> restartChecked = new HashMap<>();
+    }
+
     private final SqlCycle cycle;
     private final String grantee;
     private final ZoneId hostZone;
     private final int pageSize;
-    private Integer agentXps;
-    private boolean agentAsked;
+    private final Memory memory;
+    private final Instant now;
+    private final boolean inventory;
 
-    AgentHistoryReader(SqlCycle cycle, String login, ZoneId hostZone, int pageSize) {
+    /**
+     * @param inventory whether this cycle reads the inventory (the jobs): then what {@code memory} holds about the
+     *                  Agent and CommandLog is asked again
+     */
+    AgentHistoryReader(SqlCycle cycle, String login, ZoneId hostZone, int pageSize, Memory memory, Instant now, boolean inventory) {
         this.cycle = cycle;
         this.grantee = login == null ? "[DOMAIN\\service-account]" : "[" + login + "]";
         this.hostZone = hostZone;
         this.pageSize = pageSize;
+        this.memory = memory;
+        this.now = now;
+        this.inventory = inventory;
     }
 
     /**
@@ -72,24 +96,24 @@ final class AgentHistoryReader {
         if (engineEdition != null && engineEdition == EXPRESS) {
             return SqlInstanceSnapshot.JOBS_NO_AGENT;
         }
-        if (!agentAsked) {
-            agentAsked = true;
+        if (inventory || !memory.agentXpsKnown) {
             long start = System.nanoTime();
             try {
-                agentXps = cycle.execute(SqlQuery.AGENT_STATUS, SqlQuery.none(), Map.of(), rs -> {
+                memory.agentXps = cycle.execute(SqlQuery.AGENT_STATUS, SqlQuery.none(), Map.of(), rs -> {
                     if (!rs.next()) {
                         return null;
                     }
                     int xps = rs.getInt("agent_xps");
                     return rs.wasNull() ? null : xps;
                 });
+                memory.agentXpsKnown = true;
                 cycle.ok("agent-status", start);
             } catch (SQLException e) {
                 cycle.fail("agent-status", SqlQuery.AGENT_STATUS, e, start);
                 return null;
             }
         }
-        return agentXps != null && agentXps == 0 ? SqlInstanceSnapshot.JOBS_NO_AGENT : SqlInstanceSnapshot.JOBS_AVAILABLE;
+        return memory.agentXps != null && memory.agentXps == 0 ? SqlInstanceSnapshot.JOBS_NO_AGENT : SqlInstanceSnapshot.JOBS_AVAILABLE;
     }
 
     /** Every job with its steps' meaning and its schedules; the status says why there are none. */
@@ -214,6 +238,10 @@ final class AgentHistoryReader {
      * that is not there (Msg 208) is no CommandLog: an empty list and no mark, not an error.
      */
     Rows<CommandLogEntry> commandLog(String database, Long after) {
+        if (memory.commandLogAbsent && !inventory) {
+            return new Rows<>(List.of(), null, false);
+        }
+        memory.commandLogAbsent = false;
         return incremental("command-log", SqlQuery.COMMAND_LOG, SqlQuery.COMMAND_LOG_LATEST, "after_id",
                 Map.of("command_log_table", database), after, MAX_COMMAND_LOG_ROWS_PER_PROBE, AgentHistoryReader::readCommandLog);
     }
@@ -280,7 +308,7 @@ final class AgentHistoryReader {
         long start = System.nanoTime();
         try {
             Rows<T> rows = pages(pageQuery, markName, tables, after, maxRows, reader);
-            if (after != null && after > 0 && rows.mark().equals(after) && rows.rows().isEmpty()) {
+            if (after != null && after > 0 && rows.mark().equals(after) && rows.rows().isEmpty() && restartCheckDue(latestQuery)) {
                 Long latest = cycle.execute(latestQuery, SqlQuery.none(), tables, rs -> {
                     if (!rs.next()) {
                         return null;
@@ -296,12 +324,23 @@ final class AgentHistoryReader {
             return rows;
         } catch (SQLException e) {
             if (e.getErrorCode() == INVALID_OBJECT_NAME && pageQuery == SqlQuery.COMMAND_LOG) {
+                memory.commandLogAbsent = true;
                 cycle.ok(probe, start);
                 return new Rows<>(List.of(), null, false);
             }
             cycle.fail(probe, pageQuery, e, start);
             return new Rows<>(null, after, false);
         }
+    }
+
+    /** Whether a history's highest id is to be asked now: on its first empty read, then at most once an hour. */
+    private boolean restartCheckDue(SqlQuery latestQuery) {
+        Instant last = memory.restartChecked.get(latestQuery);
+        if (last != null && now.isBefore(last.plus(Memory.RESTART_CHECK))) {
+            return false;
+        }
+        memory.restartChecked.put(latestQuery, now);
+        return true;
     }
 
     private <T> Rows<T> pages(SqlQuery query, String markName, Map<String, String> tables, Long after, int maxRows,

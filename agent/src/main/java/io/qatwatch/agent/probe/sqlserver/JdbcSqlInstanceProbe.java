@@ -62,6 +62,8 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     /** Availability databases this replica held as SECONDARY when databases were last read; null before, or when unknown. */
     private final AtomicReference<List<String>> secondaryDatabases = new AtomicReference<>();
     private final SqlRecorder recorder;
+    /** What the Agent, CommandLog and restore reads remember between cycles (see {@link AgentHistoryReader.Memory}). */
+    private final AgentHistoryReader.Memory agentMemory = new AgentHistoryReader.Memory();
 
     /** @param clock the agent's clock; its zone stands in for backups whose time zone SQL Server did not record */
     public JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock) {
@@ -200,7 +202,8 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
             asymmetricKeys = cycle.run("asymmetric-keys", SqlQuery.ASYMMETRIC_KEYS, SqlQuery.none(), JdbcSqlInstanceProbe::readAsymmetricKeys);
         }
 
-        AgentHistoryReader agent = new AgentHistoryReader(cycle, settings.user(), clock.getZone(), pageSize());
+        AgentHistoryReader agent = new AgentHistoryReader(cycle, settings.user(), clock.getZone(), pageSize(), agentMemory,
+                clock.instant(), sections.contains(SqlSection.JOBS));
         String jobsStatus = null;
         List<SqlInstanceSnapshot.AgentJob> jobs = null;
         AgentHistoryReader.Rows<SqlInstanceSnapshot.JobRun> runs = new AgentHistoryReader.Rows<>(null, marks.jobHistoryId(), false);

@@ -291,6 +291,26 @@ class AgentJobsScenarioTest {
     }
 
     @Test
+    void aQuietMinuteCostsOneQueryPerHistory() {
+        // Agent XPs and an absent CommandLog are asked again with the inventory; a history's highest id once an hour
+        Scenario s = withPagedJobHistory(SqlScenarios.scenario("sql2022-maintenance-plan"), Function.identity());
+        var minute = java.util.EnumSet.of(SqlSection.SERVER, SqlSection.JOB_HISTORY, SqlSection.COMMAND_LOG, SqlSection.RESTORES);
+        try (TdsTestServer server = TdsTestServer.start(s)) {
+            JdbcSqlInstanceProbe probe = new JdbcSqlInstanceProbe(SqlScenarios.settings(server, dir, 1000), CLOCK);
+            HistoryMarks upToDate = new HistoryMarks(null, 88212L, null, null);
+            probe.probeAfter(ALL, upToDate);
+            int before = server.batches().size();
+            SqlProbeResult quiet = probe.probeAfter(minute, upToDate);
+            List<String> sent = server.batches().subList(before, server.batches().size()).stream()
+                    .map(b -> b.lines().findFirst().orElse("")).toList();
+            assertThat(sent).containsExactly("-- qatwatch query: server-properties.sql", "-- qatwatch query: job-history.sql",
+                    "-- qatwatch query: restore-history.sql");
+            assertThat(quiet.snapshot().commandLog()).as("still known to be absent").isEmpty();
+            assertThat(quiet.snapshot().jobsStatus()).isEqualTo("AVAILABLE");
+        }
+    }
+
+    @Test
     void jobHistoryIsReadInPagesAboveTheMark() {
         Scenario s = withPagedJobHistory(SqlScenarios.scenario("sql2022-ola-backup-failed"), Function.identity());
         try (TdsTestServer server = TdsTestServer.start(s)) {
