@@ -337,7 +337,7 @@ public final class ReportSchema {
                             opt("category", databaseName(), "`syscategories.name`, e.g. `Database Maintenance`"),
                             req("enabled", bool(), ""),
                             req("backupJob", bool(), "a step backs up: `BACKUP DATABASE`/`LOG`, Ola Hallengren's `DatabaseBackup`, "
-                                    + "dbatools' `Backup-DbaDatabase`, or a maintenance plan with a backup task"),
+                                    + "dbatools' `Backup-DbaDatabase`, or a maintenance-plan subplan whose job or plan name says backup"),
                             req("backupTypes", listOf(oneOf("FULL", "DIFF", "LOG"), 3), "what its steps back up; empty when not told"),
                             req("databases", listOf(databaseName().notBlank(), MAX_LIST_ITEMS),
                                     "databases its steps name; empty when all (or a set such as `USER_DATABASES`) or not told"),

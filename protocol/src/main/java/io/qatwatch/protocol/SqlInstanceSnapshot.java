@@ -298,7 +298,7 @@ public record SqlInstanceSnapshot(
      * @param category    {@code syscategories.name}, e.g. {@code Database Maintenance}; null when none
      * @param backupJob   a step backs up: {@code BACKUP DATABASE}/{@code BACKUP LOG}, Ola Hallengren's
      *                    {@code DatabaseBackup}, dbatools' {@code Backup-DbaDatabase}, or a maintenance-plan subplan
-     *                    whose plan holds a backup task
+     *                    whose job or plan name says backup (its tasks are in its SSIS package, which is not read)
      * @param backupTypes {@code FULL}, {@code DIFF}, {@code LOG}: what its steps' commands back up; empty when not told
      * @param databases   the databases its steps name; empty when they back up all (or a set such as
      *                    {@code USER_DATABASES}) or the names could not be told
