@@ -328,15 +328,16 @@ public final class ReportSchema {
                     opt("jobsStatus", oneOf(SqlInstanceSnapshot.JOBS_AVAILABLE, SqlInstanceSnapshot.JOBS_NO_AGENT,
                                     SqlInstanceSnapshot.JOBS_NO_PERMISSION),
                             "whether SQL Server Agent's tables could be read: `NO_AGENT` on Express or Linux without SQL Server "
-                            + "Agent (not available, not an error), `NO_PERMISSION` when the login is not in msdb's "
-                            + "`SQLAgentReaderRole`; null when not read. Added by issue 15, like every field below"),
+                            + "Agent, or with its extended procedures off (not available, not an error), `NO_PERMISSION` when the "
+                            + "login may not read msdb's Agent tables (`sysjobs`, `sysjobhistory`, ...); null when not read. Added "
+                            + "by issue 15, like every field below"),
                     opt("jobs", listOf(object(
                             req("jobId", guid(), "`sysjobs.job_id`: stable when the job is renamed"),
                             req("name", databaseName().notBlank(), "`sysjobs.name`"),
                             opt("category", databaseName(), "`syscategories.name`, e.g. `Database Maintenance`"),
                             req("enabled", bool(), ""),
                             req("backupJob", bool(), "a step backs up: `BACKUP DATABASE`/`LOG`, Ola Hallengren's `DatabaseBackup`, "
-                                    + "dbatools' `Backup-DbaDatabase`, or a maintenance plan with a backup task"),
+                                    + "dbatools' `Backup-DbaDatabase`, or a maintenance-plan subplan whose job or plan name says backup"),
                             req("backupTypes", listOf(oneOf("FULL", "DIFF", "LOG"), 3), "what its steps back up; empty when not told"),
                             req("databases", listOf(databaseName().notBlank(), MAX_LIST_ITEMS),
                                     "databases its steps name; empty when all (or a set such as `USER_DATABASES`) or not told"),

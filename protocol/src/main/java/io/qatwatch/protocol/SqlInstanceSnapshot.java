@@ -22,8 +22,8 @@ import java.util.Locale;
  *                            For these, absence from {@code runningBackups} means unknown, not "none". Null when
  *                            running backups were not read (then {@code runningBackups} is null too)
  * @param jobsStatus          whether SQL Server Agent's tables could be read: {@link #JOBS_AVAILABLE}, {@link #JOBS_NO_AGENT}
- *                            (Express, or Linux without SQL Server Agent: not available, not an error) or
- *                            {@link #JOBS_NO_PERMISSION} (the login is not in msdb's SQLAgentReaderRole); null when not read.
+ *                            (Express, Linux without SQL Server Agent, or 'Agent XPs' off: not available, not an error) or
+ *                            {@link #JOBS_NO_PERMISSION} (the login may not read msdb's Agent tables); null when not read.
  *                            Added by issue 15, like every field after it
  * @param jobs                every SQL Agent job with its schedules, those that back up marked; null when not read
  * @param jobRuns             {@code msdb.dbo.sysjobhistory} rows above the previous {@code jobHistoryHighWaterMark}: each
@@ -62,7 +62,7 @@ public record SqlInstanceSnapshot(
     public static final String JOBS_AVAILABLE = "AVAILABLE";
     /** No SQL Server Agent on this instance (Express, Linux without Agent): not available, not an error. */
     public static final String JOBS_NO_AGENT = "NO_AGENT";
-    /** The login may not read SQL Server Agent's tables (not a member of msdb's SQLAgentReaderRole). */
+    /** The login may not read SQL Server Agent's tables in msdb (no SELECT on sysjobs, sysjobhistory, ...). */
     public static final String JOBS_NO_PERMISSION = "NO_PERMISSION";
 
     /** As issue 14 left it: no jobs, job runs, CommandLog or restores read. */
@@ -298,7 +298,7 @@ public record SqlInstanceSnapshot(
      * @param category    {@code syscategories.name}, e.g. {@code Database Maintenance}; null when none
      * @param backupJob   a step backs up: {@code BACKUP DATABASE}/{@code BACKUP LOG}, Ola Hallengren's
      *                    {@code DatabaseBackup}, dbatools' {@code Backup-DbaDatabase}, or a maintenance-plan subplan
-     *                    whose plan holds a backup task
+     *                    whose job or plan name says backup (its tasks are in its SSIS package, which is not read)
      * @param backupTypes {@code FULL}, {@code DIFF}, {@code LOG}: what its steps' commands back up; empty when not told
      * @param databases   the databases its steps name; empty when they back up all (or a set such as
      *                    {@code USER_DATABASES}) or the names could not be told
