@@ -37,20 +37,18 @@ final class UrlCeilingRules {
     }
 
     /**
-     * The fulls to URL the trend reads, per database: the newest {@code baselineFulls} that the
-     * throughput baseline keeps too (a full, no snapshot, at least {@code baselineMinSeconds} long, finished in the
-     * lookback period), so the alert stage's digest and a fresh read of the store give the same answer.
+     * The fulls to URL the trend reads, per database: the newest {@code baselineFulls} (no snapshot, finished in the
+     * lookback period), as many as {@link io.qatwatch.collector.analysis.BackupDigest} keeps, so the alert stage's
+     * digest and a fresh read of the store give the same answer.
      */
     static Map<String, List<BackupRecord>> urlFulls(List<BackupRecord> backups, AnalysisConfig config, Instant now) {
         Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
         Map<String, List<BackupRecord>> groups = new LinkedHashMap<>();
         for (BackupRecord b : backups) {
             if (!"D".equals(b.type()) || b.sizeIsEstimate() || !"URL".equalsIgnoreCase(b.target())
-                    || b.startedAt().isAfter(now) || !b.finishedAt().isAfter(from)
-                    || Duration.between(b.startedAt(), b.finishedAt()).getSeconds() < config.baselineMinSeconds()) {
+                    || b.startedAt().isAfter(now) || !b.finishedAt().isAfter(from)) {
                 continue;
             }
-            // all algorithms together: the newest fulls of a database are among the newest of each algorithm the digest keeps
             String key = b.databaseName().toLowerCase(Locale.ROOT) + "|" + b.databaseGuid();
             groups.computeIfAbsent(key, k -> new ArrayList<>()).add(b);
         }
