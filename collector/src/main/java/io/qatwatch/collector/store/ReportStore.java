@@ -136,9 +136,12 @@ public interface ReportStore {
 
     /**
      * An instance's latest jobs section and its job runs and CommandLog rows that started, and restores that happened,
-     * at or after {@code since}; {@link JobActivity#NONE} when the store does not know the instance.
+     * at or after {@code since}; {@link JobActivity#NONE} when the store does not know the instance. The default, for
+     * stores that keep no job activity (a simulated store), knows none.
      */
-    JobActivity jobActivity(String host, String instance, Instant since) throws Exception;
+    default JobActivity jobActivity(String host, String instance, Instant since) throws Exception {
+        return JobActivity.NONE;
+    }
 
     /**
      * Deletes backups, job runs, CommandLog rows and restores started before {@code backupsBefore}, and report ids
