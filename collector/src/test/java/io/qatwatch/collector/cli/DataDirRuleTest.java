@@ -6,9 +6,6 @@ import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.web.ListenConfig;
 import io.qatwatch.collector.web.TlsConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -24,26 +21,9 @@ class DataDirRuleTest {
     @TempDir
     Path tmp;
 
-    record Run(int exit, String out, String err) {
-    }
 
-    private static Run run(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            var cli = CollectorMain.commandLine();
-            cli.setOut(new java.io.PrintWriter(System.out, true));
-            cli.setErr(new java.io.PrintWriter(System.err, true));
-            int exit = cli.execute(args);
-            return new Run(exit, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
@@ -59,7 +39,7 @@ class DataDirRuleTest {
     @Test
     void enrolmentBeforeTheCollectorEverStartedCreatesTheStoreAndSaysWhichAndWhatNext() throws Exception {
         Path data = tmp.resolve("fresh");
-        Run add = run("collector", "token", "add", "sql01", "--data", data.toString());
+        CliRun add = run("collector", "token", "add", "sql01", "--data", data.toString());
         assertThat(add.exit()).as(add.err()).isZero();
         assertThat(add.err()).contains("created the store " + data.resolve("qatwatch.db"),
                 "--data DIR, else $QATWATCH_DATA, else ./.qatwatch", "Start the collector with the same data directory");
@@ -74,7 +54,7 @@ class DataDirRuleTest {
     void listingOrRevokingWhereThereIsNoStoreNamesThePathAndTheRuleAndCreatesNothing() {
         Path data = tmp.resolve("nothing-here");
         for (String command : new String[] {"list", "revoke"}) {
-            Run run = command.equals("list") ? run("collector", "token", "list", "--data", data.toString())
+            CliRun run = command.equals("list") ? run("collector", "token", "list", "--data", data.toString())
                     : run("collector", "token", "revoke", "sql01", "--data", data.toString());
             assertThat(run.exit()).isEqualTo(1);
             assertThat(run.err()).contains("there is no store yet: the store " + data.resolve("qatwatch.db"),
@@ -87,7 +67,7 @@ class DataDirRuleTest {
     @Test
     void aStoreThatCannotBeCreatedIsAnErrorThatSaysWhatToDoWithoutAStackTrace() throws Exception {
         Path file = Files.writeString(tmp.resolve("a-file"), "not a folder");
-        Run add = run("collector", "token", "add", "sql01", "--data", file.resolve("data").toString());
+        CliRun add = run("collector", "token", "add", "sql01", "--data", file.resolve("data").toString());
         assertThat(add.exit()).isEqualTo(1);
         assertThat(add.err()).contains("token add: cannot open the store " + file.resolve("data/qatwatch.db"),
                 "Run the command as a user that may write", "--data DIR").doesNotContain("\tat ");
@@ -104,7 +84,7 @@ class DataDirRuleTest {
                 .contains("moved the collector's store from " + data.resolve("collector/qatwatch.db") + " to " + data.resolve("qatwatch.db")));
         assertThat(data.resolve("collector")).doesNotExist();
         assertThat(DataDir.moveOldUpLayout(data)).isEmpty();
-        Run list = run("collector", "token", "list", "--data", data.toString());
+        CliRun list = run("collector", "token", "list", "--data", data.toString());
         assertThat(list.out()).contains("test1");
         try (Database db = Database.open(data)) {
             assertThat(new TokenStore(db).authenticate(token)).isPresent();
@@ -123,7 +103,7 @@ class DataDirRuleTest {
     @ValueSource(strings = {"-V", "--version", "version", "version -V", "collector -V", "collector token -V",
             "collector token add -V", "collector token list --version", "up -V"})
     void everyCommandPrintsTheVersion(String args) {
-        Run run = run(args.split(" "));
+        CliRun run = run(args.split(" "));
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).matches("qatwatch \\S+ \\(report schema \\d+\\)\\R");
     }
@@ -131,7 +111,7 @@ class DataDirRuleTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"--bogus", "collector --bogus", "up --bogus", "collector token list --bogus"})
     void aBadFlagPrintsTheUsageAndExits2(String args) {
-        Run run = run(args.split(" "));
+        CliRun run = run(args.split(" "));
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("Unknown option: '--bogus'", "Usage: qatwatch");
     }

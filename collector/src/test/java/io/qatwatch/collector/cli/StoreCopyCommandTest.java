@@ -17,9 +17,6 @@ import io.qatwatch.collector.store.StoredBackup;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.testing.StoreKinds;
 import io.qatwatch.collector.testing.TestReports;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,14 +62,14 @@ class StoreCopyCommandTest {
                   passwordFile: %s
                 """.formatted(pg.url(), pg.user(), pg.passwordFile()));
 
-        Run first = run("collector", "store", "copy", "--to", "postgresql", "--data", data.toString(),
+        CliRun first = run("collector", "store", "copy", "--to", "postgresql", "--data", data.toString(),
                 "--config", config.toString());
         assertThat(first.exit()).as(first.err()).isZero();
         assertThat(first.out()).containsPattern("reports\\s+3 read\\s+3 copied")
                 .containsPattern("backups\\s+12 read\\s+12 copied").containsPattern("tokens\\s+1 read\\s+1 copied")
                 .containsPattern("alert_state\\s+1 read\\s+1 copied").containsPattern("alert_silence\\s+1 read\\s+1 copied");
 
-        Run again = run("collector", "store", "copy", "--to", "postgresql", "--data", data.toString(),
+        CliRun again = run("collector", "store", "copy", "--to", "postgresql", "--data", data.toString(),
                 "--config", config.toString());
         assertThat(again.exit()).isZero();
         assertThat(again.out()).containsPattern("backups\\s+12 read\\s+0 copied\\s+12 there already")
@@ -100,30 +97,15 @@ class StoreCopyCommandTest {
 
     @Test
     void withoutATargetItSaysWhichOptionIsMissing() {
-        Run run = run("collector", "store", "copy", "--to", "postgresql", "--data", data.toString());
+        CliRun run = run("collector", "store", "copy", "--to", "postgresql", "--data", data.toString());
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("--url (or store.url)").contains("--user (or store.user)");
         assertThat(run("collector", "store", "copy", "--to", "mysql", "--data", data.toString()).err())
                 .contains("--to must be postgresql");
     }
 
-    /** Exit code and what the command printed. */
-    record Run(int exit, String out, String err) {
-    }
 
-    private static Run run(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            int exit = CollectorMain.run(args);
-            return new Run(exit, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 }
