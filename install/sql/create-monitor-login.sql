@@ -11,7 +11,14 @@
 --   sys.dm_hadr_availability_replica_states, sys.dm_hadr_name_id_map  VIEW SERVER PERFORMANCE STATE (2022+), VIEW SERVER STATE (2016, 2019)
 --   sys.dm_database_encryption_keys (TDE) .......................... VIEW SERVER SECURITY STATE (2022+), VIEW SERVER STATE (2016, 2019)
 --   msdb.dbo.backupset, msdb.dbo.backupmediafamily ................. SELECT, through a user in msdb
+--   msdb.dbo.restorehistory ........................................ SELECT (restores: was a backup ever restored?)
+--   msdb.dbo.sysjobs, sysjobsteps, syscategories, sysjobschedules,
+--   sysschedules, sysjobhistory .................................... SELECT (SQL Server Agent jobs, schedules, runs)
+--   master.dbo.CommandLog (Ola Hallengren's, when installed) ....... SELECT, through the user in master
 --   master.sys.certificates, master.sys.asymmetric_keys ............ VIEW DEFINITION on each one, through a user in master
+-- SQL Server Agent's tables are granted one by one rather than through msdb's SQLAgentReaderRole: the Agent roles let a
+-- login use the Agent's procedures and SSMS's Agent node, and reading the tables needs SELECT on them all the same (as
+-- other monitors' least-privilege scripts grant it). Express has no SQL Server Agent: the grants do no harm there.
 -- Not granted: VIEW ANY DEFINITION. The availability-group name comes from sys.dm_hadr_name_id_map (server state), not
 -- from sys.availability_groups, which without VIEW ANY DEFINITION silently answers no rows.
 -- Nothing here lets the login change data, configuration or backups.
@@ -60,6 +67,27 @@ IF USER_ID(N'qatwatch_monitor') IS NULL
     CREATE USER [qatwatch_monitor] FOR LOGIN [qatwatch_monitor];
 GRANT SELECT ON dbo.backupset TO [qatwatch_monitor];
 GRANT SELECT ON dbo.backupmediafamily TO [qatwatch_monitor];
+GRANT SELECT ON dbo.restorehistory TO [qatwatch_monitor];
+GO
+
+-- SQL Server Agent: jobs, their steps, categories and schedules, and their history (a failed backup job is seen within
+-- minutes, not when backup-missing fires a day later). Without these the probe reports jobs as NO_PERMISSION.
+GRANT SELECT ON dbo.sysjobs TO [qatwatch_monitor];
+GRANT SELECT ON dbo.sysjobsteps TO [qatwatch_monitor];
+GRANT SELECT ON dbo.syscategories TO [qatwatch_monitor];
+GRANT SELECT ON dbo.sysjobschedules TO [qatwatch_monitor];
+GRANT SELECT ON dbo.sysschedules TO [qatwatch_monitor];
+GRANT SELECT ON dbo.sysjobhistory TO [qatwatch_monitor];
+GO
+
+-- Ola Hallengren's dbo.CommandLog, where his MaintenanceSolution.sql installs it by default (master): the exact BACKUP
+-- command, hence ZSTD's LEVEL, which msdb does not record. If you installed it in another database, set the agent's
+-- sqlserver.instances[].commandLogDatabase and run this part there instead of in master (after creating the user there).
+-- Without the table nothing is granted and the agent reports no CommandLog, which is not an error.
+USE master;
+GO
+IF OBJECT_ID(N'dbo.CommandLog', N'U') IS NOT NULL
+    GRANT SELECT ON dbo.CommandLog TO [qatwatch_monitor];
 GO
 
 -- Windows authentication (the agent as a Windows service, no password anywhere): create the login for the

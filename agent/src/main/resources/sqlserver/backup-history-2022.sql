@@ -13,9 +13,11 @@
 --             compressed_backup_size numeric(20,0), compression_algorithm nvarchar(32), has_backup_checksums bit,
 --             key_algorithm nvarchar(32), encryptor_thumbprint varbinary(20), encryptor_type nvarchar(32),
 --             device_type tinyint, physical_device_name nvarchar(260), server_name nvarchar(128), family_guid uniqueidentifier,
---             is_snapshot bit
+--             is_snapshot bit, media_family_count int
 -- The page size (TOP) and the high-water mark are numbers the agent formats into the text; nothing else is substituted.
--- A striped backup has one media family per stripe: the first family stands for the set, so each set is one row.
+-- A striped backup has one media family per stripe: the first family stands for the set, so each set is one row, and
+-- media_family_count counts the stripes (backupmediafamily: one row per family and mirror; family_sequence_number numbers
+-- the families, mirror 0-3 the copies), which is what a URL's size ceiling divides by.
 -- Rows whose server_name is not this instance's SERVERPROPERTY('ServerName') were written by RESTORE from another server's
 -- history; the agent reads them (so the high-water mark passes them) and does not report them.
 SELECT TOP ({page_size})
@@ -38,7 +40,8 @@ SELECT TOP ({page_size})
     mf.physical_device_name,
     bs.server_name,
     bs.family_guid,
-    bs.is_snapshot
+    bs.is_snapshot,
+    mc.media_family_count
 FROM msdb.dbo.backupset AS bs
 OUTER APPLY (
     SELECT TOP (1) f.device_type, f.physical_device_name
@@ -46,5 +49,10 @@ OUTER APPLY (
     WHERE f.media_set_id = bs.media_set_id
     ORDER BY f.family_sequence_number, f.mirror
 ) AS mf
+OUTER APPLY (
+    SELECT COUNT(DISTINCT c.family_sequence_number) AS media_family_count
+    FROM msdb.dbo.backupmediafamily AS c
+    WHERE c.media_set_id = bs.media_set_id
+) AS mc
 WHERE bs.backup_set_id > {after_backup_set_id}
 ORDER BY bs.backup_set_id;

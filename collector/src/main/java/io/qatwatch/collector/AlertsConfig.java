@@ -73,6 +73,10 @@ public record AlertsConfig(
             problems.add("alerts.windows.lookbackDays: must be at least 7, got " + windows.lookbackDays());
         }
         rules.validate("alerts.rules", problems);
+        if (rules.restoreUntested().enabled() && rules.restoreUntested().maxAgeDays() > windows.lookbackDays()) {
+            problems.add("alerts.rules.restoreUntested.maxAgeDays: at most windows.lookbackDays (" + windows.lookbackDays()
+                    + "), the restores the alert stage keeps; got " + rules.restoreUntested().maxAgeDays());
+        }
         pipeline.validate("alerts.pipeline", problems);
         Set<String> channelNames = new HashSet<>();
         Set<String> groupNames = new HashSet<>();

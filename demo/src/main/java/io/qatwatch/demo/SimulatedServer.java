@@ -83,6 +83,12 @@ final class SimulatedServer {
         fixed(s, "availability-databases.sql", replicas);
         fixed(s, "certificates.sql", List.of());
         fixed(s, "asymmetric-keys.sql", List.of());
+        // SQL Server Agent runs, with no job the demo shows; msdb holds no restore; no Ola Hallengren CommandLog (Msg 208)
+        fixed(s, "agent-status.sql", List.of(Map.of("engine_edition", serverProperties.get("engine_edition"), "agent_xps", 1)));
+        for (String empty : List.of("agent-jobs.sql", "agent-schedules.sql", "job-history.sql", "job-history-latest.sql",
+                "restore-history.sql", "restore-history-latest.sql")) {
+            fixed(s, empty, List.of());
+        }
         List<Column> history = QueryColumns.of("backup-history-2022.sql");
         s.answer("backup-history-2022.sql", sql -> TdsResponse.rows(history, historyPage(sql, history)));
         List<Column> running = QueryColumns.of("running-backups.sql");

@@ -27,6 +27,12 @@ public final class ReportSchema {
     public static final int MAX_INSTANCES = 64;
     public static final int MAX_BACKUPS_PER_INSTANCE = 50_000;
     public static final int MAX_DATABASES = 32_767;
+    /** SQL Server Agent jobs per instance. */
+    public static final int MAX_JOBS = 4096;
+    /** Job history rows, CommandLog rows or restores per instance and report: the agent reads larger backlogs in batches. */
+    public static final int MAX_HISTORY_ROWS_PER_INSTANCE = 20_000;
+    /** BACKUP writes to at most 64 devices (files or URLs) at once. */
+    public static final int MAX_MEDIA_FAMILIES = 64;
 
     /** The characters no string of a report may hold: C0 and C1 controls, DEL, and the line and paragraph separators. */
     public static boolean isControl(char c) {
@@ -125,6 +131,8 @@ public final class ReportSchema {
      */
     public record Time(boolean observed) implements Type {
     }
+
+    private static final Pattern CLOCK_TIME = Pattern.compile("([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]");
 
     private static final String INSTANCE_NAME_RULE = "1 to 64 letters, digits or _ $ # . - starting with a letter, digit or _"
             + " (no spaces or path separators)";
@@ -277,7 +285,10 @@ public final class ReportSchema {
                                     "where the bytes went; UNC only from a disk path that names a share"),
                             opt("familyGuid", text(64), "`backupset.family_guid`: the original database's identity, kept through restores"),
                             opt("snapshot", bool(), "`backupset.is_snapshot`: a snapshot (VSS) backup, whose size is an estimate; "
-                                    + "null from agents before issue 14"))
+                                    + "null from agents before issue 14"),
+                            opt("mediaFamilyCount", integer(1, MAX_MEDIA_FAMILIES), "the stripes (files, URLs, devices) it was "
+                                    + "written to: `backupmediafamily` rows of its media set, mirrors not counted; null from "
+                                    + "agents before issue 15"))
                             .notBefore("finishedAt", "startedAt", "finishes before it starts"), MAX_BACKUPS_PER_INSTANCE),
                             "backups this instance took (`msdb.dbo.backupset` rows whose `server_name` is the instance's), "
                             + "above the previous high-water mark; null when not read"),
@@ -313,7 +324,90 @@ public final class ReportSchema {
                     opt("runningBackupsHiddenFor", listOf(databaseName().notBlank(), MAX_DATABASES),
                             "databases whose running backups this login may not see although it sees the others: "
                             + "availability-group secondaries read without `applicationIntent=ReadOnly`. For these, absence from "
-                            + "`runningBackups` means unknown. null when running backups were not read")),
+                            + "`runningBackups` means unknown. null when running backups were not read"),
+                    opt("jobsStatus", oneOf(SqlInstanceSnapshot.JOBS_AVAILABLE, SqlInstanceSnapshot.JOBS_NO_AGENT,
+                                    SqlInstanceSnapshot.JOBS_NO_PERMISSION),
+                            "whether SQL Server Agent's tables could be read: `NO_AGENT` on Express or Linux without SQL Server "
+                            + "Agent, or with its extended procedures off (not available, not an error), `NO_PERMISSION` when the "
+                            + "login may not read msdb's Agent tables (`sysjobs`, `sysjobhistory`, ...); null when not read. Added "
+                            + "by issue 15, like every field below"),
+                    opt("jobs", listOf(object(
+                            req("jobId", guid(), "`sysjobs.job_id`: stable when the job is renamed"),
+                            req("name", databaseName().notBlank(), "`sysjobs.name`"),
+                            opt("category", databaseName(), "`syscategories.name`, e.g. `Database Maintenance`"),
+                            req("enabled", bool(), ""),
+                            req("backupJob", bool(), "a step backs up: `BACKUP DATABASE`/`LOG`, Ola Hallengren's `DatabaseBackup`, "
+                                    + "dbatools' `Backup-DbaDatabase`, or a maintenance-plan subplan whose job or plan name says backup"),
+                            req("backupTypes", listOf(oneOf("FULL", "DIFF", "LOG"), 3), "what its steps back up; empty when not told"),
+                            req("databases", listOf(databaseName().notBlank(), MAX_LIST_ITEMS),
+                                    "databases its steps name; empty when all (or a set such as `USER_DATABASES`) or not told"),
+                            req("kind", oneOf("T-SQL", "OLA_HALLENGREN", "DBATOOLS", "MAINTENANCE_PLAN", "OTHER"),
+                                    "what runs the backup (or the job's first step when it does not back up)"),
+                            req("schedules", listOf(object(
+                                    req("scheduleId", integer(0, Integer.MAX_VALUE), "`sysschedules.schedule_id`"),
+                                    req("name", databaseName(), ""),
+                                    req("enabled", bool(), ""),
+                                    req("freqType", integer(0, Integer.MAX_VALUE), "`freq_type`: 1 once, 4 daily, 8 weekly, 16 monthly, "
+                                            + "32 monthly relative, 64 when Agent starts, 128 when idle"),
+                                    req("freqInterval", integer(0, Integer.MAX_VALUE), "`freq_interval`: the days, as `freq_type` says "
+                                            + "(weekly: a bitmask of weekdays, 1 = Sunday)"),
+                                    req("freqSubdayType", integer(0, Integer.MAX_VALUE), "`freq_subday_type`: 1 at the start time, "
+                                            + "2 seconds, 4 minutes, 8 hours"),
+                                    req("freqSubdayInterval", integer(0, Integer.MAX_VALUE), "`freq_subday_interval`"),
+                                    req("activeStartTime", new Text(8, true, List.of(), CLOCK_TIME, "`HH:mm:ss`"),
+                                            "`active_start_time`, server local time"),
+                                    opt("nextRunAt", new Time(false), "`sysjobschedules.next_run_date`/`time` in UTC (converted with "
+                                            + "the server's UTC offset when read); null when Agent has not computed it")), 256),
+                                    "its schedules; empty when it runs only on demand")), MAX_JOBS),
+                            "every SQL Server Agent job (`msdb.dbo.sysjobs`, steps and schedules); null when not read"),
+                    opt("jobRuns", listOf(object(
+                            req("instanceId", new Int(1, Long.MAX_VALUE, "must be a positive instance_id (was %d)"),
+                                    "`sysjobhistory.instance_id`"),
+                            req("jobId", guid(), ""),
+                            req("jobName", databaseName().notBlank(), "the name when read (a renamed job keeps its `jobId`)"),
+                            req("stepId", integer(0, Integer.MAX_VALUE), "0 for the job's outcome, else the step"),
+                            opt("stepName", databaseName(), ""),
+                            req("status", oneOf("FAILED", "SUCCEEDED", "RETRY", "CANCELED", "IN_PROGRESS"),
+                                    "`run_status` 0, 1, 2, 3, 4"),
+                            req("startedAt", observed(), "UTC, from the local `run_date`/`run_time` and the server's UTC offset when read"),
+                            req("durationSeconds", count(), "`run_duration`, which is packed as HHMMSS"),
+                            opt("message", freeText(), "the message SQL Server Agent logged"),
+                            opt("sqlMessageId", integer(0, Integer.MAX_VALUE), "`sql_message_id`; null when 0"),
+                            opt("sqlSeverity", integer(0, Integer.MAX_VALUE), "`sql_severity`; null when 0")),
+                            MAX_HISTORY_ROWS_PER_INSTANCE),
+                            "`msdb.dbo.sysjobhistory` rows above the previous high-water mark; null when not read"),
+                    opt("jobHistoryHighWaterMark", size(), "highest `sysjobhistory.instance_id` read so far"),
+                    opt("commandLog", listOf(object(
+                            req("id", new Int(1, Long.MAX_VALUE, "must be a positive CommandLog ID (was %d)"), "`CommandLog.ID`"),
+                            opt("databaseName", databaseName(), ""),
+                            req("commandType", text(60).notBlank(), "`BACKUP_DATABASE`, `BACKUP_LOG`"),
+                            req("command", freeText().notBlank(), "the command as logged"),
+                            req("startedAt", observed(), "UTC, from `StartTime` (local) and the server's UTC offset when read"),
+                            opt("endedAt", observed(), "null while it runs or when it never finished"),
+                            opt("algorithm", oneOf("MS_XPRESS", "QAT_DEFLATE", "ZSTD", "NONE"),
+                                    "the command's `ALGORITHM =`; `NONE` for `NO_COMPRESSION`; null when it names none"),
+                            opt("level", oneOf("LOW", "MEDIUM", "HIGH"), "the command's `LEVEL =`; null when it names none"),
+                            opt("errorNumber", integer(Integer.MIN_VALUE, Integer.MAX_VALUE), "0 when it succeeded"))
+                            .notBefore("endedAt", "startedAt", "ends before it starts"), MAX_HISTORY_ROWS_PER_INSTANCE),
+                            "backup rows of Ola Hallengren's `dbo.CommandLog` above the previous high-water mark (empty without "
+                            + "the table); null when not read"),
+                    opt("commandLogHighWaterMark", size(), "highest `CommandLog.ID` read so far"),
+                    opt("restores", listOf(object(
+                            req("restoreHistoryId", new Int(1, Long.MAX_VALUE, "must be a positive restore_history_id (was %d)"),
+                                    "`restorehistory.restore_history_id`"),
+                            req("destinationDatabase", databaseName().notBlank(), ""),
+                            req("restoredAt", observed(), "UTC, from the local `restore_date` and the server's UTC offset when read"),
+                            opt("restoreType", oneOf("D", "F", "G", "I", "L", "V"),
+                                    "D database, F file, G filegroup, I differential, L log, V verify only"),
+                            opt("sourceServer", name(), "`backupset.server_name`: the server that took the backup"),
+                            opt("sourceDatabase", databaseName(), ""),
+                            opt("sourceDatabaseGuid", text(64), ""),
+                            opt("familyGuid", text(64), "`backupset.family_guid`: the original database's identity"),
+                            opt("backupFinishedAt", observed(), "UTC, with the backup set's `time_zone`"),
+                            opt("backupType", oneOf("D", "I", "L", "F", "G", "P", "Q"), "")), MAX_HISTORY_ROWS_PER_INSTANCE),
+                            "restores this instance performed (`msdb.dbo.restorehistory` + `backupset`) above the previous "
+                            + "high-water mark; null when not read"),
+                    opt("restoreHighWaterMark", size(), "highest `restore_history_id` read so far")),
                     MAX_INSTANCES), "one snapshot per SQL Server instance probed in this cycle"),
             opt("probes", listOf(object(
                     req("name", name().notBlank(), "`host`, `qat`, `sqlserver:PROD/backup-history`, ..."),
@@ -360,6 +454,10 @@ public final class ReportSchema {
 
     private static Text pciId() {
         return new Text(9, true, List.of(), Pattern.compile("[0-9a-f]{4}:[0-9a-f]{4}"), "vendor:device in lower-case hex, e.g. 8086:4940");
+    }
+
+    private static Text guid() {
+        return text(64).notBlank();
     }
 
     private static Text oneOf(String... values) {

@@ -21,6 +21,20 @@ import java.util.Locale;
  *                            availability-group secondaries read over a connection that does not declare read intent.
  *                            For these, absence from {@code runningBackups} means unknown, not "none". Null when
  *                            running backups were not read (then {@code runningBackups} is null too)
+ * @param jobsStatus          whether SQL Server Agent's tables could be read: {@link #JOBS_AVAILABLE}, {@link #JOBS_NO_AGENT}
+ *                            (Express, Linux without SQL Server Agent, or 'Agent XPs' off: not available, not an error) or
+ *                            {@link #JOBS_NO_PERMISSION} (the login may not read msdb's Agent tables); null when not read.
+ *                            Added by issue 15, like every field after it
+ * @param jobs                every SQL Agent job with its schedules, those that back up marked; null when not read
+ * @param jobRuns             {@code msdb.dbo.sysjobhistory} rows above the previous {@code jobHistoryHighWaterMark}: each
+ *                            job outcome (step 0) and step; null when not read
+ * @param jobHistoryHighWaterMark the highest {@code sysjobhistory.instance_id} read so far; null before the first read
+ * @param commandLog          Ola Hallengren's {@code dbo.CommandLog} backup rows above the previous high-water mark; an
+ *                            empty list when the table does not exist; null when not read
+ * @param commandLogHighWaterMark the highest {@code CommandLog.ID} read so far; null before the first read or without the table
+ * @param restores            {@code msdb.dbo.restorehistory} rows above the previous high-water mark, each with the backup
+ *                            set it restored; null when not read
+ * @param restoreHighWaterMark the highest {@code restorehistory.restore_history_id} read so far; null before the first read
  */
 public record SqlInstanceSnapshot(
         String name,
@@ -34,7 +48,31 @@ public record SqlInstanceSnapshot(
         List<CertificateInfo> certificates,
         Long backupHighWaterMark,
         List<AsymmetricKeyInfo> asymmetricKeys,
-        List<String> runningBackupsHiddenFor) {
+        List<String> runningBackupsHiddenFor,
+        String jobsStatus,
+        List<AgentJob> jobs,
+        List<JobRun> jobRuns,
+        Long jobHistoryHighWaterMark,
+        List<CommandLogEntry> commandLog,
+        Long commandLogHighWaterMark,
+        List<RestoreRecord> restores,
+        Long restoreHighWaterMark) {
+
+    /** SQL Server Agent's tables were read. */
+    public static final String JOBS_AVAILABLE = "AVAILABLE";
+    /** No SQL Server Agent on this instance (Express, Linux without Agent): not available, not an error. */
+    public static final String JOBS_NO_AGENT = "NO_AGENT";
+    /** The login may not read SQL Server Agent's tables in msdb (no SELECT on sysjobs, sysjobhistory, ...). */
+    public static final String JOBS_NO_PERMISSION = "NO_PERMISSION";
+
+    /** As issue 14 left it: no jobs, job runs, CommandLog or restores read. */
+    public SqlInstanceSnapshot(String name, Instant collectedAt, ServerInfo server, List<ConfigOption> configuration,
+                               List<AcceleratorStatus> accelerators, List<DatabaseInfo> databases, List<BackupRecord> backups,
+                               List<RunningBackup> runningBackups, List<CertificateInfo> certificates, Long backupHighWaterMark,
+                               List<AsymmetricKeyInfo> asymmetricKeys, List<String> runningBackupsHiddenFor) {
+        this(name, collectedAt, server, configuration, accelerators, databases, backups, runningBackups, certificates,
+                backupHighWaterMark, asymmetricKeys, runningBackupsHiddenFor, null, null, null, null, null, null, null, null);
+    }
 
     /** As before issue 14: no asymmetric keys, nothing known about hidden running backups. */
     public SqlInstanceSnapshot(String name, Instant collectedAt, ServerInfo server, List<ConfigOption> configuration,
@@ -128,6 +166,9 @@ public record SqlInstanceSnapshot(
      * @param snapshot       {@code backupset.is_snapshot}: a snapshot (VSS) backup, whose {@code backupSizeBytes} is an
      *                       estimate; it counts for windows and recovery points, not for throughput or compression.
      *                       Null from agents before issue 14
+     * @param mediaFamilyCount the number of media families (stripes: files, URLs or devices) the backup was written to:
+     *                       {@code backupmediafamily} rows of its {@code media_set_id}, mirrors not counted; null from
+     *                       agents before issue 15
      */
     public record BackupRecord(
             long backupSetId,
@@ -148,7 +189,8 @@ public record SqlInstanceSnapshot(
             String deviceType,
             String target,
             String familyGuid,
-            Boolean snapshot) {
+            Boolean snapshot,
+            Integer mediaFamilyCount) {
 
         /** {@code backupset.key_algorithm} of a backup taken without encryption. */
         public static final String NO_ENCRYPTION = "NO_Encryption";
@@ -160,7 +202,18 @@ public record SqlInstanceSnapshot(
                             String encryptorThumbprint, String encryptorType, String deviceType, String target) {
             this(backupSetId, databaseName, databaseGuid, type, copyOnly, startedAt, finishedAt, timeZoneKnown, backupSizeBytes,
                     compressedSizeBytes, compressionAlgorithm, hasChecksums, keyAlgorithm, encryptorThumbprint, encryptorType,
-                    deviceType, target, null, null);
+                    deviceType, target, null, null, null);
+        }
+
+        /** As issue 14 left it: the number of media families unknown. */
+        public BackupRecord(long backupSetId, String databaseName, String databaseGuid, String type, boolean copyOnly,
+                            Instant startedAt, Instant finishedAt, boolean timeZoneKnown, long backupSizeBytes,
+                            Long compressedSizeBytes, String compressionAlgorithm, boolean hasChecksums, String keyAlgorithm,
+                            String encryptorThumbprint, String encryptorType, String deviceType, String target,
+                            String familyGuid, Boolean snapshot) {
+            this(backupSetId, databaseName, databaseGuid, type, copyOnly, startedAt, finishedAt, timeZoneKnown, backupSizeBytes,
+                    compressedSizeBytes, compressionAlgorithm, hasChecksums, keyAlgorithm, encryptorThumbprint, encryptorType,
+                    deviceType, target, familyGuid, snapshot, null);
         }
 
         /**
@@ -235,5 +288,136 @@ public record SqlInstanceSnapshot(
             String providerType,
             String privateKeyEncryption,
             boolean usedForBackupEncryption) {
+    }
+
+    /**
+     * A SQL Server Agent job ({@code msdb.dbo.sysjobs} with its steps and schedules). Jobs that back up are marked, the
+     * others are listed too so that a job competing with the backup window can be named.
+     *
+     * @param jobId       {@code sysjobs.job_id} (uniqueidentifier): stable across renames, unlike the name
+     * @param category    {@code syscategories.name}, e.g. {@code Database Maintenance}; null when none
+     * @param backupJob   a step backs up: {@code BACKUP DATABASE}/{@code BACKUP LOG}, Ola Hallengren's
+     *                    {@code DatabaseBackup}, dbatools' {@code Backup-DbaDatabase}, or a maintenance-plan subplan
+     *                    whose job or plan name says backup (its tasks are in its SSIS package, which is not read)
+     * @param backupTypes {@code FULL}, {@code DIFF}, {@code LOG}: what its steps' commands back up; empty when not told
+     * @param databases   the databases its steps name; empty when they back up all (or a set such as
+     *                    {@code USER_DATABASES}) or the names could not be told
+     * @param kind        {@code T-SQL}, {@code OLA_HALLENGREN}, {@code DBATOOLS}, {@code MAINTENANCE_PLAN} or {@code OTHER}
+     */
+    public record AgentJob(
+            String jobId,
+            String name,
+            String category,
+            boolean enabled,
+            boolean backupJob,
+            List<String> backupTypes,
+            List<String> databases,
+            String kind,
+            List<JobSchedule> schedules) {
+    }
+
+    /**
+     * A schedule of a job ({@code msdb.dbo.sysschedules} joined through {@code sysjobschedules}). The frequency
+     * columns are passed on raw, as {@code sysschedules} documents them.
+     *
+     * @param freqType           1 once, 4 daily, 8 weekly, 16 monthly, 32 monthly relative, 64 when Agent starts,
+     *                           128 when the computer is idle
+     * @param freqInterval       the days it runs: every N days (daily), a bitmask of weekdays (weekly, 1 = Sunday), the
+     *                           day of the month (monthly), ...
+     * @param freqSubdayType     1 at the start time, 2 seconds, 4 minutes, 8 hours
+     * @param freqSubdayInterval the number of those units between runs within a day
+     * @param activeStartTime    {@code active_start_time} as {@code HH:mm:ss}, server local time
+     * @param nextRunAt          {@code sysjobschedules.next_run_date}/{@code next_run_time} in UTC, converted with the
+     *                           server's UTC offset when read; null when Agent has not computed it (0) or the schedule
+     *                           does not recur
+     */
+    public record JobSchedule(
+            int scheduleId,
+            String name,
+            boolean enabled,
+            int freqType,
+            int freqInterval,
+            int freqSubdayType,
+            int freqSubdayInterval,
+            String activeStartTime,
+            Instant nextRunAt) {
+    }
+
+    /**
+     * One {@code msdb.dbo.sysjobhistory} row: a job's outcome (step 0) or one of its steps. {@code run_date} and
+     * {@code run_time} are the server's local time and {@code run_duration} is packed as HHMMSS; the agent converts
+     * them with the server's UTC offset when it read the row.
+     *
+     * @param instanceId {@code sysjobhistory.instance_id}, the high-water mark's column
+     * @param jobName    the job's name when it was read (a renamed job keeps its {@code jobId})
+     * @param stepId     0 for the job outcome, else the step
+     * @param status     {@code FAILED}, {@code SUCCEEDED}, {@code RETRY}, {@code CANCELED} or {@code IN_PROGRESS}
+     *                   ({@code run_status} 0, 1, 2, 3, 4)
+     * @param message    the message SQL Server Agent logged, cut to {@link ReportSchema#TEXT_CHARS} characters
+     * @param sqlMessageId {@code sql_message_id}, null when 0 (no error)
+     * @param sqlSeverity  {@code sql_severity}, null when 0
+     */
+    public record JobRun(
+            long instanceId,
+            String jobId,
+            String jobName,
+            int stepId,
+            String stepName,
+            String status,
+            Instant startedAt,
+            long durationSeconds,
+            String message,
+            Integer sqlMessageId,
+            Integer sqlSeverity) {
+    }
+
+    /**
+     * A backup row of Ola Hallengren's {@code dbo.CommandLog}: the exact BACKUP command, hence the algorithm and the
+     * {@code LEVEL} that msdb never records. Times are UTC, converted from the server's local time.
+     *
+     * @param commandType {@code BACKUP_DATABASE}, {@code BACKUP_LOG}, ...
+     * @param command     the command as logged, cut to {@link ReportSchema#TEXT_CHARS} characters
+     * @param endedAt     null while the command runs, or when it never finished
+     * @param algorithm   {@code ALGORITHM = ...} of its {@code COMPRESSION} option: {@code MS_XPRESS}, {@code QAT_DEFLATE},
+     *                    {@code ZSTD}; {@code NONE} for {@code NO_COMPRESSION}; null when the command names none
+     * @param level       {@code LEVEL = LOW | MEDIUM | HIGH}; null when the command names none
+     * @param errorNumber {@code ErrorNumber}: 0 when it succeeded, null while running
+     */
+    public record CommandLogEntry(
+            long id,
+            String databaseName,
+            String commandType,
+            String command,
+            Instant startedAt,
+            Instant endedAt,
+            String algorithm,
+            String level,
+            Integer errorNumber) {
+    }
+
+    /**
+     * A restore this instance performed ({@code msdb.dbo.restorehistory} joined with the {@code backupset} it restored),
+     * so the fleet knows which backups were ever restored, here or elsewhere. {@code restore_date} is local time without
+     * a time-zone column: it is converted with the server's UTC offset when read.
+     *
+     * @param restoreType        {@code restore_type}: D database, F file, G filegroup, I differential, L log, V verify only
+     * @param sourceServer       {@code backupset.server_name}: the server that took the backup
+     * @param sourceDatabase     {@code backupset.database_name}
+     * @param sourceDatabaseGuid {@code backupset.database_guid} of the backed-up database
+     * @param familyGuid         {@code backupset.family_guid}: the original database's identity
+     * @param backupFinishedAt   {@code backupset.backup_finish_date} in UTC, with the backup set's {@code time_zone}
+     * @param backupType         {@code backupset.type}: D, I, L, F, G, P, Q
+     */
+    public record RestoreRecord(
+            long restoreHistoryId,
+            String destinationDatabase,
+            Instant restoredAt,
+            String restoreType,
+            String sourceServer,
+            String sourceDatabase,
+            String sourceDatabaseGuid,
+            String familyGuid,
+            Instant backupFinishedAt,
+            String backupType) {
     }
 }

@@ -29,7 +29,9 @@ class ProtocolDocumentTest {
         for (Class<?> type : List.of(SqlInstanceSnapshot.class, SqlInstanceSnapshot.DatabaseInfo.class,
                 SqlInstanceSnapshot.BackupRecord.class, SqlInstanceSnapshot.RunningBackup.class,
                 SqlInstanceSnapshot.CertificateInfo.class, SqlInstanceSnapshot.AsymmetricKeyInfo.class,
-                SqlInstanceSnapshot.ServerInfo.class, SqlInstanceSnapshot.AcceleratorStatus.class)) {
+                SqlInstanceSnapshot.ServerInfo.class, SqlInstanceSnapshot.AcceleratorStatus.class,
+                SqlInstanceSnapshot.AgentJob.class, SqlInstanceSnapshot.JobSchedule.class, SqlInstanceSnapshot.JobRun.class,
+                SqlInstanceSnapshot.CommandLogEntry.class, SqlInstanceSnapshot.RestoreRecord.class)) {
             for (RecordComponent c : type.getRecordComponents()) {
                 String n = c.getName();
                 assertThat(table.contains("`" + n + "`") || table.contains("." + n + "`") || table.contains("." + n + "[]"))

@@ -33,7 +33,8 @@ public final class SchemaSamples {
     private static final Map<String, String> PATTERNED = Map.of(
             "reportId", "5f0c2a1e-8b7d-4c36-9a51-0d2e6f4b7c19",
             "pciId", "8086:4940",
-            "name", "MSSQLSERVER");
+            "name", "MSSQLSERVER",
+            "activeStartTime", "01:30:00");
 
     private SchemaSamples() {
     }

@@ -178,7 +178,13 @@ public final class AgentConfigLoader {
         Duration loginTimeout = r.duration("loginTimeout", d.loginTimeout(), Duration.ofSeconds(1));
         Duration queryTimeout = r.duration("queryTimeout", d.queryTimeout(), Duration.ofSeconds(1));
         int pageSize = r.integer("backupPageSize", d.backupPageSize(), 1, ReportValidator.MAX_BACKUPS_PER_INSTANCE);
+        String commandLogDatabase = r.string("commandLogDatabase", d.commandLogDatabase());
         r.finish();
+        if (commandLogDatabase == null || !SqlInstanceSettings.DATABASE_NAME.matcher(commandLogDatabase).matches()) {
+            throw new ConfigException(at + ".commandLogDatabase", "the database holding Ola Hallengren's dbo.CommandLog: a plain "
+                    + "database name (a letter or _, then letters, digits, _ @ $ #; at most 128), e.g. master or DBA (was '"
+                    + commandLogDatabase + "')");
+        }
         if (passwordFile != null && passwordEnv != null) {
             throw new ConfigException(at + ".passwordEnv", "give either passwordFile or passwordEnv, not both");
         }
@@ -189,7 +195,8 @@ public final class AgentConfigLoader {
         if (passwordFile != null && !Files.isReadable(passwordFile)) {
             throw new ConfigException(at + ".passwordFile", "cannot read " + passwordFile);
         }
-        return new SqlInstanceSettings(name, jdbcUrl, user, passwordFile, passwordEnv, trust, loginTimeout, queryTimeout, pageSize);
+        return new SqlInstanceSettings(name, jdbcUrl, user, passwordFile, passwordEnv, trust, loginTimeout, queryTimeout, pageSize,
+                commandLogDatabase);
     }
 
     private static URI collectorUrl(String value) {

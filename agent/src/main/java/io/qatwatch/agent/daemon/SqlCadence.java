@@ -11,18 +11,19 @@ import java.util.Set;
 
 /**
  * Which SQL Server sections are due, and when the next one will be: inventory (server, databases,
- * certificates), configuration (sp_configure, accelerator status) and backups (history, running), each
- * on its own period. While a backlog is read (a page came back full), the next page is due after the
- * catch-up pause, unless the outbox is behind: then it waits for a delivery (see {@link #outboxBehind}).
- * Pure: the time is passed in.
+ * certificates, Agent jobs and schedules), configuration (sp_configure, accelerator status) and backups (history,
+ * running, job runs, CommandLog, restores), each on its own period. While a backlog is read (a page came back full),
+ * the next page is due after the catch-up pause, unless the outbox is behind: then it waits for a delivery (see
+ * {@link #outboxBehind}). Pure: the time is passed in.
  */
 final class SqlCadence {
 
     /** A group of sections read together. */
     enum Group {
-        INVENTORY(EnumSet.of(SqlSection.SERVER, SqlSection.DATABASES, SqlSection.CERTIFICATES)),
+        INVENTORY(EnumSet.of(SqlSection.SERVER, SqlSection.DATABASES, SqlSection.CERTIFICATES, SqlSection.JOBS)),
         CONFIGURATION(EnumSet.of(SqlSection.CONFIGURATION, SqlSection.ACCELERATORS)),
-        BACKUPS(EnumSet.of(SqlSection.BACKUP_HISTORY, SqlSection.RUNNING_BACKUPS));
+        BACKUPS(EnumSet.of(SqlSection.BACKUP_HISTORY, SqlSection.RUNNING_BACKUPS, SqlSection.JOB_HISTORY, SqlSection.COMMAND_LOG,
+                SqlSection.RESTORES));
 
         final Set<SqlSection> sections;
 

@@ -1,6 +1,7 @@
 package io.qatwatch.agent.daemon;
 
 import io.qatwatch.agent.probe.sqlserver.HighWaterMarks;
+import io.qatwatch.agent.probe.sqlserver.HistoryMarks;
 import io.qatwatch.agent.probe.sqlserver.SqlInstanceProbe;
 import io.qatwatch.agent.probe.sqlserver.SqlProbeResult;
 import io.qatwatch.agent.probe.sqlserver.SqlSection;
@@ -12,15 +13,17 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Reads one SQL Server instance on its cadence (see {@link SqlCadence}), off the event loop, and
- * publishes one report per read. The backup high-water mark moves only after that report is in the
- * outbox; a full page of history is followed by the next page after {@code schedule.backupCatchUp}, as soon as
- * the outbox holds no more than the report being delivered (else after the next delivery), and when such a
+ * publishes one report per read. The high-water marks (backups, job runs, CommandLog, restores) move only after
+ * that report is in the outbox; a full page of history is followed by the next page after {@code schedule.backupCatchUp},
+ * as soon as the outbox holds no more than the report being delivered (else after the next delivery), and when such a
  * catch-up ends (the backlog of a large msdb is read), {@code caughtUp} runs once, off the event loop.
  */
 public final class SqlInstanceVerticle extends VerticleBase {
@@ -93,8 +96,9 @@ public final class SqlInstanceVerticle extends VerticleBase {
         }
         running = true;
         vertx.executeBlocking(() -> {
-                    Long after = due.contains(SqlSection.BACKUP_HISTORY) ? marks.afterBackupSetId(instance) : null;
-                    return probe.probe(due, after);
+                    HistoryMarks current = marks.of(instance);
+                    return probe.probeAfter(due, due.contains(SqlSection.BACKUP_HISTORY) ? current : new HistoryMarks(null,
+                            current.jobHistoryId(), current.commandLogId(), current.restoreHistoryId()));
                 }, false)
                 .compose(result -> publisher.publishInstance(result.snapshot(), result.probes()).map(r -> result))
                 .compose(result -> advanceCursor(due, result).map(v -> result))
@@ -131,16 +135,28 @@ public final class SqlInstanceVerticle extends VerticleBase {
 
     private Future<Void> advanceCursor(Set<SqlSection> due, SqlProbeResult result) {
         SqlInstanceSnapshot snapshot = result.snapshot();
-        if (!due.contains(SqlSection.BACKUP_HISTORY) || snapshot == null || snapshot.backupHighWaterMark() == null) {
+        if (snapshot == null) {
             return Future.succeededFuture();
         }
-        long mark = snapshot.backupHighWaterMark();
-        Long current = marks.afterBackupSetId(instance);
-        if (current != null && current >= mark) {
+        HistoryMarks current = marks.of(instance);
+        Long backups = due.contains(SqlSection.BACKUP_HISTORY) ? snapshot.backupHighWaterMark() : null;
+        boolean backupsMoved = backups != null && (current.backupSetId() == null || current.backupSetId() < backups);
+        // The other histories' marks may also go down: the probe starts one again when msdb's ids restarted.
+        Map<HighWaterMarks.History, Long> moved = new EnumMap<>(HighWaterMarks.History.class);
+        moved(moved, due, SqlSection.JOB_HISTORY, HighWaterMarks.History.JOB_HISTORY, snapshot.jobHistoryHighWaterMark(),
+                current.jobHistoryId());
+        moved(moved, due, SqlSection.COMMAND_LOG, HighWaterMarks.History.COMMAND_LOG, snapshot.commandLogHighWaterMark(),
+                current.commandLogId());
+        moved(moved, due, SqlSection.RESTORES, HighWaterMarks.History.RESTORES, snapshot.restoreHighWaterMark(),
+                current.restoreHistoryId());
+        if (!backupsMoved && moved.isEmpty()) {
             return Future.succeededFuture();
         }
         return vertx.executeBlocking(() -> {
-            marks.put(instance, mark);
+            if (backupsMoved) {
+                marks.put(instance, backups);
+            }
+            moved.forEach((history, id) -> marks.put(instance, history, id));
             return null;
         });
     }
@@ -156,6 +172,13 @@ public final class SqlInstanceVerticle extends VerticleBase {
 
     private boolean outboxBehind() {
         return publisher.outboxDepth() > BACKLOG_AHEAD;
+    }
+
+    private static void moved(Map<HighWaterMarks.History, Long> into, Set<SqlSection> due, SqlSection section,
+            HighWaterMarks.History history, Long read, Long current) {
+        if (due.contains(section) && read != null && !read.equals(current)) {
+            into.put(history, read);
+        }
     }
 
     private void scheduleNext() {

@@ -95,6 +95,8 @@ class AgentConfigLoaderTest {
         assertError("collector:\n  url: https://c\nsqlserver:\n  instances:\n    - {name: 'my instance', jdbcUrl: 'jdbc:sqlserver://h'}\n",
                 "sqlserver.instances[0].name", "letters, digits");
         assertError("collector:\n  url: https://c\n  tokenFile: missing.token\n", "collector.tokenFile", "cannot read");
+        assertError("collector:\n  url: https://c\nsqlserver:\n  instances:\n    - {name: A, jdbcUrl: 'jdbc:sqlserver://h', "
+                + "commandLogDatabase: 'DBA]; DROP TABLE x; --'}\n", "sqlserver.instances[0].commandLogDatabase", "a plain database name");
     }
 
     @Test

@@ -13,6 +13,9 @@ import org.junit.jupiter.api.Test;
 class SqlCadenceTest {
 
     private static final Instant T0 = Instant.parse("2026-11-30T07:00:00Z");
+    /** Read every minute: new backups and running ones, and the job runs, CommandLog rows and restores of issue 15. */
+    private static final Set<SqlSection> BACKUPS = EnumSet.of(SqlSection.BACKUP_HISTORY, SqlSection.RUNNING_BACKUPS,
+            SqlSection.JOB_HISTORY, SqlSection.COMMAND_LOG, SqlSection.RESTORES);
 
     private final SqlCadence cadence = new SqlCadence(new AgentConfig.Schedule(Duration.ofHours(1), Duration.ofHours(1),
             Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofSeconds(5)));
@@ -25,10 +28,10 @@ class SqlCadenceTest {
 
         assertThat(cadence.due(T0.plusSeconds(30))).isEmpty();
         assertThat(cadence.untilNext(T0.plusSeconds(30))).isEqualTo(Duration.ofSeconds(30));
-        assertThat(cadence.due(T0.plusSeconds(60))).containsExactlyInAnyOrder(SqlSection.BACKUP_HISTORY, SqlSection.RUNNING_BACKUPS);
-        cadence.ran(EnumSet.of(SqlSection.BACKUP_HISTORY, SqlSection.RUNNING_BACKUPS), T0.plusSeconds(60), false);
+        assertThat(cadence.due(T0.plusSeconds(60))).containsExactlyInAnyOrderElementsOf(BACKUPS);
+        cadence.ran(BACKUPS, T0.plusSeconds(60), false);
         assertThat(cadence.due(T0.plusSeconds(300))).contains(SqlSection.CONFIGURATION, SqlSection.ACCELERATORS,
-                SqlSection.BACKUP_HISTORY).doesNotContain(SqlSection.SERVER);
+                SqlSection.BACKUP_HISTORY, SqlSection.JOB_HISTORY).doesNotContain(SqlSection.SERVER, SqlSection.JOBS);
     }
 
     @Test
@@ -36,7 +39,7 @@ class SqlCadenceTest {
         cadence.ran(cadence.due(T0), T0, true);
         assertThat(cadence.untilNext(T0)).isEqualTo(Duration.ofSeconds(5));
         assertThat(cadence.due(T0.plusSeconds(5))).contains(SqlSection.BACKUP_HISTORY);
-        cadence.ran(EnumSet.of(SqlSection.BACKUP_HISTORY, SqlSection.RUNNING_BACKUPS), T0.plusSeconds(5), false);
+        cadence.ran(BACKUPS, T0.plusSeconds(5), false);
         assertThat(cadence.untilNext(T0.plusSeconds(5))).isEqualTo(Duration.ofSeconds(60));
     }
 

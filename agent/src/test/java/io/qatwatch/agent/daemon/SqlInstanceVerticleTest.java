@@ -6,14 +6,21 @@ import io.qatwatch.agent.config.AgentConfig;
 import io.qatwatch.agent.probe.sqlserver.HighWaterMarks;
 import io.qatwatch.agent.ship.Backoff;
 import io.qatwatch.agent.ship.CollectorClient;
+import io.qatwatch.agent.probe.sqlserver.HistoryMarks;
+import io.qatwatch.agent.probe.sqlserver.JdbcSqlInstanceProbe;
+import io.qatwatch.agent.probe.sqlserver.SqlInstanceProbe;
+import io.qatwatch.agent.probe.sqlserver.SqlInstanceSettings;
 import io.qatwatch.agent.ship.DeliveryStatus;
 import io.qatwatch.agent.ship.DeliveryVerticle;
 import io.qatwatch.agent.ship.Outbox;
 import io.qatwatch.agent.ship.OutboxSettings;
+import io.qatwatch.tds.Scenario;
+import io.qatwatch.tds.TdsTestServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,8 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Reading a backlog of backup history: page after page while the collector keeps up, waiting for deliveries when it
- * does not, and the end of the catch-up, which is when the agent gives back the heap the backlog grew. Reports go
- * through the real delivery loop to an HTTP server on loopback that answers like the collector.
+ * does not, and the end of the catch-up, which is when the agent gives back the heap the backlog grew; and the
+ * histories' high-water marks, which move once a read's report is in the outbox. Reports go through the real
+ * delivery loop to an HTTP server on loopback that answers like the collector.
  */
 class SqlInstanceVerticleTest {
 
@@ -108,14 +116,42 @@ class SqlInstanceVerticleTest {
         assertThat(caughtUp).hasValue(0);
     }
 
+    @Test
+    void eachHistorysMarkIsKeptOnDiskAndTheNextReadAsksAboveIt() throws Exception {
+        // the real probe over mssql-jdbc against a scenario with job runs, CommandLog rows and no restores
+        try (TdsTestServer server = TdsTestServer.start(Scenario.fromResource("/sqlserver/scenarios/sql2022-ola-backup-failed.json"))) {
+            Path password = data.resolve("sql-password");
+            Files.writeString(password, "s3cret-Pa55\n");
+            SqlInstanceSettings settings = new SqlInstanceSettings("PROD", server.jdbcUrl(), "qatwatch_monitor", password, null, false,
+                    Duration.ofSeconds(5), Duration.ofSeconds(10), 1000);
+            HighWaterMarks marks = new HighWaterMarks(data.resolve("marks"));
+            marks.put("PROD", HighWaterMarks.History.RESTORES, 3);
+            deploy(new JdbcSqlInstanceProbe(settings, Clock.systemUTC()), marks);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (server.batches().stream().filter(b -> b.contains("-- qatwatch query: job-history.sql")).count() < 2
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(new HighWaterMarks(data.resolve("marks")).of("PROD"))
+                    .isEqualTo(new HistoryMarks(41232L, 88212L, 120395L, 3L));
+            assertThat(server.batches()).anyMatch(b -> b.contains("h.instance_id > 88212"))
+                    .anyMatch(b -> b.contains("cl.ID > 120395"))
+                    .anyMatch(b -> b.contains("rh.restore_history_id > 3"));
+        }
+    }
+
     private void deploy(FakeMsdb msdb) throws Exception {
+        deploy(msdb, new HighWaterMarks(data.resolve("marks")));
+    }
+
+    private void deploy(SqlInstanceProbe probe, HighWaterMarks marks) throws Exception {
         Clock clock = Clock.systemUTC();
         AgentHealth health = new AgentHealth(clock, clock.instant(), "test", new DeliveryStatus());
         ReportPublisher publisher = new ReportPublisher(vertx, outbox, clock, "sql01", "test", clock.instant(), health);
         AgentConfig.Schedule schedule = new AgentConfig.Schedule(Duration.ofHours(1), Duration.ofHours(1), Duration.ofHours(1),
                 Duration.ofMillis(100), Duration.ofMillis(20));
-        vertx.deployVerticle(new SqlInstanceVerticle("PROD", msdb, publisher, new HighWaterMarks(data.resolve("marks")),
-                schedule, clock, caughtUp::incrementAndGet)).await(10, TimeUnit.SECONDS);
+        vertx.deployVerticle(new SqlInstanceVerticle("PROD", probe, publisher, marks, schedule, clock, caughtUp::incrementAndGet))
+                .await(10, TimeUnit.SECONDS);
     }
 
     /** Waits for {@code calls} probe calls, then a little longer for the last one's report and hook. */

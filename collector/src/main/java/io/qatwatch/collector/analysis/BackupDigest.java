@@ -17,7 +17,8 @@ import java.util.Set;
 /**
  * Of an instance's backups, the few the alert rules read, so the alert stage need not hold them all: for
  * every database the newest full, full-or-differential, log and QAT_DEFLATE backup, the newest fulls the
- * throughput baseline compares, the newest MS_XPRESS and QAT_DEFLATE backup (configuration mismatch), one
+ * throughput baseline compares, the newest fulls to URL (the URL size ceiling's trend), the newest MS_XPRESS and
+ * QAT_DEFLATE backup (configuration mismatch), one
  * backup per encrypting certificate and per database encrypted with TRIPLE_DES_3KEY, and every backup that
  * starts in the future. Any set between this digest and all the backups gives the rules the same answer,
  * as long as no backup crosses the lookback period's start or {@code now} (the stage rebuilds the instance
@@ -73,6 +74,10 @@ public final class BackupDigest {
                 // snapshot backups count for recovery points (above), not for throughput or algorithm comparisons
                 if ("D".equals(b.type()) && !b.sizeIsEstimate() && durationSeconds(b) >= config.baselineMinSeconds()) {
                     fulls.computeIfAbsent(new Key(b.compressionAlgorithm(), guid, db, b.target()), k -> new ArrayList<>()).add(b);
+                }
+                // the URL size ceiling's trend: the newest fulls to URL, however short
+                if ("D".equals(b.type()) && !b.sizeIsEstimate() && "URL".equalsIgnoreCase(b.target())) {
+                    fulls.computeIfAbsent(new Key("url", guid, db, null), k -> new ArrayList<>()).add(b);
                 }
             }
             if (!"L".equals(b.type()) && !b.sizeIsEstimate() && b.compressionAlgorithm() != null) {

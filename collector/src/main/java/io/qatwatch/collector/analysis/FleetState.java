@@ -1,6 +1,7 @@
 package io.qatwatch.collector.analysis;
 
 import io.qatwatch.collector.store.AcceleratorChange;
+import io.qatwatch.collector.store.JobActivity;
 import io.qatwatch.collector.compression.CompressionSamples;
 import io.qatwatch.protocol.HostFacts;
 import io.qatwatch.protocol.LicenceFacts;
@@ -64,6 +65,8 @@ public record FleetState(List<HostState> hosts) {
      * @param compression     what the compression comparison reads of the backups, when already known (the store
      *                        and the alert stage know each QAT_DEFLATE backup's mode); null: worked out from
      *                        {@code backups}, in the accelerator's current mode
+     * @param jobs            its SQL Server Agent jobs, job runs, CommandLog rows and restores of the lookback period
+     *                        ({@link JobActivity#NONE} when its agent sent none)
      */
     public record InstanceState(
             String name,
@@ -77,7 +80,17 @@ public record FleetState(List<HostState> hosts) {
             List<RunningBackup> runningBackups,
             List<BackupRecord> backups,
             List<AcceleratorChange> acceleratorHistory,
-            CompressionSamples compression) {
+            CompressionSamples compression,
+            JobActivity jobs) {
+
+        /** An instance without job activity. */
+        public InstanceState(String name, Instant collectedAt, ServerInfo server, List<ConfigOption> configuration,
+                List<AcceleratorStatus> accelerators, List<DatabaseInfo> databases, List<CertificateInfo> certificates,
+                List<AsymmetricKeyInfo> asymmetricKeys, List<RunningBackup> runningBackups, List<BackupRecord> backups,
+                List<AcceleratorChange> acceleratorHistory, CompressionSamples compression) {
+            this(name, collectedAt, server, configuration, accelerators, databases, certificates, asymmetricKeys,
+                    runningBackups, backups, acceleratorHistory, compression, null);
+        }
 
         /** An instance whose compression samples are worked out from {@code backups}. */
         public InstanceState(String name, Instant collectedAt, ServerInfo server, List<ConfigOption> configuration,
@@ -97,6 +110,7 @@ public record FleetState(List<HostState> hosts) {
             runningBackups = runningBackups == null ? List.of() : List.copyOf(runningBackups);
             backups = backups == null ? List.of() : List.copyOf(backups);
             acceleratorHistory = acceleratorHistory == null ? List.of() : List.copyOf(acceleratorHistory);
+            jobs = jobs == null ? JobActivity.NONE : jobs;
         }
 
         /** An instance with its accelerator history, whose compression samples are worked out from {@code backups}. */

@@ -90,7 +90,7 @@ public final class FleetStates {
                 CompressionSamples samples = compressionSamples(backups, qatModes(modeStates, bare), compression, now);
                 instances.add(new InstanceState(s.name(), s.collectedAt(), s.server(), s.configuration(), s.accelerators(),
                         s.databases(), s.certificates(), s.asymmetricKeys(), s.runningBackups(), backups, history,
-                        samples));
+                        samples, store.jobActivity(row.host(), s.name(), since)));
             }
             Set<String> tags = new java.util.TreeSet<>(HostGroupConfig.tagSet(row.agent() == null ? null : row.agent().tags()));
             tags.addAll(tagsOf.apply(row.host()));

@@ -7,6 +7,7 @@ import io.qatwatch.collector.compression.CompressionSamples;
 import io.qatwatch.collector.compression.QatModes;
 import io.qatwatch.collector.store.AcceleratorChange;
 import io.qatwatch.collector.store.FleetRow;
+import io.qatwatch.collector.store.JobActivity;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.ReportStore.FleetHead;
 import io.qatwatch.collector.store.ReportStore.InstanceHead;
@@ -103,6 +104,10 @@ public final class LiveFleet {
         private List<BackupRecord> keyedFrom = List.of();
         /** Read when the instance is rebuilt, which an accelerator change (a section change) always makes it. */
         List<AcceleratorChange> acceleratorHistory = List.of();
+        /** Its jobs, job runs, CommandLog rows and restores, read again whenever the store's {@code jobsSeq} moves. */
+        JobActivity jobs;
+        long jobsSeq = -1;
+        long jobsSeqRead = -1;
 
         InstanceSlot(String host) {
             this.host = host;
@@ -144,7 +149,7 @@ public final class LiveFleet {
         InstanceState state(List<BackupRecord> backups) {
             SqlInstanceSnapshot s = sections;
             return new InstanceState(s.name(), lastSeen, s.server(), s.configuration(), s.accelerators(), s.databases(),
-                    s.certificates(), s.asymmetricKeys(), running, backups, acceleratorHistory, compression);
+                    s.certificates(), s.asymmetricKeys(), running, backups, acceleratorHistory, compression, jobs);
         }
     }
 
@@ -215,6 +220,7 @@ public final class LiveFleet {
                     }
                 }
                 slot.added.clear();
+                jobs(store, slot, since);
                 InstanceState state = slot.state(slot.digest);
                 slotOf.put(state, slot);
                 instances.add(state);
@@ -362,6 +368,23 @@ public final class LiveFleet {
         slot.stale = false;
     }
 
+    /**
+     * Reads the instance's job activity again when the store says it changed (or it was never read); else drops what
+     * left the lookback period, as a fresh read would.
+     */
+    private static void jobs(ReportStore store, InstanceSlot slot, Instant since) throws Exception {
+        if (slot.jobsSeq == 0) {
+            // no agent ever reported jobs for it: nothing to read
+            slot.jobs = JobActivity.NONE;
+            slot.jobsSeqRead = 0;
+        } else if (slot.jobs == null || slot.jobsSeqRead != slot.jobsSeq || slot.jobsSeq < 0) {
+            slot.jobs = store.jobActivity(slot.host, slot.sections.name(), since);
+            slot.jobsSeqRead = slot.jobsSeq;
+        } else {
+            slot.jobs = slot.jobs.since(since);
+        }
+    }
+
     /** Applies the heads: new, changed and gone hosts and instances, last reports and running backups. */
     private void heads(ReportStore store, List<FleetHead> heads) throws Exception {
         Map<String, FleetHead> byHost = new HashMap<>();
@@ -385,6 +408,7 @@ public final class LiveFleet {
                 InstanceSlot i = slot.instances.get(ih.name());
                 i.lastSeen = ih.lastSeen();
                 i.running = ih.runningBackups();
+                i.jobsSeq = ih.jobsSeq();
             }
         }
         hosts.keySet().removeIf(host -> !byHost.containsKey(host));
@@ -406,8 +430,10 @@ public final class LiveFleet {
     /** (Re)loads a host's row: instances whose sections changed, and new ones, are rebuilt. */
     private static void load(HostSlot slot, FleetRow row, FleetHead head) {
         Map<String, Long> seqs = new HashMap<>();
+        Map<String, Long> jobsSeqs = new HashMap<>();
         if (head != null) {
             head.instances().forEach(ih -> seqs.put(ih.name(), ih.sectionsSeq()));
+            head.instances().forEach(ih -> jobsSeqs.put(ih.name(), ih.jobsSeq()));
         }
         slot.row = row;
         slot.lastSeen = row.lastSeen();
@@ -424,6 +450,7 @@ public final class LiveFleet {
                 i.lastSeen = s.collectedAt();
                 i.running = s.runningBackups() == null ? List.of() : s.runningBackups();
             }
+            i.jobsSeq = jobsSeqs.getOrDefault(s.name(), -1L);
             slot.instances.put(s.name(), i);
         }
     }

@@ -2,6 +2,8 @@ package io.qatwatch.collector.analysis;
 
 import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.window.CreepTrend;
+import io.qatwatch.collector.window.JobOverlaps;
+import io.qatwatch.collector.window.JobSchedules;
 import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.collector.window.SpillForecast;
 import io.vertx.core.json.JsonArray;
@@ -28,7 +30,18 @@ public final class WindowsJson {
                     .put("sizeBytes", b.sizeBytes()).put("compressionAlgorithm", b.compressionAlgorithm())
                     .put("target", b.target()).put("snapshot", b.snapshot())
                     .put("throughputMbps", b.snapshot() ? null : b.throughputMbps())));
+            var activity = ia.instance().jobs();
+            var planned = JobSchedules.plannedStart(activity.jobs(), w.businessEnd(), w.businessStart(), ia.calendar().zone());
+            JsonArray jobs = new JsonArray();
+            JobOverlaps.of(w, activity.jobs(), activity.runs()).forEach(o -> jobs.add(new JsonObject().put("jobId", o.jobId())
+                    .put("job", o.jobName()).put("from", o.from().toString()).put("to", o.to().toString())
+                    .put("minutes", o.minutes())));
             windows.add(new JsonObject().put("morning", w.morning().toString())
+                    .put("plannedStart", planned.map(p -> p.at().toString()).orElse(null))
+                    .put("plannedBy", planned.map(JobSchedules.PlannedStart::jobName).orElse(null))
+                    .put("lateStartSeconds", planned.map(p -> java.time.Duration.between(p.at(), w.firstStart()).getSeconds())
+                            .orElse(null))
+                    .put("overlappingJobs", jobs)
                     .put("kind", w.kind().name().toLowerCase(Locale.ROOT))
                     .put("businessEnd", w.businessEnd().toString()).put("businessStart", w.businessStart().toString())
                     .put("firstStart", w.firstStart().toString()).put("lastFinish", w.lastFinish().toString())

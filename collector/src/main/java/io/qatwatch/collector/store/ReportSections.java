@@ -37,7 +37,7 @@ public record ReportSections(Section agent, Section probes, Section facts, Secti
 
     /** The sections of one SQL Server instance. */
     public record InstanceSections(Section server, Section configuration, Section accelerators, Section databases,
-            Section running, Section certificates, Section asymmetricKeys) {
+            Section running, Section certificates, Section asymmetricKeys, Section jobs) {
     }
 
     /** Serialises and digests every section of {@code report}. */
@@ -46,7 +46,7 @@ public record ReportSections(Section agent, Section probes, Section facts, Secti
         for (SqlInstanceSnapshot s : report.instances()) {
             instances.add(new InstanceSections(section(s.server()), section(s.configuration()),
                     section(s.accelerators()), section(s.databases()), section(s.runningBackups()),
-                    section(s.certificates()), section(s.asymmetricKeys())));
+                    section(s.certificates()), section(s.asymmetricKeys()), section(s.jobs())));
         }
         var tags = report.agent() == null || report.agent().tags() == null || report.agent().tags().isEmpty() ? null
                 : report.agent().tags();

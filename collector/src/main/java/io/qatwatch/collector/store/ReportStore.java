@@ -85,9 +85,20 @@ public interface ReportStore {
     record FleetHead(String host, Instant lastSeen, long sectionsSeq, List<InstanceHead> instances) {
     }
 
-    /** One instance in {@link #fleetHeads()}. */
+    /**
+     * One instance in {@link #fleetHeads()}.
+     *
+     * @param jobsSeq a counter that moves whenever the instance's {@link #jobActivity} changed: its jobs section, or a
+     *                job run, CommandLog row or restore stored
+     */
     record InstanceHead(String name, Instant lastSeen, long sectionsSeq,
-                        List<io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup> runningBackups) {
+                        List<io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup> runningBackups, long jobsSeq) {
+
+        /** A head without job activity. */
+        public InstanceHead(String name, Instant lastSeen, long sectionsSeq,
+                            List<io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup> runningBackups) {
+            this(name, lastSeen, sectionsSeq, runningBackups, 0);
+        }
     }
 
     /**
@@ -123,6 +134,18 @@ public interface ReportStore {
      */
     java.util.SortedSet<String> hostsWithAvailabilityDatabases(java.util.Collection<String> databaseGuids) throws Exception;
 
-    /** Deletes backups started before {@code backupsBefore} and report ids received before {@code reportIdsBefore}. */
+    /**
+     * An instance's latest jobs section and its job runs and CommandLog rows that started, and restores that happened,
+     * at or after {@code since}; {@link JobActivity#NONE} when the store does not know the instance. The default, for
+     * stores that keep no job activity (a simulated store), knows none.
+     */
+    default JobActivity jobActivity(String host, String instance, Instant since) throws Exception {
+        return JobActivity.NONE;
+    }
+
+    /**
+     * Deletes backups, job runs, CommandLog rows and restores started before {@code backupsBefore}, and report ids
+     * received before {@code reportIdsBefore}.
+     */
     int prune(Instant backupsBefore, Instant reportIdsBefore) throws Exception;
 }

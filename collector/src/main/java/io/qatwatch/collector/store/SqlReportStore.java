@@ -11,6 +11,10 @@ import io.qatwatch.protocol.QatFacts;
 import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
+import io.qatwatch.protocol.SqlInstanceSnapshot.AgentJob;
+import io.qatwatch.protocol.SqlInstanceSnapshot.CommandLogEntry;
+import io.qatwatch.protocol.SqlInstanceSnapshot.JobRun;
+import io.qatwatch.protocol.SqlInstanceSnapshot.RestoreRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AsymmetricKeyInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
@@ -165,6 +169,65 @@ public final class SqlReportStore implements ReportStore {
               RETURN NEW;
             END $$""");
 
+    /**
+     * Issue 15: SQL Server Agent jobs (the latest section, with a counter of its own that moves when it or the job
+     * activity below changes), job runs, Ola Hallengren's CommandLog backup rows, restores, and each backup's number
+     * of media families. A component of its own, so the steps above stay as they are.
+     */
+    private static final List<String> POSTGRES_JOBS_STEPS = List.of("""
+            ALTER TABLE backups ADD COLUMN media_families INTEGER;
+            ALTER TABLE instances ADD COLUMN jobs_status TEXT;
+            ALTER TABLE instances ADD COLUMN jobs_json JSONB;
+            ALTER TABLE instances ADD COLUMN job_history_hwm BIGINT;
+            ALTER TABLE instances ADD COLUMN command_log_hwm BIGINT;
+            ALTER TABLE instances ADD COLUMN restore_hwm BIGINT;
+            ALTER TABLE instances ADD COLUMN jobs_seq BIGINT NOT NULL DEFAULT 0;
+            CREATE TABLE job_runs (
+              host TEXT COLLATE "C" NOT NULL,
+              instance TEXT COLLATE "C" NOT NULL,
+              instance_id BIGINT NOT NULL,
+              job_id TEXT NOT NULL,
+              job_name TEXT,
+              step_id INTEGER NOT NULL,
+              step_name TEXT,
+              status TEXT NOT NULL,
+              started_at BIGINT NOT NULL,
+              duration_seconds BIGINT NOT NULL,
+              message TEXT,
+              sql_message_id INTEGER,
+              sql_severity INTEGER,
+              PRIMARY KEY (host, instance, instance_id));
+            CREATE INDEX job_runs_by_start ON job_runs(host, instance, started_at);
+            CREATE TABLE command_log (
+              host TEXT COLLATE "C" NOT NULL,
+              instance TEXT COLLATE "C" NOT NULL,
+              id BIGINT NOT NULL,
+              database_name TEXT,
+              command_type TEXT,
+              command TEXT,
+              started_at BIGINT NOT NULL,
+              ended_at BIGINT,
+              algorithm TEXT,
+              level TEXT,
+              error_number INTEGER,
+              PRIMARY KEY (host, instance, id));
+            CREATE INDEX command_log_by_start ON command_log(host, instance, started_at);
+            CREATE TABLE restores (
+              host TEXT COLLATE "C" NOT NULL,
+              instance TEXT COLLATE "C" NOT NULL,
+              restore_history_id BIGINT NOT NULL,
+              destination_database TEXT,
+              restored_at BIGINT NOT NULL,
+              restore_type TEXT,
+              source_server TEXT,
+              source_database TEXT,
+              source_database_guid TEXT,
+              family_guid TEXT,
+              backup_finished_at BIGINT,
+              backup_type TEXT,
+              PRIMARY KEY (host, instance, restore_history_id));
+            CREATE INDEX restores_by_time ON restores(host, instance, restored_at)""");
+
     /** The advisory lock key of retention pruning on PostgreSQL. */
     private static final long PRUNE_LOCK = 0x7161747761746370L;
 
@@ -193,6 +256,7 @@ public final class SqlReportStore implements ReportStore {
         if (kind == Database.Kind.POSTGRESQL) {
             db.migrate("reports", POSTGRES_STEPS);
             db.migrate("host-tags", POSTGRES_TAGS_STEPS);
+            db.migrate("jobs", POSTGRES_JOBS_STEPS);
             return;
         }
         db.migrate("reports", List.of(String.join(";\n", """
@@ -304,6 +368,63 @@ public final class SqlReportStore implements ReportStore {
         // rows hold kilobytes of facts each, 0.4 s to walk at 100,000 hosts against 0.02 s for the index.
         // A component of its own, so the reports tables' steps stay as they are.
         db.migrate("fleet-pages", List.of("CREATE INDEX IF NOT EXISTS hosts_by_name_seen ON hosts(name, last_seen)"));
+        // Issue 15: SQL Server Agent jobs, job runs, CommandLog backup rows and restores (see POSTGRES_JOBS_STEPS).
+        db.migrate("jobs", List.of(String.join(";\n",
+                "ALTER TABLE backups ADD COLUMN media_families INTEGER",
+                "ALTER TABLE instances ADD COLUMN jobs_status TEXT",
+                "ALTER TABLE instances ADD COLUMN jobs_json TEXT",
+                "ALTER TABLE instances ADD COLUMN job_history_hwm INTEGER",
+                "ALTER TABLE instances ADD COLUMN command_log_hwm INTEGER",
+                "ALTER TABLE instances ADD COLUMN restore_hwm INTEGER",
+                "ALTER TABLE instances ADD COLUMN jobs_seq INTEGER NOT NULL DEFAULT 0",
+                """
+                CREATE TABLE job_runs (
+                  host TEXT NOT NULL,
+                  instance TEXT NOT NULL,
+                  instance_id INTEGER NOT NULL,
+                  job_id TEXT NOT NULL,
+                  job_name TEXT,
+                  step_id INTEGER NOT NULL,
+                  step_name TEXT,
+                  status TEXT NOT NULL,
+                  started_at INTEGER NOT NULL,
+                  duration_seconds INTEGER NOT NULL,
+                  message TEXT,
+                  sql_message_id INTEGER,
+                  sql_severity INTEGER,
+                  PRIMARY KEY (host, instance, instance_id))""",
+                "CREATE INDEX job_runs_by_start ON job_runs(host, instance, started_at)",
+                """
+                CREATE TABLE command_log (
+                  host TEXT NOT NULL,
+                  instance TEXT NOT NULL,
+                  id INTEGER NOT NULL,
+                  database_name TEXT,
+                  command_type TEXT,
+                  command TEXT,
+                  started_at INTEGER NOT NULL,
+                  ended_at INTEGER,
+                  algorithm TEXT,
+                  level TEXT,
+                  error_number INTEGER,
+                  PRIMARY KEY (host, instance, id))""",
+                "CREATE INDEX command_log_by_start ON command_log(host, instance, started_at)",
+                """
+                CREATE TABLE restores (
+                  host TEXT NOT NULL,
+                  instance TEXT NOT NULL,
+                  restore_history_id INTEGER NOT NULL,
+                  destination_database TEXT,
+                  restored_at INTEGER NOT NULL,
+                  restore_type TEXT,
+                  source_server TEXT,
+                  source_database TEXT,
+                  source_database_guid TEXT,
+                  family_guid TEXT,
+                  backup_finished_at INTEGER,
+                  backup_type TEXT,
+                  PRIMARY KEY (host, instance, restore_history_id))""",
+                "CREATE INDEX restores_by_time ON restores(host, instance, restored_at)")));
     }
 
     @Override
@@ -463,6 +584,7 @@ public final class SqlReportStore implements ReportStore {
             SqlInstanceSnapshot snapshot = report.instances().get(i);
             upsertInstance(c, in.host(), snapshot, in.sections().instances().get(i), in.receivedAt());
             newBackups += insertBackups(c, in.host(), snapshot);
+            storeJobActivity(c, in.host(), snapshot, in.sections().instances().get(i));
         }
         if (newBackups != carried) {
             // some were stored before (a resent backup): the row counts the new ones
@@ -725,9 +847,10 @@ public final class SqlReportStore implements ReportStore {
     private static final int BACKUPS_PER_STATEMENT = 100;
     private static final String BACKUP_COLUMNS = "INSERT INTO backups(host, instance, backup_set_id, database_name, "
             + "database_guid, type, copy_only, started_at, finished_at, tz_known, size_bytes, compressed_bytes, algorithm, "
-            + "checksums, key_algorithm, encryptor_thumbprint, encryptor_type, device_type, target, family_guid, snapshot) VALUES ";
-    private static final String BACKUP_ROW = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-    private static final int BACKUP_PARAMS = 21;
+            + "checksums, key_algorithm, encryptor_thumbprint, encryptor_type, device_type, target, family_guid, snapshot, "
+            + "media_families) VALUES ";
+    private static final String BACKUP_ROW = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    private static final int BACKUP_PARAMS = 22;
 
     /**
      * Inserts the backups a backup stored before is not; returns how many were new. On SQLite one prepared statement
@@ -787,6 +910,228 @@ public final class SqlReportStore implements ReportStore {
         } else {
             s.setInt(at + 21, b.snapshot() ? 1 : 0);
         }
+        setInteger(s, at + 22, b.mediaFamilyCount());
+    }
+
+    private static void setInteger(PreparedStatement s, int at, Integer value) throws SQLException {
+        if (value == null) {
+            s.setNull(at, Types.INTEGER);
+        } else {
+            s.setInt(at, value);
+        }
+    }
+
+    private static void setLong(PreparedStatement s, int at, Long value) throws SQLException {
+        if (value == null) {
+            s.setNull(at, Types.BIGINT);
+        } else {
+            s.setLong(at, value);
+        }
+    }
+
+    private static void setInstant(PreparedStatement s, int at, Instant value) throws SQLException {
+        setLong(s, at, value == null ? null : value.toEpochMilli());
+    }
+
+    /** Columns and a row of {@code job_runs}, {@code command_log} and {@code restores}, and their keys. */
+    private static final String JOB_RUN_INSERT = "INSERT INTO job_runs(host, instance, instance_id, job_id, job_name, "
+            + "step_id, step_name, status, started_at, duration_seconds, message, sql_message_id, sql_severity) "
+            + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(host, instance, instance_id) DO NOTHING";
+    private static final String COMMAND_LOG_INSERT = "INSERT INTO command_log(host, instance, id, database_name, "
+            + "command_type, command, started_at, ended_at, algorithm, level, error_number) "
+            + "VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(host, instance, id) DO NOTHING";
+    private static final String RESTORE_INSERT = "INSERT INTO restores(host, instance, restore_history_id, "
+            + "destination_database, restored_at, restore_type, source_server, source_database, source_database_guid, "
+            + "family_guid, backup_finished_at, backup_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
+            + "ON CONFLICT(host, instance, restore_history_id) DO NOTHING";
+
+    /**
+     * Stores an instance's job runs, CommandLog rows and restores once each (a row stored before is skipped, as a
+     * backup is), its latest jobs section and high-water marks, and moves its {@code jobs_seq} when any of it changed.
+     * Agents before issue 15 send none of it: nothing is written.
+     */
+    private void storeJobActivity(Connection c, String host, SqlInstanceSnapshot snap, InstanceSections sections)
+            throws SQLException {
+        if (snap.jobsStatus() == null && snap.jobs() == null && snap.jobRuns() == null && snap.commandLog() == null
+                && snap.restores() == null) {
+            return;
+        }
+        int inserted = 0;
+        if (snap.jobRuns() != null && !snap.jobRuns().isEmpty()) {
+            PreparedStatement s = statement(c, JOB_RUN_INSERT);
+            for (JobRun r : snap.jobRuns()) {
+                s.setString(1, host);
+                s.setString(2, snap.name());
+                s.setLong(3, r.instanceId());
+                s.setString(4, r.jobId());
+                s.setString(5, r.jobName());
+                s.setInt(6, r.stepId());
+                s.setString(7, r.stepName());
+                s.setString(8, r.status());
+                s.setLong(9, r.startedAt().toEpochMilli());
+                s.setLong(10, r.durationSeconds());
+                s.setString(11, r.message());
+                setInteger(s, 12, r.sqlMessageId());
+                setInteger(s, 13, r.sqlSeverity());
+                s.addBatch();
+            }
+            inserted += added(s.executeBatch());
+        }
+        if (snap.commandLog() != null && !snap.commandLog().isEmpty()) {
+            PreparedStatement s = statement(c, COMMAND_LOG_INSERT);
+            for (CommandLogEntry e : snap.commandLog()) {
+                s.setString(1, host);
+                s.setString(2, snap.name());
+                s.setLong(3, e.id());
+                s.setString(4, e.databaseName());
+                s.setString(5, e.commandType());
+                s.setString(6, e.command());
+                s.setLong(7, e.startedAt().toEpochMilli());
+                setInstant(s, 8, e.endedAt());
+                s.setString(9, e.algorithm());
+                s.setString(10, e.level());
+                setInteger(s, 11, e.errorNumber());
+                s.addBatch();
+            }
+            inserted += added(s.executeBatch());
+        }
+        if (snap.restores() != null && !snap.restores().isEmpty()) {
+            PreparedStatement s = statement(c, RESTORE_INSERT);
+            for (RestoreRecord r : snap.restores()) {
+                s.setString(1, host);
+                s.setString(2, snap.name());
+                s.setLong(3, r.restoreHistoryId());
+                s.setString(4, r.destinationDatabase());
+                s.setLong(5, r.restoredAt().toEpochMilli());
+                s.setString(6, r.restoreType());
+                s.setString(7, r.sourceServer());
+                s.setString(8, r.sourceDatabase());
+                s.setString(9, r.sourceDatabaseGuid());
+                s.setString(10, r.familyGuid());
+                setInstant(s, 11, r.backupFinishedAt());
+                s.setString(12, r.backupType());
+                s.addBatch();
+            }
+            inserted += added(s.executeBatch());
+        }
+        // the old values on the right of SET: the counter moves when rows were added or the section differs
+        String json = kind == Database.Kind.POSTGRESQL ? "CAST(? AS jsonb)" : "?";
+        String differs = kind == Database.Kind.POSTGRESQL ? " IS DISTINCT FROM " : " IS NOT ";
+        PreparedStatement u = statement(c, "UPDATE instances SET jobs_seq = jobs_seq + CASE WHEN ? > 0"
+                + " OR (" + json + " IS NOT NULL AND jobs_json" + differs + json + ")"
+                + " OR (CAST(? AS TEXT) IS NOT NULL AND jobs_status" + differs + "CAST(? AS TEXT)) THEN 1 ELSE 0 END,"
+                + " jobs_json = COALESCE(" + json + ", jobs_json), jobs_status = COALESCE(CAST(? AS TEXT), jobs_status),"
+                + " job_history_hwm = " + mark("job_history_hwm") + ", command_log_hwm = " + mark("command_log_hwm")
+                + ", restore_hwm = " + mark("restore_hwm") + " WHERE host = ? AND name = ?");
+        String jobs = ReportSections.json(sections.jobs());
+        int i = 1;
+        u.setInt(i++, inserted);
+        u.setString(i++, jobs);
+        u.setString(i++, jobs);
+        u.setString(i++, snap.jobsStatus());
+        u.setString(i++, snap.jobsStatus());
+        u.setString(i++, jobs);
+        u.setString(i++, snap.jobsStatus());
+        for (Long m : new Long[] {snap.jobHistoryHighWaterMark(), snap.commandLogHighWaterMark(), snap.restoreHighWaterMark()}) {
+            setLong(u, i++, m);
+            setLong(u, i++, m);
+        }
+        u.setString(i++, host);
+        u.setString(i, snap.name());
+        u.executeUpdate();
+    }
+
+    /** A high-water mark column set to the larger of its value and the report's (which may be null: kept). */
+    private String mark(String column) {
+        return "CASE WHEN CAST(? AS BIGINT) IS NULL THEN " + column + " ELSE "
+                + kind.greatest("CAST(? AS BIGINT)", "COALESCE(" + column + ", 0)") + " END";
+    }
+
+    /** Rows a batch of {@code INSERT ... ON CONFLICT DO NOTHING} added. */
+    private static int added(int[] counts) {
+        int n = 0;
+        for (int k : counts) {
+            n += k == Statement.SUCCESS_NO_INFO ? 1 : Math.max(0, k);
+        }
+        return n;
+    }
+
+    @Override
+    public JobActivity jobActivity(String host, String instance, Instant since) throws SQLException, IOException {
+        return db.read(c -> {
+            String status;
+            List<AgentJob> jobs;
+            try (PreparedStatement s = c.prepareStatement(
+                    "SELECT jobs_status, jobs_json FROM instances WHERE host = ? AND name = ?")) {
+                s.setString(1, host);
+                s.setString(2, instance);
+                try (ResultSet rs = s.executeQuery()) {
+                    if (!rs.next()) {
+                        return JobActivity.NONE;
+                    }
+                    status = rs.getString(1);
+                    jobs = readList(rs.getString(2), new TypeReference<List<AgentJob>>() { });
+                }
+            }
+            List<JobRun> runs = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement("SELECT * FROM job_runs WHERE host = ? AND instance = ? "
+                    + "AND started_at >= ? ORDER BY started_at, instance_id")) {
+                bindInstanceSince(s, host, instance, since);
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        runs.add(new JobRun(rs.getLong("instance_id"), rs.getString("job_id"), rs.getString("job_name"),
+                                rs.getInt("step_id"), rs.getString("step_name"), rs.getString("status"),
+                                Instant.ofEpochMilli(rs.getLong("started_at")), rs.getLong("duration_seconds"),
+                                rs.getString("message"), integer(rs, "sql_message_id"), integer(rs, "sql_severity")));
+                    }
+                }
+            }
+            List<CommandLogEntry> commands = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement("SELECT * FROM command_log WHERE host = ? AND instance = ? "
+                    + "AND started_at >= ? ORDER BY started_at, id")) {
+                bindInstanceSince(s, host, instance, since);
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        commands.add(new CommandLogEntry(rs.getLong("id"), rs.getString("database_name"),
+                                rs.getString("command_type"), rs.getString("command"),
+                                Instant.ofEpochMilli(rs.getLong("started_at")), instant(rs, "ended_at"),
+                                rs.getString("algorithm"), rs.getString("level"), integer(rs, "error_number")));
+                    }
+                }
+            }
+            List<RestoreRecord> restores = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement("SELECT * FROM restores WHERE host = ? AND instance = ? "
+                    + "AND restored_at >= ? ORDER BY restored_at, restore_history_id")) {
+                bindInstanceSince(s, host, instance, since);
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        restores.add(new RestoreRecord(rs.getLong("restore_history_id"), rs.getString("destination_database"),
+                                Instant.ofEpochMilli(rs.getLong("restored_at")), rs.getString("restore_type"),
+                                rs.getString("source_server"), rs.getString("source_database"),
+                                rs.getString("source_database_guid"), rs.getString("family_guid"),
+                                instant(rs, "backup_finished_at"), rs.getString("backup_type")));
+                    }
+                }
+            }
+            return new JobActivity(status, jobs, runs, commands, restores);
+        });
+    }
+
+    private static void bindInstanceSince(PreparedStatement s, String host, String instance, Instant since)
+            throws SQLException {
+        s.setString(1, host);
+        s.setString(2, instance);
+        s.setLong(3, since.toEpochMilli());
+    }
+
+    private static Integer integer(ResultSet rs, String column) throws SQLException {
+        int v = rs.getInt(column);
+        return rs.wasNull() ? null : v;
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : Instant.ofEpochMilli(v);
     }
 
     @Override
@@ -1012,14 +1357,15 @@ public final class SqlReportStore implements ReportStore {
         return db.read(c -> {
             Map<String, List<InstanceHead>> instances = new LinkedHashMap<>();
             try (PreparedStatement s = c.prepareStatement(
-                    "SELECT host, name, last_seen, sections_seq, running_json FROM instances ORDER BY host, name");
+                    "SELECT host, name, last_seen, sections_seq, running_json, jobs_seq FROM instances ORDER BY host, name");
                  ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     String running = rs.getString("running_json");
                     instances.computeIfAbsent(rs.getString("host"), h -> new ArrayList<>()).add(new InstanceHead(
                             rs.getString("name"), Instant.ofEpochMilli(rs.getLong("last_seen")), rs.getLong("sections_seq"),
                             running == null || "[]".equals(running) ? List.of()
-                                    : readList(running, new TypeReference<List<RunningBackup>>() { })));
+                                    : readList(running, new TypeReference<List<RunningBackup>>() { }),
+                            rs.getLong("jobs_seq")));
                 }
             }
             List<FleetHead> heads = new ArrayList<>();
@@ -1109,6 +1455,8 @@ public final class SqlReportStore implements ReportStore {
         Long compressedBytes = rs.wasNull() ? null : compressed;
         int snapshot = rs.getInt("snapshot");
         Boolean isSnapshot = rs.wasNull() ? null : snapshot != 0;
+        int families = rs.getInt("media_families");
+        Integer mediaFamilies = rs.wasNull() ? null : families;
         return new BackupRecord(
                 rs.getLong("backup_set_id"),
                 rs.getString("database_name"),
@@ -1128,7 +1476,8 @@ public final class SqlReportStore implements ReportStore {
                 rs.getString("device_type"),
                 rs.getString("target"),
                 rs.getString("family_guid"),
-                isSnapshot);
+                isSnapshot,
+                mediaFamilies);
     }
 
     @Override
@@ -1156,6 +1505,13 @@ public final class SqlReportStore implements ReportStore {
                     : "DELETE FROM backups WHERE started_at < ?")) {
                 s.setLong(1, backupsBefore.toEpochMilli());
                 deleted += s.executeUpdate();
+            }
+            for (String history : List.of("DELETE FROM job_runs WHERE started_at < ?",
+                    "DELETE FROM command_log WHERE started_at < ?", "DELETE FROM restores WHERE restored_at < ?")) {
+                try (PreparedStatement s = c.prepareStatement(history)) {
+                    s.setLong(1, backupsBefore.toEpochMilli());
+                    deleted += s.executeUpdate();
+                }
             }
             try (PreparedStatement s = c.prepareStatement("DELETE FROM reports WHERE received_at < ?")) {
                 s.setLong(1, reportIdsBefore.toEpochMilli());

@@ -22,7 +22,11 @@ import io.qatwatch.collector.window.WindowSettings;
 import io.qatwatch.protocol.AgentInfo;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
+import io.qatwatch.collector.testing.Histories;
+import io.qatwatch.collector.testing.Jobs;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
+import io.qatwatch.protocol.SqlInstanceSnapshot.AgentJob;
+import io.qatwatch.protocol.SqlInstanceSnapshot.JobRun;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
@@ -55,6 +59,9 @@ class LiveFleetTest {
     private static final String CERT = "0xA1B2C3";
 
     private final List<String> rulesSeen = new ArrayList<>();
+    private boolean overlapsSeen;
+    private static final List<AgentJob> CREEP_JOBS = List.of(Jobs.otherJob("IDX", "IndexOptimize"));
+    private static final List<AgentJob> STEADY_JOBS = List.of(Jobs.backupJob("BAK", "DatabaseBackup", List.of("Sales")));
     private final Set<String> verdictsSeen = new TreeSet<>();
     private long reports;
     private int rebuilt;
@@ -67,6 +74,7 @@ class LiveFleetTest {
             for (int night = -28; night < 0; night++) {
                 store(store, "sql-steady", T0.plus(Duration.ofDays(night)), steady(night), List.of(), steadyAccelerators(false));
                 store(store, "sql-creep", T0.plus(Duration.ofDays(night)), creeping(night), List.of(), List.of());
+                storeJobs(store, "sql-creep", T0.plus(Duration.ofDays(night)), CREEP_JOBS, List.of(indexOptimize(night)), null);
                 store(store, "sql-ag1", T0.plus(Duration.ofDays(night)), primary(night), List.of(), List.of());
                 store(store, "sql-ag2", T0.plus(Duration.ofDays(night)), secondary(night), List.of(), List.of());
             }
@@ -103,6 +111,21 @@ class LiveFleetTest {
                             running("Billing", now.minusSeconds(1800), 40, 1800)), steadyAccelerators(cycle >= 25));
                     store(store, "sql-creep", now, finishedBy(now, creeping(night)), List.of(), List.of());
                     store(store, "sql-ag1", now, finishedBy(now, primary(night)), List.of(), List.of());
+                }
+                Instant tonight = indexOptimize(night).startedAt().plusSeconds(indexOptimize(night).durationSeconds());
+                if (!tonight.isAfter(now)) {
+                    // stored again every cycle once it finished: stored once, and no reason to read the instance again
+                    storeJobs(store, "sql-creep", now, CREEP_JOBS, List.of(indexOptimize(night)), null);
+                }
+                if (cycle == 5 || cycle == 12) {
+                    // the steady host's backup job fails, then succeeds: backup-job-failed fires and resolves
+                    String status = cycle == 5 ? "FAILED" : "SUCCEEDED";
+                    storeJobs(store, "sql-steady", now, STEADY_JOBS, List.of(
+                            Jobs.step(10L * cycle, "BAK", "DatabaseBackup", 1, "DatabaseBackup", status, now.minusSeconds(600), 60,
+                                    Jobs.OLA_FAILURE, null, null),
+                            Jobs.outcome(10L * cycle + 1, "BAK", "DatabaseBackup", status, now.minusSeconds(600), 61, "done")),
+                            cycle == 5 ? List.of(Jobs.restore(1, "Sales_check", now.minusSeconds(900), "sql-steady", "Sales",
+                                    Histories.guid("Sales"), null)) : null);
                 }
                 if (cycle == 33) {
                     // a full of a database far larger than the rest: tonight becomes the only full night and every
@@ -145,7 +168,8 @@ class LiveFleetTest {
             assertThat(nightBackups).as("cycles with backups for the open night").isGreaterThanOrEqualTo(10);
             assertThat(new TreeSet<>(rulesSeen)).as("the fleet fires what the comparison should cover")
                     .contains("backup-missing", "backup-window-creep", "qat-config-mismatch", "cert-key-not-backed-up",
-                            "backup-throughput-drop");
+                            "backup-throughput-drop", "backup-job-failed");
+            assertThat(overlapsSeen).as("the creep alert names IndexOptimize, from the kept nights as from all").isTrue();
         assertThat(verdictsSeen).as("verdicts compared, and HR's QAT_DEFLATE in the mode it ran in before and after cycle 25")
                 .contains("FASTER MS_XPRESS QAT_DEFLATE", "SINGLE_ALGORITHM QAT_DEFLATE (HARDWARE)",
                         "NOT_ENOUGH_DATA QAT_DEFLATE (HARDWARE) QAT_DEFLATE (NONE)");
@@ -171,6 +195,7 @@ class LiveFleetTest {
         List<Alert> alerts = evaluator.evaluate(fresh).alerts();
         assertThat(evaluator.evaluate(incremental).alerts()).as("alerts at %s", now).isEqualTo(alerts);
         alerts.forEach(a -> rulesSeen.add(a.rule()));
+        overlapsSeen |= alerts.stream().anyMatch(a -> a.details().contains("IndexOptimize now overlaps"));
         assertThat(incremental.instances()).hasSameSizeAs(fresh.instances());
         for (int i = 0; i < fresh.instances().size(); i++) {
             InstanceAnalysis a = incremental.instances().get(i);
@@ -232,6 +257,24 @@ class LiveFleetTest {
                 ? List.of(new CertificateInfo("BackupCert", CERT, null, null, true)) : List.of();
         SqlInstanceSnapshot instance = new SqlInstanceSnapshot("MSSQLSERVER", at, null, List.of(), accelerators, dbs,
                 backups, runningBackups, certs, null);
+        store.store(host, new AgentReport(AgentReport.SCHEMA_VERSION, UUID.randomUUID().toString(), at,
+                new AgentInfo(host, "0.1.0", 100, 0, 0, 0), null, null, null, List.of(instance), List.of()),
+                at.plusSeconds(1 + reports++ % 3));
+    }
+
+    /** IndexOptimize on sql-creep's night {@code n}: it starts two minutes earlier each night before the window ends. */
+    private static JobRun indexOptimize(int night) {
+        Instant e = evening(night).plus(Duration.ofMinutes(240 + 6L * (night + 28)));
+        long seconds = 3 * 3600 + 240L * (night + 28);
+        return Jobs.outcome(night + 1000, "IDX", "IndexOptimize", "SUCCEEDED",
+                e.plusSeconds(seconds).minus(Duration.ofMinutes(10 + 2L * (night + 28))), 3 * 3600, "ok");
+    }
+
+    /** A report of only SQL Server Agent's sections (the others not read this cycle). */
+    private void storeJobs(SqlReportStore store, String host, Instant at, List<AgentJob> jobs, List<JobRun> runs,
+                           List<io.qatwatch.protocol.SqlInstanceSnapshot.RestoreRecord> restores) throws Exception {
+        SqlInstanceSnapshot instance = new SqlInstanceSnapshot("MSSQLSERVER", at, null, null, null, null, null, null, null,
+                null, null, null, SqlInstanceSnapshot.JOBS_AVAILABLE, jobs, runs, null, List.of(), null, restores, null);
         store.store(host, new AgentReport(AgentReport.SCHEMA_VERSION, UUID.randomUUID().toString(), at,
                 new AgentInfo(host, "0.1.0", 100, 0, 0, 0), null, null, null, List.of(instance), List.of()),
                 at.plusSeconds(1 + reports++ % 3));

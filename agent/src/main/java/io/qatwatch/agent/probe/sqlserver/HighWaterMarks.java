@@ -13,10 +13,11 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * The highest {@code backup_set_id} read per instance, kept in a small text file so that an agent restart
- * goes on where it stopped instead of reading msdb again. One {@code instance=id} line per instance; every
- * change is written to a temporary file and moved over the old one, so a crash leaves the old or the new
- * file, never half of one. Blocking file I/O: call it off the event loop.
+ * The highest {@code backup_set_id} read per instance, and the marks of its other histories, kept in a small text file
+ * so that an agent restart goes on where it stopped instead of reading msdb again. One {@code instance=id} line per
+ * instance for backups, {@code instance/job-history=id}, {@code instance/command-log=id} and {@code instance/restores=id}
+ * for the others (an instance name holds no '/'); every change is written to a temporary file and moved over the old
+ * one, so a crash leaves the old or the new file, never half of one. Blocking file I/O: call it off the event loop.
  */
 public final class HighWaterMarks {
 
@@ -64,13 +65,48 @@ public final class HighWaterMarks {
         return marks.get(instance);
     }
 
+    /** The histories besides backups whose marks are kept, by the suffix of their key. */
+    public enum History {
+        JOB_HISTORY("job-history"), COMMAND_LOG("command-log"), RESTORES("restores");
+
+        final String key;
+
+        History(String key) {
+            this.key = key;
+        }
+    }
+
+    /** Every mark of an instance, as the probe takes them. */
+    public synchronized HistoryMarks of(String instance) {
+        return new HistoryMarks(marks.get(instance), marks.get(instance + "/" + History.JOB_HISTORY.key),
+                marks.get(instance + "/" + History.COMMAND_LOG.key), marks.get(instance + "/" + History.RESTORES.key));
+    }
+
+    /** Records the mark of one of an instance's other histories; it may go down (a history that started again). */
+    public synchronized void put(String instance, History history, long id) {
+        checkName(instance);
+        if (instance.contains("/")) {
+            throw new IllegalArgumentException("instance name '" + instance + "' cannot be stored: no '/'");
+        }
+        write(instance + "/" + history.key, id);
+    }
+
     /** Records a new mark and writes the file atomically. */
     public synchronized void put(String instance, long backupSetId) {
+        checkName(instance);
+        write(instance, backupSetId);
+    }
+
+    private static void checkName(String instance) {
         if (instance.contains("=") || instance.contains("\n")) {
             throw new IllegalArgumentException("instance name '" + instance + "' cannot be stored: no '=' or line breaks");
         }
-        marks.put(instance, backupSetId);
-        StringBuilder text = new StringBuilder("# qatwatch: highest msdb.dbo.backupset.backup_set_id read per SQL Server instance\n");
+    }
+
+    private void write(String key, long value) {
+        marks.put(key, value);
+        StringBuilder text = new StringBuilder("# qatwatch: highest msdb.dbo.backupset.backup_set_id read per SQL Server instance; "
+                + "instance/job-history, /command-log and /restores: sysjobhistory.instance_id, CommandLog.ID, restore_history_id\n");
         marks.forEach((name, id) -> text.append(name).append('=').append(id).append('\n'));
         try {
             Path dir = file.toAbsolutePath().getParent();

@@ -62,6 +62,8 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     /** Availability databases this replica held as SECONDARY when databases were last read; null before, or when unknown. */
     private final AtomicReference<List<String>> secondaryDatabases = new AtomicReference<>();
     private final SqlRecorder recorder;
+    /** What the Agent, CommandLog and restore reads remember between cycles (see {@link AgentHistoryReader.Memory}). */
+    private final AgentHistoryReader.Memory agentMemory = new AgentHistoryReader.Memory();
 
     /** @param clock the agent's clock; its zone stands in for backups whose time zone SQL Server did not record */
     public JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock) {
@@ -87,6 +89,12 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
 
     @Override
     public SqlProbeResult probe(Set<SqlSection> sections, Long afterBackupSetId) {
+        return probeAfter(sections, HistoryMarks.backupsOnly(afterBackupSetId));
+    }
+
+    @Override
+    public SqlProbeResult probeAfter(Set<SqlSection> sections, HistoryMarks marks) {
+        Long afterBackupSetId = marks.backupSetId();
         Instant collectedAt = clock.instant();
         Cycle cycle = new Cycle();
         long start = System.nanoTime();
@@ -104,7 +112,7 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         }
         cycle.connection = connection;
         try {
-            return read(cycle, collectedAt, sections, afterBackupSetId);
+            return read(cycle, collectedAt, sections, marks);
         } finally {
             try {
                 connection.close();
@@ -121,19 +129,44 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
      */
     public Long startForRecentBackups(int recent) {
         try (Connection c = connect()) {
-            return execute(c, SqlQuery.LATEST_BACKUP_SET_ID, SqlQuery.none(), rs -> {
+            return startForRecent(c, SqlQuery.LATEST_BACKUP_SET_ID, Map.of(), recent);
+        } catch (SQLException | PasswordUnavailable e) {
+            return null;
+        }
+    }
+
+    /**
+     * Where to start each history for the one-shot {@code probe}, over one connection: about {@code recentBackups}
+     * backups and {@code recentRows} of the newest job runs, CommandLog rows and restores. A history that cannot be
+     * asked starts at its beginning (the probe then reports why it could not be read).
+     */
+    public HistoryMarks startForRecent(int recentBackups, int recentRows) {
+        try (Connection c = connect()) {
+            return new HistoryMarks(startForRecent(c, SqlQuery.LATEST_BACKUP_SET_ID, Map.of(), recentBackups),
+                    startForRecent(c, SqlQuery.JOB_HISTORY_LATEST, Map.of(), recentRows),
+                    startForRecent(c, SqlQuery.COMMAND_LOG_LATEST, Map.of("command_log_table", settings.commandLogDatabase()), recentRows),
+                    startForRecent(c, SqlQuery.RESTORE_HISTORY_LATEST, Map.of(), recentRows));
+        } catch (SQLException | PasswordUnavailable e) {
+            return HistoryMarks.NONE;
+        }
+    }
+
+    private Long startForRecent(Connection c, SqlQuery latestQuery, Map<String, String> tables, int recent) {
+        try {
+            return execute(c, latestQuery, SqlQuery.none(), tables, rs -> {
                 if (!rs.next()) {
                     return null;
                 }
                 long latest = rs.getLong(1);
                 return rs.wasNull() ? null : Math.max(0, latest - recent);
             });
-        } catch (SQLException | PasswordUnavailable e) {
+        } catch (SQLException e) {
             return null;
         }
     }
 
-    private SqlProbeResult read(Cycle cycle, Instant collectedAt, Set<SqlSection> sections, Long after) {
+    private SqlProbeResult read(Cycle cycle, Instant collectedAt, Set<SqlSection> sections, HistoryMarks marks) {
+        Long after = marks.backupSetId();
         ServerInfo server = cycle.run("server-properties", SqlQuery.SERVER_PROPERTIES, SqlQuery.none(), this::readServer);
         int major = majorVersion(server);
 
@@ -169,10 +202,46 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
             asymmetricKeys = cycle.run("asymmetric-keys", SqlQuery.ASYMMETRIC_KEYS, SqlQuery.none(), JdbcSqlInstanceProbe::readAsymmetricKeys);
         }
 
+        AgentHistoryReader agent = new AgentHistoryReader(cycle, settings.user(), clock.getZone(), pageSize(), agentMemory,
+                clock.instant(), sections.contains(SqlSection.JOBS));
+        String jobsStatus = null;
+        List<SqlInstanceSnapshot.AgentJob> jobs = null;
+        AgentHistoryReader.Rows<SqlInstanceSnapshot.JobRun> runs = new AgentHistoryReader.Rows<>(null, marks.jobHistoryId(), false);
+        if (sections.contains(SqlSection.JOBS) || sections.contains(SqlSection.JOB_HISTORY)) {
+            jobsStatus = agent.agentStatus(server == null ? null : server.engineEdition());
+            if (sections.contains(SqlSection.JOBS)) {
+                AgentHistoryReader.Jobs read = agent.jobs(jobsStatus);
+                jobsStatus = read.status();
+                jobs = read.jobs();
+            }
+            if (sections.contains(SqlSection.JOB_HISTORY) && SqlInstanceSnapshot.JOBS_AVAILABLE.equals(jobsStatus)) {
+                runs = agent.jobRuns(jobsStatus, marks.jobHistoryId());
+                if (runs.rows() == null && lastProbeDenied(cycle)) {
+                    jobsStatus = SqlInstanceSnapshot.JOBS_NO_PERMISSION;
+                }
+            }
+        }
+        AgentHistoryReader.Rows<SqlInstanceSnapshot.CommandLogEntry> commandLog = sections.contains(SqlSection.COMMAND_LOG)
+                ? agent.commandLog(settings.commandLogDatabase(), marks.commandLogId())
+                : new AgentHistoryReader.Rows<>(null, marks.commandLogId(), false);
+        AgentHistoryReader.Rows<SqlInstanceSnapshot.RestoreRecord> restores = sections.contains(SqlSection.RESTORES)
+                ? agent.restores(marks.restoreHistoryId())
+                : new AgentHistoryReader.Rows<>(null, marks.restoreHistoryId(), false);
+
         SqlInstanceSnapshot snapshot = new SqlInstanceSnapshot(settings.name(), collectedAt, server, configuration, accelerators,
                 databases, backups, running == null ? null : running.backups(), certificates, highWaterMark, asymmetricKeys,
-                running == null ? null : runningBackupsHiddenFor());
-        return new SqlProbeResult(snapshot, cycle.probes, more);
+                running == null ? null : runningBackupsHiddenFor(), jobsStatus, jobs, runs.rows(), runs.mark(), commandLog.rows(),
+                commandLog.mark(), restores.rows(), restores.mark());
+        return new SqlProbeResult(snapshot, cycle.probes, more || runs.more() || commandLog.more() || restores.more());
+    }
+
+    /** Whether the last query of the cycle failed because the login may not read its table (Msg 229 or 916). */
+    private boolean lastProbeDenied(Cycle cycle) {
+        return cycle.lastError != null && (cycle.lastError.getErrorCode() == 229 || cycle.lastError.getErrorCode() == 916);
+    }
+
+    private int pageSize() {
+        return settings.backupPageSize() > 0 ? settings.backupPageSize() : DEFAULT_PAGE_SIZE;
     }
 
     private static int majorVersion(ServerInfo server) {
@@ -362,7 +431,7 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
                     "see why server-properties failed; the history is read from the same mark next cycle"));
             return new BackupPages(null, after, false);
         }
-        int pageSize = settings.backupPageSize() > 0 ? settings.backupPageSize() : DEFAULT_PAGE_SIZE;
+        int pageSize = pageSize();
         List<BackupRecord> rows = new ArrayList<>();
         int read = 0;
         long mark = after == null ? 0 : after;
@@ -431,9 +500,15 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
                     SqlServerValues.deviceType(device),
                     SqlServerValues.target(device, rs.getString("physical_device_name")),
                     SqlServerValues.guid(rs.getString("family_guid")),
-                    isSnapshot), rs.getString("server_name")));
+                    isSnapshot,
+                    mediaFamilies(intIfPresent(rs, "media_family_count"))), rs.getString("server_name")));
         }
         return list;
+    }
+
+    /** backupmediafamily rows of a media set: at least one per backup, at most 64 (BACKUP's device limit); null when none. */
+    private static Integer mediaFamilies(Integer count) {
+        return count == null || count < 1 ? null : Math.min(count, 64);
     }
 
     private record RunningRows(boolean complete, List<RunningBackup> backups) {
@@ -529,6 +604,19 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         return value == null ? 0 : value.longValueExact();
     }
 
+    /**
+     * A column added by a later agent version, read only when the answer has it: captures made by older agents
+     * ({@code probe --capture}, replayed by {@code qatwatch tds-server}) and simulated servers may not.
+     */
+    private static Integer intIfPresent(ResultSet rs, String column) throws SQLException {
+        try {
+            rs.findColumn(column);
+        } catch (SQLException absent) {
+            return null;
+        }
+        return intOrNull(rs, column);
+    }
+
     private static Integer intOrNull(ResultSet rs, String column) throws SQLException {
         int v = rs.getInt(column);
         return rs.wasNull() ? null : v;
@@ -605,9 +693,9 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         return (System.nanoTime() - startNanos) / 1_000_000;
     }
 
-    private <T> T execute(Connection connection, SqlQuery query, Map<String, Long> numbers, RowsReader<T> reader)
-            throws SQLException {
-        String sql = query.text(numbers);
+    private <T> T execute(Connection connection, SqlQuery query, Map<String, Long> numbers, Map<String, String> tables,
+            SqlCycle.RowsReader<T> reader) throws SQLException {
+        String sql = query.text(numbers, tables);
         try (Statement s = connection.createStatement()) {
             s.setQueryTimeout(queryTimeoutSeconds());
             try (ResultSet rs = s.executeQuery(sql)) {
@@ -622,22 +710,44 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         }
     }
 
-    @FunctionalInterface
-    private interface RowsReader<T> {
-        T read(ResultSet rs) throws SQLException;
-    }
-
     /** One probe() call: the open connection, the version, and the status of every query run so far. */
-    private final class Cycle {
+    private final class Cycle implements SqlCycle {
         Connection connection;
         final List<ProbeStatus> probes = new ArrayList<>();
+        SQLException lastError;
 
-        <T> T execute(SqlQuery query, Map<String, Long> numbers, RowsReader<T> reader) throws SQLException {
-            return JdbcSqlInstanceProbe.this.execute(connection, query, numbers, reader);
+        <T> T execute(SqlQuery query, Map<String, Long> numbers, SqlCycle.RowsReader<T> reader) throws SQLException {
+            return execute(query, numbers, Map.of(), reader);
+        }
+
+        @Override
+        public <T> T execute(SqlQuery query, Map<String, Long> numbers, Map<String, String> tables, SqlCycle.RowsReader<T> reader)
+                throws SQLException {
+            try {
+                return JdbcSqlInstanceProbe.this.execute(connection, query, numbers, tables, reader);
+            } catch (SQLException e) {
+                lastError = e;
+                throw e;
+            }
+        }
+
+        @Override
+        public void ok(String probe, long startNanos) {
+            probes.add(ProbeStatus.ok(probeName(probe), millisSince(startNanos)));
+        }
+
+        @Override
+        public void problem(String probe, long startNanos, String error, String hint) {
+            probes.add(ProbeStatus.failed(probeName(probe), millisSince(startNanos), error, hint));
+        }
+
+        @Override
+        public String where(SqlQuery query) {
+            return JdbcSqlInstanceProbe.this.where(query);
         }
 
         /** Runs a query; on failure records why and returns null, so the rest of the probe goes on. */
-        <T> T run(String probe, SqlQuery query, Map<String, Long> numbers, RowsReader<T> reader) {
+        <T> T run(String probe, SqlQuery query, Map<String, Long> numbers, SqlCycle.RowsReader<T> reader) {
             long start = System.nanoTime();
             try {
                 T value = execute(query, numbers, reader);
@@ -649,7 +759,8 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
             }
         }
 
-        void fail(String probe, SqlQuery query, SQLException e, long start) {
+        @Override
+        public void fail(String probe, SqlQuery query, SQLException e, long start) {
             SqlProbeErrors.Explained x = SqlProbeErrors.explain(e, where(query), query, settings.user(), queryTimeoutSeconds());
             probes.add(ProbeStatus.failed(probeName(probe), millisSince(start), x.error(), x.hint()));
         }

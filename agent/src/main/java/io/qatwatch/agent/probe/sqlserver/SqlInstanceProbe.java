@@ -13,4 +13,12 @@ public interface SqlInstanceProbe {
      * @param afterBackupSetId the high-water mark: only backup rows above it are read; null for the first sync
      */
     SqlProbeResult probe(Set<SqlSection> sections, Long afterBackupSetId);
+
+    /**
+     * As {@link #probe(Set, Long)}, with the high-water mark of each history: job runs, CommandLog and restores are read
+     * only above theirs. Implementations that read no such history need not override it.
+     */
+    default SqlProbeResult probeAfter(Set<SqlSection> sections, HistoryMarks marks) {
+        return probe(sections, marks.backupSetId());
+    }
 }

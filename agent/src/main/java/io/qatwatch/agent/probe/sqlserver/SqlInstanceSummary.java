@@ -35,6 +35,7 @@ public final class SqlInstanceSummary {
     }
 
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC);
     private static final double MIB = 1024.0 * 1024.0;
 
     /** What each documented {@code mode_reason_desc} means, in a DBA's words. */
@@ -138,6 +139,7 @@ public final class SqlInstanceSummary {
                         .append(c.usedForBackupEncryption() ? ", encrypts backups" : "").append('\n');
             }
         }
+        agentJobs(s, out);
         if (s.backups() != null) {
             out.append('\n').append(comparisonTable(compare(s.backups())));
         }
@@ -152,6 +154,58 @@ public final class SqlInstanceSummary {
             }
         }
         return out.toString();
+    }
+
+    /** SQL Server Agent's backup jobs, the job runs that did not succeed, and the newest CommandLog backup and restore. */
+    private static void agentJobs(SqlInstanceSnapshot s, StringBuilder out) {
+        if (SqlInstanceSnapshot.JOBS_NO_AGENT.equals(s.jobsStatus())) {
+            out.append("  SQL Server Agent: not available (Express, or 'Agent XPs' off: Linux without sqlagent.enabled, or the service stopped)\n");
+        } else if (SqlInstanceSnapshot.JOBS_NO_PERMISSION.equals(s.jobsStatus())) {
+            out.append("  SQL Server Agent: jobs not readable by this login (see Not read)\n");
+        }
+        if (s.jobs() != null) {
+            List<SqlInstanceSnapshot.AgentJob> backupJobs = s.jobs().stream().filter(SqlInstanceSnapshot.AgentJob::backupJob).toList();
+            out.append("  SQL Server Agent: ").append(s.jobs().size()).append(s.jobs().size() == 1 ? " job, " : " jobs, ")
+                    .append(backupJobs.size()).append(" backing up\n");
+            for (SqlInstanceSnapshot.AgentJob j : backupJobs) {
+                out.append("    ").append(j.name()).append(" (").append(j.kind())
+                        .append(j.backupTypes().isEmpty() ? "" : ", " + String.join("/", j.backupTypes()))
+                        .append(j.databases().isEmpty() ? "" : ", " + String.join(", ", j.databases()))
+                        .append(j.enabled() ? "" : ", disabled").append(')');
+                j.schedules().stream().filter(SqlInstanceSnapshot.JobSchedule::enabled).findFirst()
+                        .ifPresent(sch -> out.append(" starts ").append(sch.activeStartTime()).append(" server time"));
+                out.append('\n');
+            }
+        }
+        if (s.jobRuns() != null) {
+            for (SqlInstanceSnapshot.JobRun r : s.jobRuns()) {
+                if (r.stepId() == 0 || r.status().equals("SUCCEEDED") || r.status().equals("IN_PROGRESS")) {
+                    continue;
+                }
+                String message = r.message() == null ? "" : r.message();
+                out.append("  Job run ").append(r.status()).append(": ").append(r.jobName()).append(" step ").append(r.stepId())
+                        .append(" at ").append(MINUTE.format(r.startedAt())).append(" UTC")
+                        .append(r.sqlMessageId() == null ? "" : " (Msg " + r.sqlMessageId() + ")").append('\n');
+                if (!message.isEmpty()) {
+                    // Agent writes the error near the end of a step's message
+                    out.append("    ").append(message.length() > 300 ? "..." + message.substring(message.length() - 300) : message).append('\n');
+                }
+            }
+        }
+        if (s.commandLog() != null && !s.commandLog().isEmpty()) {
+            SqlInstanceSnapshot.CommandLogEntry last = s.commandLog().get(s.commandLog().size() - 1);
+            out.append("  CommandLog: ").append(s.commandLog().size()).append(" backup commands; newest ")
+                    .append(last.databaseName()).append(' ').append(last.commandType())
+                    .append(last.algorithm() == null ? "" : " " + last.algorithm())
+                    .append(last.level() == null ? "" : " LEVEL = " + last.level())
+                    .append(last.errorNumber() == null || last.errorNumber() == 0 ? "" : " (error " + last.errorNumber() + ")").append('\n');
+        }
+        if (s.restores() != null && !s.restores().isEmpty()) {
+            SqlInstanceSnapshot.RestoreRecord last = s.restores().get(s.restores().size() - 1);
+            out.append("  Restores: ").append(s.restores().size()).append("; newest ").append(last.destinationDatabase())
+                    .append(" from ").append(last.sourceServer()).append('/').append(last.sourceDatabase())
+                    .append(" at ").append(MINUTE.format(last.restoredAt())).append(" UTC\n");
+        }
     }
 
     /** Groups backups by database, type and algorithm, with medians; backups without a usable duration count but are not timed. */

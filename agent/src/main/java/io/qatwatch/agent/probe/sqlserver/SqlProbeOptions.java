@@ -23,6 +23,8 @@ public final class SqlProbeOptions {
     public static final String PASSWORD_ENV = "QATWATCH_SQL_PASSWORD";
     /** How many of the newest backups the one-shot probe reads. */
     public static final int RECENT_BACKUPS = 5_000;
+    /** Job-history, CommandLog and restore rows the one-shot probe starts below the newest of each. */
+    public static final int RECENT_HISTORY_ROWS = 500;
     private static final Pattern INSTANCE = Pattern.compile("^jdbc:sqlserver://[^;:\\\\/]*\\\\([^;:/]+)", Pattern.CASE_INSENSITIVE);
 
     @Spec(Spec.Target.MIXEE)
@@ -71,7 +73,7 @@ public final class SqlProbeOptions {
     /** As {@link #probe(Clock)}, every answer shown to {@code recorder} ({@code --capture}). */
     public SqlProbeResult probe(Clock clock, SqlRecorder recorder) {
         JdbcSqlInstanceProbe probe = new JdbcSqlInstanceProbe(settings(), clock, recorder);
-        return probe.probe(EnumSet.allOf(SqlSection.class), probe.startForRecentBackups(RECENT_BACKUPS));
+        return probe.probeAfter(EnumSet.allOf(SqlSection.class), probe.startForRecent(RECENT_BACKUPS, RECENT_HISTORY_ROWS));
     }
 
     static String instanceName(String url) {

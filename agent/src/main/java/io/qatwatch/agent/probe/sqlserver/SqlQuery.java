@@ -41,12 +41,22 @@ record SqlQuery(String name, int minimumMajorVersion, String permission, String 
     static final SqlQuery CERTIFICATES = load("certificates.sql");
     static final SqlQuery ASYMMETRIC_KEYS = load("asymmetric-keys.sql");
     static final SqlQuery LATEST_BACKUP_SET_ID = load("latest-backup-set-id.sql");
+    static final SqlQuery AGENT_STATUS = load("agent-status.sql");
+    static final SqlQuery AGENT_JOBS = load("agent-jobs.sql");
+    static final SqlQuery AGENT_SCHEDULES = load("agent-schedules.sql");
+    static final SqlQuery JOB_HISTORY = load("job-history.sql");
+    static final SqlQuery JOB_HISTORY_LATEST = load("job-history-latest.sql");
+    static final SqlQuery COMMAND_LOG = load("command-log.sql");
+    static final SqlQuery COMMAND_LOG_LATEST = load("command-log-latest.sql");
+    static final SqlQuery RESTORE_HISTORY = load("restore-history.sql");
+    static final SqlQuery RESTORE_HISTORY_LATEST = load("restore-history-latest.sql");
 
     /** Every query the agent sends, in the order a full read sends them. */
     static List<SqlQuery> all() {
         return List.of(SERVER_PROPERTIES, CONFIGURATION, ACCELERATOR_STATUS, DATABASES, DATABASE_GUIDS, DATABASE_ENCRYPTION,
                 AVAILABILITY_DATABASES, BACKUP_HISTORY, BACKUP_HISTORY_2022, RUNNING_BACKUPS, CERTIFICATES, ASYMMETRIC_KEYS,
-                LATEST_BACKUP_SET_ID);
+                LATEST_BACKUP_SET_ID, AGENT_STATUS, AGENT_JOBS, AGENT_SCHEDULES, JOB_HISTORY, JOB_HISTORY_LATEST, COMMAND_LOG,
+                COMMAND_LOG_LATEST, RESTORE_HISTORY, RESTORE_HISTORY_LATEST);
     }
 
     static SqlQuery load(String name) {
@@ -76,17 +86,46 @@ record SqlQuery(String name, int minimumMajorVersion, String permission, String 
 
     /** The text with every {@code {placeholder}} replaced by its number; a missing number is a programming error. */
     String text(Map<String, Long> numbers) {
+        return text(numbers, Map.of());
+    }
+
+    /**
+     * The text with every {@code {placeholder}} replaced by its number, or by a table of a named database: {@code tables}
+     * maps a placeholder to a database name (checked against {@link SqlInstanceSettings#DATABASE_NAME}, never free text) that becomes
+     * {@code [name].dbo.<table>}, the table being the placeholder's word before {@code _table} in camel case
+     * ({@code command_log_table} → {@code CommandLog}).
+     */
+    String text(Map<String, Long> numbers, Map<String, String> tables) {
         Matcher m = PLACEHOLDER.matcher(text);
         StringBuilder out = new StringBuilder(text.length());
         while (m.find()) {
-            Long value = numbers.get(m.group(1));
-            if (value == null) {
-                throw new IllegalArgumentException(name + " needs a value for {" + m.group(1) + "}");
+            String key = m.group(1);
+            String replacement;
+            if (tables.containsKey(key)) {
+                String database = tables.get(key);
+                if (database == null || !SqlInstanceSettings.DATABASE_NAME.matcher(database).matches() || !key.endsWith("_table")) {
+                    throw new IllegalArgumentException(name + ": '" + database + "' is not a database name the agent puts into a query");
+                }
+                replacement = "[" + database + "].dbo." + camel(key.substring(0, key.length() - "_table".length()));
+            } else {
+                Long value = numbers.get(key);
+                if (value == null) {
+                    throw new IllegalArgumentException(name + " needs a value for {" + key + "}");
+                }
+                replacement = Long.toString(value);
             }
-            m.appendReplacement(out, Long.toString(value));
+            m.appendReplacement(out, Matcher.quoteReplacement(replacement));
         }
         m.appendTail(out);
         return out.toString();
+    }
+
+    private static String camel(String words) {
+        StringBuilder s = new StringBuilder();
+        for (String w : words.split("_")) {
+            s.append(Character.toUpperCase(w.charAt(0))).append(w.substring(1));
+        }
+        return s.toString();
     }
 
     boolean runsOn(int majorVersion) {

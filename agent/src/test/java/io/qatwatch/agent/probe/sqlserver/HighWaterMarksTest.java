@@ -32,6 +32,24 @@ class HighWaterMarksTest {
     }
 
     @Test
+    void theOtherHistoriesKeepTheirOwnMarksBesideTheBackupsAndMayGoBack() throws Exception {
+        Path file = dir.resolve("marks");
+        Files.writeString(file, "# an agent before issue 15\nPROD=41230\n");
+        HighWaterMarks marks = new HighWaterMarks(file);
+        assertThat(marks.of("PROD")).isEqualTo(new HistoryMarks(41_230L, null, null, null));
+        marks.put("PROD", HighWaterMarks.History.JOB_HISTORY, 88_212);
+        marks.put("PROD", HighWaterMarks.History.COMMAND_LOG, 120_395);
+        marks.put("PROD", HighWaterMarks.History.RESTORES, 716);
+        marks.put("PROD", HighWaterMarks.History.JOB_HISTORY, 12);
+
+        HighWaterMarks restarted = new HighWaterMarks(file);
+        assertThat(restarted.of("PROD")).as("a job history that started again").isEqualTo(new HistoryMarks(41_230L, 12L, 120_395L, 716L));
+        assertThat(restarted.afterBackupSetId("PROD")).isEqualTo(41_230L);
+        assertThat(Files.readString(file)).contains("PROD=41230\n", "PROD/job-history=12\n", "PROD/command-log=120395\n",
+                "PROD/restores=716\n");
+    }
+
+    @Test
     void aDamagedFileIsReportedWithItsLineAndTheWayOut() throws Exception {
         Path file = dir.resolve("marks");
         Files.writeString(file, "PROD=12\nSQL19=twelve\n");

@@ -51,7 +51,9 @@ class JdbcSqlInstanceProbeScenarioTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sql2019-standard", "sql2022-standard-software", "sql2022-enterprise-vm-no-qat",
-            "sql2022-enterprise-hardware", "sql2025-zstd", "sql2022-ag-secondary", "sql2022-no-view-server-state"})
+            "sql2022-enterprise-hardware", "sql2025-zstd", "sql2022-ag-secondary", "sql2022-no-view-server-state",
+            "sql2022-ola-backup-failed", "sql2022-maintenance-plan", "sql2022-express-no-agent", "sql2025-commandlog-zstd",
+            "sql2022-indexoptimize-overlap", "sql2022-url-stripes", "sql2022-restores-from-other-server"})
     void scenarioMatchesItsGoldenFileAndPassesTheCollectorsValidation(String scenario) throws Exception {
         Run run = run(scenario);
         SqlProbeResult result = run.result();

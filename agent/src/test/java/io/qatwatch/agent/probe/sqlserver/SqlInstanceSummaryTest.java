@@ -62,6 +62,24 @@ class SqlInstanceSummaryTest {
     }
 
     @Test
+    void theSummaryNamesTheBackupJobsAFailedStepWithItsErrorAndTheNewestCommandAndRestore() throws Exception {
+        String ola = SqlInstanceSummary.render(golden("sql2022-ola-backup-failed"), List.of());
+        assertThat(ola).contains("  SQL Server Agent: 5 jobs, 3 backing up\n",
+                "    DatabaseBackup - USER_DATABASES - FULL (OLA_HALLENGREN, FULL) starts 01:30:00 server time\n",
+                "    Backup Payments to NUL (throughput test) (T-SQL, FULL, Payments, disabled)\n",
+                "  Job run FAILED: DatabaseBackup - USER_DATABASES - FULL step 1 at 2026-11-30 00:30 UTC (Msg 3013)\n",
+                "BACKUP DATABASE is terminating abnormally. [SQLSTATE 42000] (Error 3013)",
+                "  CommandLog: 3 backup commands; newest Payments BACKUP_LOG QAT_DEFLATE\n");
+        assertThat(ola).as("outcome rows repeat the step").doesNotContain("step 0");
+        assertThat(SqlInstanceSummary.render(golden("sql2025-commandlog-zstd"), List.of()))
+                .contains("newest Catalog BACKUP_DATABASE ZSTD LEVEL = HIGH\n");
+        assertThat(SqlInstanceSummary.render(golden("sql2022-express-no-agent"), List.of()))
+                .contains("  SQL Server Agent: not available (Express, or 'Agent XPs' off");
+        assertThat(SqlInstanceSummary.render(golden("sql2022-restores-from-other-server"), List.of()))
+                .contains("  Restores: 6; newest ERP from SQLSTD22/ERP at 2026-11-30 04:40 UTC\n");
+    }
+
+    @Test
     void algorithmZeroIsNotMsXpressAndHiddenRunningBackupsAreNotNone() throws Exception {
         String ag = SqlInstanceSummary.render(golden("sql2022-ag-secondary"), List.of());
         // "0 = Backup compression is off, as specified by backup compression default"

@@ -1,6 +1,7 @@
 package io.qatwatch.agent.probe.sqlserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
@@ -63,11 +64,16 @@ class SqlServerValuesTest {
     @Test
     void everyQueryFileHasTheHeaderAndOnlyKnownPlaceholders() {
         List<SqlQuery> all = SqlQuery.all();
-        Map<String, Long> numbers = Map.of("page_size", 5000L, "after_backup_set_id", 41230L);
+        Map<String, Long> numbers = Map.of("page_size", 5000L, "after_backup_set_id", 41230L, "after_instance_id", 88212L,
+                "after_id", 120395L, "after_restore_history_id", 716L);
+        Map<String, String> tables = Map.of("command_log_table", "DBA");
         for (SqlQuery q : all) {
             assertThat(q.text()).as(q.name()).contains("\n-- Purpose:", "\n-- Permission:", "\n-- Source:", "\n-- Columns:");
-            assertThat(q.text(numbers)).as(q.name()).doesNotContain("{");
+            assertThat(q.text(numbers, tables)).as(q.name()).doesNotContain("{");
         }
+        assertThat(SqlQuery.COMMAND_LOG.text(numbers, tables)).contains("FROM [DBA].dbo.CommandLog AS cl", "cl.ID > 120395");
+        assertThatThrownBy(() -> SqlQuery.COMMAND_LOG.text(numbers, Map.of("command_log_table", "DBA].dbo.x; DROP TABLE y; --")))
+                .as("a database name is never free text in a query").isInstanceOf(IllegalArgumentException.class);
         assertThat(SqlQuery.BACKUP_HISTORY_2022.text(numbers)).contains("SELECT TOP (5000)", "bs.backup_set_id > 41230");
         assertThat(SqlQuery.ACCELERATOR_STATUS.runsOn(15)).isFalse();
         assertThat(SqlQuery.ACCELERATOR_STATUS.runsOn(16)).isTrue();

@@ -169,6 +169,12 @@ final class QatDriftRules {
                 why.add("'backup compression algorithm' = 2 (QAT_DEFLATE)");
             }
         }
+        java.util.Map<String, String> commands = JobCommands.commandAlgorithms(ia.instance(), Instant.MIN);
+        List<String> qatJobs = commands.entrySet().stream().filter(e -> e.getValue().startsWith("QAT_DEFLATE"))
+                .map(java.util.Map.Entry::getKey).toList();
+        if (!qatJobs.isEmpty()) {
+            why.add("the jobs' commands name ALGORITHM = QAT_DEFLATE (CommandLog: " + String.join(", ", qatJobs) + ")");
+        }
         AcceleratorStatus a = QatTimeline.qatRow(ia.instance().accelerators());
         if (a != null && a.modeReasonDesc() != null) {
             String reason = a.modeReasonDesc().toUpperCase(Locale.ROOT);

@@ -11,7 +11,6 @@ import io.qatwatch.collector.analysis.HostGroupConfig;
 import io.qatwatch.protocol.QatDevice;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
-import io.qatwatch.protocol.SqlInstanceSnapshot.ConfigOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -120,25 +119,43 @@ final class QatRules {
                     qatDeflate.add(b.databaseName());
                 }
             }
-            String algorithm = ia.instance().configuration().stream()
-                    .filter(c -> "backup compression algorithm".equalsIgnoreCase(c.name()))
-                    .map(ConfigOption::valueInUse).findFirst().map(QatRules::algorithmName).orElse("unknown");
             AcceleratorStatus a = q.get();
             Fact mode = new Fact("Engine says", "QAT mode " + a.modeDesc() + " (" + nz(a.modeReasonDesc()) + ")");
-            Fact dflt = new Fact("'backup compression algorithm'", algorithm);
+            Fact dflt = new Fact("'backup compression algorithm'", JobCommands.instanceDefault(ia.instance()));
+            // the jobs' own commands (CommandLog) win over the instance default for their databases
+            Map<String, String> commands = JobCommands.commandAlgorithms(ia.instance(), since);
+            String named = JobCommands.commands(ia.instance(), since);
+            Fact jobs = named == null ? null : new Fact("The jobs' commands (CommandLog)", named);
             if (enabled(a) && !xpress.isEmpty()) {
+                Set<String> inJob = new TreeSet<>();
+                xpress.stream().filter(d -> commands.getOrDefault(d, "").startsWith("MS_XPRESS")).forEach(inJob::add);
+                String fix = inJob.isEmpty() ? "add COMPRESSION (ALGORITHM = QAT_DEFLATE) to the jobs, or set "
+                        + "'backup compression algorithm' to 2"
+                        : "the jobs' commands name ALGORITHM = MS_XPRESS for " + String.join(", ", inJob)
+                                + ", which the instance default does not change: set QAT_DEFLATE in the job (Ola Hallengren's "
+                                + "DatabaseBackup: @CompressionAlgorithm = 'QAT_DEFLATE')";
                 out.add(new Alert("qat-config-mismatch", cfg.severity(), ia.host().host(), ia.instance().name(), null, "xpress",
                         "QAT is enabled but " + xpress.size() + " database(s) still back up with MS_XPRESS", MISMATCH_WHY,
-                        List.of(mode, dflt, new Fact("MS_XPRESS in the last " + cfg.recentHours() + " h", String.join(", ", xpress)),
-                                new Fact("Fix", "add COMPRESSION (ALGORITHM = QAT_DEFLATE) to the jobs, or set "
-                                        + "'backup compression algorithm' to 2")),
+                        facts(mode, dflt, jobs, new Fact("MS_XPRESS in the last " + cfg.recentHours() + " h", String.join(", ", xpress)),
+                                new Fact("Fix", fix)),
                         List.of()));
             }
             if ("NONE".equalsIgnoreCase(a.modeDesc()) && !qatDeflate.isEmpty()) {
                 out.add(new Alert("qat-config-mismatch", cfg.severity(), ia.host().host(), ia.instance().name(), null, "engine-none",
                         "QAT_DEFLATE backups while the engine reports QAT mode NONE", MISMATCH_WHY,
-                        List.of(mode, dflt, new Fact("QAT_DEFLATE in the last " + cfg.recentHours() + " h", String.join(", ", qatDeflate))),
+                        facts(mode, dflt, jobs, new Fact("QAT_DEFLATE in the last " + cfg.recentHours() + " h", String.join(", ", qatDeflate))),
                         List.of()));
+            }
+        }
+        return out;
+    }
+
+    /** The facts given, leaving out the nulls (a fact that does not apply). */
+    private static List<Fact> facts(Fact... facts) {
+        List<Fact> out = new ArrayList<>();
+        for (Fact f : facts) {
+            if (f != null) {
+                out.add(f);
             }
         }
         return out;

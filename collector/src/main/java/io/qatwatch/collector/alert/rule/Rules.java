@@ -28,6 +28,9 @@ public final class Rules {
         put(all, cfg.agentSilent().enabled(), "agent-silent", HostRules::agentSilent);
         put(all, cfg.qatNoGain().enabled(), "qat-no-gain", CompressionRules::qatNoGain);
         put(all, cfg.compressionWorthTrying().enabled(), "compression-worth-trying", CompressionRules::worthTrying);
+        put(all, cfg.backupJobFailed().enabled(), "backup-job-failed", JobRules::jobFailed);
+        put(all, cfg.backupUrlSizeCeiling().enabled(), "backup-url-size-ceiling", UrlCeilingRules::sizeCeiling);
+        put(all, cfg.restoreUntested().enabled(), "restore-untested", JobRules::restoreUntested);
         return all;
     }
 

@@ -23,16 +23,30 @@ public record RulesConfig(
         Basic qatSoftwareMissing,
         VerdictThresholds compressionVerdicts,
         Info qatNoGain,
-        Info compressionWorthTrying) {
+        Info compressionWorthTrying,
+        JobFailed backupJobFailed,
+        UrlSizeCeiling backupUrlSizeCeiling,
+        RestoreUntested restoreUntested) {
 
     /** All defaults. */
     public static final RulesConfig DEFAULTS = new RulesConfig(null, null, null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null);
+
+    /** The rules before issue 15, the others at their defaults. */
+    public RulesConfig(Breach backupWindowBreach, SpillForecast backupWindowSpillForecast, Creep backupWindowCreep,
+            Missing backupMissing, ThroughputDrop backupThroughputDrop, Basic qatFallback, QatConfigMismatch qatConfigMismatch,
+            QatRestoreRisk qatRestoreRisk, LicenceRisk licenceRisk, CertKey certKeyNotBackedUp, AgentSilent agentSilent,
+            QatChange qatChange, QatVersionDrift qatVersionDrift, Basic qatSoftwareMissing,
+            VerdictThresholds compressionVerdicts, Info qatNoGain, Info compressionWorthTrying) {
+        this(backupWindowBreach, backupWindowSpillForecast, backupWindowCreep, backupMissing, backupThroughputDrop, qatFallback,
+                qatConfigMismatch, qatRestoreRisk, licenceRisk, certKeyNotBackedUp, agentSilent, qatChange, qatVersionDrift,
+                qatSoftwareMissing, compressionVerdicts, qatNoGain, compressionWorthTrying, null, null, null);
+    }
 
     public RulesConfig {
-        backupWindowBreach = backupWindowBreach == null ? new Breach(null, null) : backupWindowBreach;
+        backupWindowBreach = backupWindowBreach == null ? new Breach(null, null, null) : backupWindowBreach;
         backupWindowSpillForecast = backupWindowSpillForecast == null ? new SpillForecast(null, null, null, null) : backupWindowSpillForecast;
-        backupWindowCreep = backupWindowCreep == null ? new Creep(null, null, null, null, null, null) : backupWindowCreep;
+        backupWindowCreep = backupWindowCreep == null ? new Creep(null, null, null, null, null, null, null) : backupWindowCreep;
         backupMissing = backupMissing == null ? new Missing(null, null, null, null, null) : backupMissing;
         backupThroughputDrop = backupThroughputDrop == null ? new ThroughputDrop(null, null, null, null, null, null) : backupThroughputDrop;
         qatFallback = qatFallback == null ? new Basic(null, null) : qatFallback;
@@ -47,6 +61,10 @@ public record RulesConfig(
         compressionVerdicts = compressionVerdicts == null ? VerdictThresholds.DEFAULTS : compressionVerdicts;
         qatNoGain = qatNoGain == null ? new Info(null, null) : qatNoGain;
         compressionWorthTrying = compressionWorthTrying == null ? new Info(null, null) : compressionWorthTrying;
+        backupJobFailed = backupJobFailed == null ? new JobFailed(null, null, null) : backupJobFailed;
+        backupUrlSizeCeiling = backupUrlSizeCeiling == null
+                ? new UrlSizeCeiling(null, null, null, null, null, null, null, null, null) : backupUrlSizeCeiling;
+        restoreUntested = restoreUntested == null ? new RestoreUntested(null, null, null) : restoreUntested;
     }
 
     public void validate(String key, List<String> problems) {
@@ -68,6 +86,22 @@ public record RulesConfig(
         positive(problems, key + ".agentSilent.silentMinutes", agentSilent.silentMinutes());
         positive(problems, key + ".qatChange.recentHours", qatChange.recentHours());
         compressionVerdicts.validate(key + ".compressionVerdicts", problems);
+        positive(problems, key + ".backupWindowBreach.lateStartMinutes", backupWindowBreach.lateStartMinutes());
+        positive(problems, key + ".backupWindowCreep.minJobOverlapMinutes", backupWindowCreep.minJobOverlapMinutes());
+        positive(problems, key + ".backupJobFailed.maxRunHours", backupJobFailed.maxRunHours());
+        positive(problems, key + ".backupUrlSizeCeiling.horizonDays", backupUrlSizeCeiling.horizonDays());
+        if (backupUrlSizeCeiling.minBackups() < 2) {
+            problems.add(key + ".backupUrlSizeCeiling.minBackups: must be at least 2 (a trend needs two backups), got "
+                    + backupUrlSizeCeiling.minBackups());
+        }
+        if (!List.of("s3", "azure").contains(backupUrlSizeCeiling.storage())) {
+            problems.add(key + ".backupUrlSizeCeiling.storage: must be s3 or azure, got '" + backupUrlSizeCeiling.storage() + "'");
+        }
+        positive(problems, key + ".backupUrlSizeCeiling.s3PartsPerUrl", backupUrlSizeCeiling.s3PartsPerUrl());
+        positive(problems, key + ".backupUrlSizeCeiling.s3MaxTransferSizeBytes", backupUrlSizeCeiling.s3MaxTransferSizeBytes());
+        positive(problems, key + ".backupUrlSizeCeiling.azureBlocksPerBlob", backupUrlSizeCeiling.azureBlocksPerBlob());
+        positive(problems, key + ".backupUrlSizeCeiling.azureBlockSizeBytes", backupUrlSizeCeiling.azureBlockSizeBytes());
+        positive(problems, key + ".restoreUntested.maxAgeDays", restoreUntested.maxAgeDays());
         for (int i = 0; i < qatRestoreRisk.restoreTargets().size(); i++) {
             RestoreTarget t = qatRestoreRisk.restoreTargets().get(i);
             if (t.hosts().isEmpty()) {
@@ -114,11 +148,19 @@ public record RulesConfig(
         }
     }
 
-    /** backup-window-breach. */
-    public record Breach(Boolean enabled, Severity severity) {
+    /**
+     * backup-window-breach; a window that began more than {@code lateStartMinutes} after its backup job's planned start
+     * started late, else it ran long.
+     */
+    public record Breach(Boolean enabled, Severity severity, Integer lateStartMinutes) {
         public Breach {
             enabled = on(enabled);
             severity = sev(severity, Severity.CRITICAL);
+            lateStartMinutes = lateStartMinutes == null ? 15 : lateStartMinutes;
+        }
+
+        public Breach(Boolean enabled, Severity severity) {
+            this(enabled, severity, null);
         }
     }
 
@@ -132,12 +174,22 @@ public record RulesConfig(
         }
     }
 
-    /** backup-window-creep. */
+    /**
+     * backup-window-creep; a job that now overlaps the window by at least {@code minJobOverlapMinutes}, more than on the
+     * first night of the fit, is named among its causes.
+     */
     public record Creep(Boolean enabled, Severity severity, Integer nights, Integer minNights, Integer horizonDays,
-                        Double minSlopeMinutesPerDay) {
+                        Double minSlopeMinutesPerDay, Integer minJobOverlapMinutes) {
+
+        public Creep(Boolean enabled, Severity severity, Integer nights, Integer minNights, Integer horizonDays,
+                     Double minSlopeMinutesPerDay) {
+            this(enabled, severity, nights, minNights, horizonDays, minSlopeMinutesPerDay, null);
+        }
+
         public Creep {
             enabled = on(enabled);
             severity = sev(severity, Severity.WARNING);
+            minJobOverlapMinutes = minJobOverlapMinutes == null ? 5 : minJobOverlapMinutes;
             CreepSettings d = new CreepSettings(nights, minNights, horizonDays, minSlopeMinutesPerDay);
             nights = d.nights();
             minNights = d.minNights();
@@ -248,6 +300,53 @@ public record RulesConfig(
             enabled = on(enabled);
             severity = sev(severity, Severity.WARNING);
             availabilityGroups = availabilityGroups == null ? Boolean.TRUE : availabilityGroups;
+        }
+    }
+
+    /**
+     * backup-job-failed; failed steps of a run whose outcome SQL Server Agent has not written yet count for
+     * {@code maxRunHours} after they started (older ones are a run whose outcome was purged or never came).
+     */
+    public record JobFailed(Boolean enabled, Severity severity, Integer maxRunHours) {
+        public JobFailed {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.CRITICAL);
+            maxRunHours = maxRunHours == null ? 24 : maxRunHours;
+        }
+    }
+
+    /**
+     * backup-url-size-ceiling: the size limit of one URL (a stripe) of a backup to URL, on S3-compatible storage
+     * ({@code s3PartsPerUrl} x {@code s3MaxTransferSizeBytes}) or Azure block blobs ({@code azureBlocksPerBlob} x
+     * {@code azureBlockSizeBytes}), and the forecast's horizon.
+     */
+    public record UrlSizeCeiling(Boolean enabled, Severity severity, Integer horizonDays, Integer minBackups, String storage,
+                                 Long s3PartsPerUrl, Long s3MaxTransferSizeBytes, Long azureBlocksPerBlob,
+                                 Long azureBlockSizeBytes) {
+        public UrlSizeCeiling {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.WARNING);
+            horizonDays = horizonDays == null ? 30 : horizonDays;
+            minBackups = minBackups == null ? 3 : minBackups;
+            storage = storage == null ? "s3" : storage.toLowerCase(java.util.Locale.ROOT);
+            s3PartsPerUrl = s3PartsPerUrl == null ? 10_000L : s3PartsPerUrl;
+            s3MaxTransferSizeBytes = s3MaxTransferSizeBytes == null ? 10L * 1024 * 1024 : s3MaxTransferSizeBytes;
+            azureBlocksPerBlob = azureBlocksPerBlob == null ? 50_000L : azureBlocksPerBlob;
+            azureBlockSizeBytes = azureBlockSizeBytes == null ? 4L * 1024 * 1024 : azureBlockSizeBytes;
+        }
+
+        /** The bytes one URL holds on the configured storage. */
+        public long bytesPerUrl() {
+            return "azure".equals(storage) ? azureBlocksPerBlob * azureBlockSizeBytes : s3PartsPerUrl * s3MaxTransferSizeBytes;
+        }
+    }
+
+    /** restore-untested: off by default; a database none of whose backups was restored anywhere for {@code maxAgeDays}. */
+    public record RestoreUntested(Boolean enabled, Severity severity, Integer maxAgeDays) {
+        public RestoreUntested {
+            enabled = enabled != null && enabled;
+            severity = sev(severity, Severity.INFO);
+            maxAgeDays = maxAgeDays == null ? 30 : maxAgeDays;
         }
     }
 }

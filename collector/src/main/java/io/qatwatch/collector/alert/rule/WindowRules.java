@@ -7,6 +7,9 @@ import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.window.BusinessCalendar;
 import io.qatwatch.collector.window.CreepTrend;
 import io.qatwatch.collector.window.CreepTrend.DatabaseDriver;
+import io.qatwatch.collector.window.JobOverlaps;
+import io.qatwatch.collector.window.JobSchedules;
+import io.qatwatch.collector.window.TheilSen;
 import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.collector.window.SpillForecast;
 import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
@@ -64,15 +67,19 @@ final class WindowRules {
             }
             NightlyWindow.DatabaseBackup lastOut = last.backups().stream()
                     .max(java.util.Comparator.comparing(NightlyWindow.DatabaseBackup::finishedAt)).orElseThrow();
-            out.add(new Alert("backup-window-breach", cfg.severity(), ia.host().host(), ia.instance().name(), null, null,
-                    "Backup window ended " + Fmt.minutes(-last.marginMinutes()) + " into business hours on " + last.morning(),
-                    BREACH_WHY,
-                    List.of(new Fact("Window", Fmt.when(last.firstStart(), cal.zone()) + " → " + Fmt.when(last.lastFinish(), cal.zone())),
+            List<Fact> facts = new ArrayList<>(List.of(
+                    new Fact("Window", Fmt.when(last.firstStart(), cal.zone()) + " → " + Fmt.when(last.lastFinish(), cal.zone())),
                             new Fact("Business start", Fmt.when(last.businessStart(), cal.zone()) + " (calendar " + cal.name() + ")"),
                             new Fact("Margin", Fmt.minutes(last.marginMinutes())),
                             new Fact("Last to finish", lastOut.database() + " (" + typeName(lastOut.type()) + ", "
-                                    + Fmt.minutes(lastOut.durationSeconds() / 60.0) + ", " + Fmt.bytes(lastOut.sizeBytes()) + ")")),
-                    margins(finished, 14)));
+                                    + Fmt.minutes(lastOut.durationSeconds() / 60.0) + ", " + Fmt.bytes(lastOut.sizeBytes()) + ")")));
+            Fact planned = plannedFact(ia, last, cfg.lateStartMinutes());
+            if (planned != null) {
+                facts.add(planned);
+            }
+            out.add(new Alert("backup-window-breach", cfg.severity(), ia.host().host(), ia.instance().name(), null, null,
+                    "Backup window ended " + Fmt.minutes(-last.marginMinutes()) + " into business hours on " + last.morning(),
+                    BREACH_WHY, facts, margins(finished, 14)));
         }
         return out;
     }
@@ -151,6 +158,15 @@ final class WindowRules {
                 if (!t.drivers().isEmpty()) {
                     facts.add(new Fact("Driven by", t.drivers().stream().map(WindowRules::driver).collect(Collectors.joining("; "))));
                 }
+                List<NightlyWindow> fitted = fitted(ia, t);
+                String overlaps = overlaps(ia, fitted, kind, cfg.minJobOverlapMinutes());
+                if (overlaps != null) {
+                    facts.add(new Fact("Jobs overlapping more", overlaps));
+                }
+                Fact lateOrLong = lateOrLong(ia, fitted, rules.backupWindowBreach().lateStartMinutes());
+                if (lateOrLong != null) {
+                    facts.add(lateOrLong);
+                }
                 facts.addAll(CompressionRules.remedies(fleet, ia, t, rules));
                 List<Fact> series = t.nights().stream()
                         .skip(Math.max(0, t.nights().size() - 14))
@@ -162,6 +178,105 @@ final class WindowRules {
             }
         }
         return out;
+    }
+
+    /** The finished windows of the creep fit's nights, oldest first. */
+    private static List<NightlyWindow> fitted(InstanceAnalysis ia, CreepTrend t) {
+        java.util.Set<java.time.LocalDate> mornings = new java.util.HashSet<>();
+        t.nights().forEach(n -> mornings.add(n.morning()));
+        return ia.windows().stream().filter(w -> w.kind() == t.kind() && mornings.contains(w.morning())).toList();
+    }
+
+    /**
+     * The jobs other than the backup jobs that overlap the fitted nights' windows more than they used to: up to three,
+     * fastest-growing first, e.g. "IndexOptimize now overlaps the full window by 48 min (was 0 min on 2026-11-17)";
+     * null when none does.
+     */
+    static String overlaps(InstanceAnalysis ia, List<NightlyWindow> fitted, String kind, int minMinutes) {
+        var jobs = ia.instance().jobs();
+        if (fitted.size() < 2 || jobs.runs().isEmpty()) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        for (JobOverlaps.JobOverlap o : JobOverlaps.trend(fitted, jobs.jobs(), jobs.runs())) {
+            if (out.size() == 3) {
+                break;
+            }
+            if (o.slopeMinutesPerDay() <= 0 || o.latestMinutes() < minMinutes || o.latestMinutes() <= o.firstMinutes()) {
+                continue;
+            }
+            out.add(o.jobName() + " now overlaps the " + kind + " window by " + Fmt.minutes(o.latestMinutes()) + " (was "
+                    + Fmt.minutes(o.firstMinutes()) + " on " + o.mornings().get(0) + ", +" + Fmt.two(o.slopeMinutesPerDay())
+                    + " min/day)");
+        }
+        return out.isEmpty() ? null : String.join("; ", out);
+    }
+
+    /**
+     * Over the fitted nights with a planned start (the backup job's schedule), whether the window starts later or runs
+     * longer: the Theil–Sen slopes of its start's delay and of its length; null without schedules.
+     */
+    static Fact lateOrLong(InstanceAnalysis ia, List<NightlyWindow> fitted, int lateStartMinutes) {
+        List<double[]> points = new ArrayList<>();
+        JobSchedules.PlannedStart latest = null;
+        NightlyWindow latestWindow = null;
+        for (NightlyWindow w : fitted) {
+            var p = JobSchedules.plannedStart(ia.instance().jobs().jobs(), w.businessEnd(), w.businessStart(), ia.calendar().zone());
+            if (p.isPresent()) {
+                points.add(new double[] {w.morning().toEpochDay(), JobSchedules.lateMinutes(p.get().at(), w.firstStart()),
+                    w.durationSeconds() / 60.0});
+                latest = p.get();
+                latestWindow = w;
+            }
+        }
+        if (points.size() < 2) {
+            return null;
+        }
+        double[] x = points.stream().mapToDouble(p -> p[0]).toArray();
+        double late = TheilSen.fit(x, points.stream().mapToDouble(p -> p[1]).toArray()).slope();
+        double longer = TheilSen.fit(x, points.stream().mapToDouble(p -> p[2]).toArray()).slope();
+        double lateNow = JobSchedules.lateMinutes(latest.at(), latestWindow.firstStart());
+        String verdict = late > longer ? "it starts later and later" : "it runs longer and longer";
+        return new Fact("Start or length", "planned start " + Fmt.when(latest.at(), ia.calendar().zone()) + " (" + latest.jobName()
+                + "); the latest window began " + (lateNow > lateStartMinutes ? Fmt.minutes(lateNow) + " late"
+                        : "on time") + "; over these nights the start moves " + Fmt.two(late) + " min/day and the length "
+                + Fmt.two(longer) + " min/day: " + verdict);
+    }
+
+    /**
+     * The planned window of a night: when the backup job was scheduled to start, when it did, and whether the window
+     * started late (and because the job did) or ran long; null when the instance reported no SQL Server Agent jobs.
+     */
+    static Fact plannedFact(InstanceAnalysis ia, NightlyWindow w, int lateStartMinutes) {
+        var jobs = ia.instance().jobs();
+        var zone = ia.calendar().zone();
+        var planned = JobSchedules.plannedStart(jobs.jobs(), w.businessEnd(), w.businessStart(), zone);
+        if (jobs.jobs().isEmpty()) {
+            return null;
+        }
+        if (planned.isEmpty()) {
+            return new Fact("Planned start", "no backup job's schedule plans a start in this night");
+        }
+        JobSchedules.PlannedStart p = planned.get();
+        double late = JobSchedules.lateMinutes(p.at(), w.firstStart());
+        String head = Fmt.when(p.at(), zone) + " (" + p.jobName() + ")";
+        if (late <= lateStartMinutes) {
+            return new Fact("Planned start", head + "; the window began on time and ran long: "
+                    + Fmt.minutes(w.durationSeconds() / 60.0) + " from its first start to its last finish");
+        }
+        Instant jobStart = null;
+        for (var r : jobs.runs()) {
+            if (JobRules.key(r.jobId()).equals(JobRules.key(p.jobId())) && !r.startedAt().isBefore(w.businessEnd())
+                    && r.startedAt().isBefore(w.businessStart()) && (jobStart == null || r.startedAt().isBefore(jobStart))) {
+                jobStart = r.startedAt();
+            }
+        }
+        String cause = jobStart == null ? "no run of the job is in its history for this night"
+                : JobSchedules.lateMinutes(p.at(), jobStart) > lateStartMinutes
+                        ? "the job itself started late, at " + Fmt.when(jobStart, zone)
+                        : "the job started on time, its first backup " + Fmt.minutes(JobSchedules.lateMinutes(jobStart, w.firstStart()))
+                                + " after it";
+        return new Fact("Planned start", head + "; the window began " + Fmt.minutes(late) + " late: " + cause);
     }
 
     /** The margin shrinks faster than {@code minSlopeMinutesPerDay} and crosses the safety margin within the horizon. */

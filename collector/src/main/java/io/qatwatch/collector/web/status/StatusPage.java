@@ -81,6 +81,7 @@ public final class StatusPage {
             svg .bar.breach{fill:var(--bad)}
             svg .bar.diff{opacity:.55}
             svg .bar.running{stroke:var(--fg);stroke-dasharray:3 2}
+            svg .job{fill:var(--fg);opacity:.6}
             svg .trend line{stroke:var(--trend);stroke-width:2.2}
             svg .trend .projection{stroke-dasharray:7 5}
             svg .forecast{fill:#fff;stroke:var(--trend);stroke-width:2.5}
@@ -304,6 +305,18 @@ public final class StatusPage {
             } else {
                 html.append("<div class=\"chart\">").append(WindowChart.svg(w, Integer.toString(i))).append("</div>");
             }
+            if (!w.restoreTests().isEmpty()) {
+                html.append("<p class=\"restore-tests\">Last restore test: ");
+                int k = 0;
+                for (StatusView.RestoreTest t : w.restoreTests()) {
+                    html.append(k++ == 0 ? "" : "; ").append("<span data-database=\"").append(esc(t.database())).append("\">")
+                            .append(esc(t.database())).append(" ").append(t.restoredAt() == null ? "none in the lookback period"
+                                    : esc(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT)
+                                            .format(t.restoredAt().atZone(w.zone())) + " on " + t.where()))
+                            .append("</span>");
+                }
+                html.append("</p>");
+            }
             html.append("</article>");
         }
         if (!view.windows().isEmpty()) {
@@ -313,7 +326,8 @@ public final class StatusPage {
                     .append("<span><i style=\"background:var(--band)\"></i>business hours</span>")
                     .append("<span><i class=\"line\" style=\"background:var(--near)\"></i>safety margin</span>")
                     .append("<span><i class=\"line\" style=\"background:var(--trend)\"></i>trend of the window end, dashed: forecast</span>")
-                    .append("<span>paler bars: differential nights</span></p>");
+                    .append("<span>paler bars: differential nights</span>")
+                    .append("<span><i style=\"background:var(--fg);opacity:.6\"></i>other SQL Server Agent jobs running in the window</span></p>");
         }
         html.append("</section>");
     }

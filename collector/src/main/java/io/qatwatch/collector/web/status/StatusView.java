@@ -183,11 +183,28 @@ public record StatusView(
             ZoneId zone,
             double safetyMarginMinutes,
             List<Night> nights,
-            Trend trend) {
+            Trend trend,
+            List<RestoreTest> restoreTests) {
 
         public InstanceWindows {
             nights = List.copyOf(nights);
+            restoreTests = restoreTests == null ? List.of() : List.copyOf(restoreTests);
         }
+
+        /** An instance's windows without restore tests. */
+        public InstanceWindows(String host, String instance, ZoneId zone, double safetyMarginMinutes, List<Night> nights,
+                               Trend trend) {
+            this(host, instance, zone, safetyMarginMinutes, nights, trend, List.of());
+        }
+    }
+
+    /**
+     * The last restore test of one of the instance's databases anywhere in the fleet.
+     *
+     * @param restoredAt null when no host restored its backups in the lookback period
+     * @param where      {@code host/instance} that restored it, and as which database
+     */
+    public record RestoreTest(String database, Instant restoredAt, String where) {
     }
 
     /**
@@ -205,7 +222,22 @@ public record StatusView(
             Instant firstStart,
             Instant lastFinish,
             long marginSeconds,
-            boolean stillRunning) {
+            boolean stillRunning,
+            List<JobMark> jobs) {
+
+        public Night {
+            jobs = jobs == null ? List.of() : List.copyOf(jobs);
+        }
+
+        /** A night without overlapping jobs. */
+        public Night(LocalDate morning, String kind, Instant businessStart, Instant firstStart, Instant lastFinish,
+                     long marginSeconds, boolean stillRunning) {
+            this(morning, kind, businessStart, firstStart, lastFinish, marginSeconds, stillRunning, List.of());
+        }
+    }
+
+    /** A run of a job that does not back up, clipped to the night's window: the chart marks it beside the bar. */
+    public record JobMark(String job, Instant from, Instant to) {
     }
 
     /**

@@ -2,7 +2,9 @@ package io.qatwatch.collector.web.status;
 
 import io.qatwatch.collector.analysis.FleetAnalysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.analysis.RestoreTests;
 import io.qatwatch.collector.window.CreepTrend;
+import io.qatwatch.collector.window.JobOverlaps;
 import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.collector.window.SpillForecast;
 import java.time.Instant;
@@ -24,19 +26,35 @@ public final class StatusWindows {
         return analysis.instances().stream()
                 .filter(ia -> !ia.windows().isEmpty() && hosts.contains(ia.host().host()))
                 .sorted(Comparator.comparing((InstanceAnalysis ia) -> ia.host().host()).thenComparing(ia -> ia.instance().name()))
-                .map(StatusWindows::of)
+                .map(ia -> of(analysis, ia))
                 .toList();
     }
 
-    static StatusView.InstanceWindows of(InstanceAnalysis ia) {
+    /** The last restore test of each of the instance's user databases, anywhere in the fleet. */
+    static List<StatusView.RestoreTest> restoreTests(FleetAnalysis analysis, InstanceAnalysis ia) {
+        List<StatusView.RestoreTest> out = new java.util.ArrayList<>();
+        for (var d : ia.instance().databases()) {
+            if (d.name() == null || java.util.Set.of("master", "model", "msdb", "tempdb").contains(d.name().toLowerCase(java.util.Locale.ROOT))) {
+                continue;
+            }
+            var last = RestoreTests.last(analysis, d);
+            out.add(new StatusView.RestoreTest(d.name(), last.map(t -> t.restore().restoredAt()).orElse(null),
+                    last.map(t -> t.host() + "/" + t.instance() + " as " + t.restore().destinationDatabase()).orElse(null)));
+        }
+        return out;
+    }
+
+    static StatusView.InstanceWindows of(FleetAnalysis analysis, InstanceAnalysis ia) {
         List<NightlyWindow> sorted = ia.windows().stream().sorted(Comparator.comparing(NightlyWindow::morning)).toList();
         List<NightlyWindow> last = sorted.subList(Math.max(0, sorted.size() - NIGHTS), sorted.size());
         List<StatusView.Night> nights = last.stream()
                 .map(w -> new StatusView.Night(w.morning(), w.kind().name(), w.businessStart(), w.firstStart(), w.lastFinish(),
-                        w.marginSeconds(), runningIn(ia.spills(), w)))
+                        w.marginSeconds(), runningIn(ia.spills(), w), JobOverlaps.of(w, ia.instance().jobs().jobs(),
+                                ia.instance().jobs().runs()).stream()
+                                .map(o -> new StatusView.JobMark(o.jobName(), o.from(), o.to())).toList()))
                 .toList();
         return new StatusView.InstanceWindows(ia.host().host(), ia.instance().name(), ia.calendar().zone(),
-                ia.calendar().safetyMargin().toSeconds() / 60.0, nights, trend(ia));
+                ia.calendar().safetyMargin().toSeconds() / 60.0, nights, trend(ia), restoreTests(analysis, ia));
     }
 
     /**

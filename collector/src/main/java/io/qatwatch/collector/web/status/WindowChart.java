@@ -145,6 +145,25 @@ final class WindowChart {
         s.append("\" x=\"").append(f(x(n.morning()) - width / 2)).append("\" y=\"").append(f(y(start)))
                 .append("\" width=\"").append(f(width)).append("\" height=\"").append(f(Math.max(2, y(end) - y(start))))
                 .append("\"><title>").append(esc(tooltip(n))).append("</title></rect>");
+        // jobs that do not back up, running inside the window: a thin mark right of the bar, over the minutes they overlap
+        for (StatusView.JobMark j : n.jobs()) {
+            double from = Math.max(minutes(j.from(), n), top);
+            double to = Math.min(minutes(j.to(), n), bottom);
+            if (to <= from) {
+                continue;
+            }
+            s.append("<rect class=\"job\" x=\"").append(f(x(n.morning()) + width / 2)).append("\" y=\"").append(f(y(from)))
+                    .append("\" width=\"").append(f(Math.max(1.5, width / 3))).append("\" height=\"")
+                    .append(f(Math.max(1, y(to) - y(from)))).append("\" data-job=\"").append(esc(j.job())).append("\"><title>")
+                    .append(esc(j.job() + " overlaps the window " + localTime(j.from()).format(CLOCK) + " to "
+                            + localTime(j.to()).format(CLOCK) + " (" + StatusPage.duration(j.to().getEpochSecond()
+                            - j.from().getEpochSecond()) + ")"))
+                    .append("</title></rect>");
+        }
+    }
+
+    private static double minutes(Instant t, Night n) {
+        return (t.getEpochSecond() - n.businessStart().getEpochSecond()) / 60.0;
     }
 
     private String tooltip(Night n) {

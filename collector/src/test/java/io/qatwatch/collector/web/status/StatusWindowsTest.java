@@ -54,6 +54,57 @@ class StatusWindowsTest {
         assertThat(page.split("<rect class=\"bar ok", -1)).as("30 nights with a safe margin").hasSize(31);
     }
 
+    /**
+     * The same instance with IndexOptimize running 04:30 to 06:30 every night (inside the window, which ends about
+     * 05:40) and the backup job itself: the chart marks IndexOptimize's overlap beside every bar, never the backup job;
+     * the database's last restore test (on sql-dr, ten days ago) is listed under the chart.
+     */
+    @Test
+    void theChartMarksOverlappingJobsAndThePageShowsTheLastRestoreTest() {
+        Instant now = berlin(FIRST_NIGHT.plusDays(34), 8, 0);
+        FleetState plain = fleet(35, now);
+        FleetState.InstanceState p = plain.hosts().get(0).instances().get(0);
+        List<io.qatwatch.protocol.SqlInstanceSnapshot.JobRun> runs = new ArrayList<>();
+        for (int k = 0; k < 35; k++) {
+            runs.add(io.qatwatch.collector.testing.Jobs.outcome(2 * k + 1, "IDX", "IndexOptimize - USER_DATABASES",
+                    "SUCCEEDED", berlin(FIRST_NIGHT.plusDays(k), 4, 30), 7200, "ok"));
+            runs.add(io.qatwatch.collector.testing.Jobs.outcome(2 * k + 2, "BAK", "DatabaseBackup - FULL", "SUCCEEDED",
+                    berlin(FIRST_NIGHT.plusDays(k), 0, 5), 20000, "ok"));
+        }
+        var jobs = List.of(io.qatwatch.collector.testing.Jobs.otherJob("IDX", "IndexOptimize - USER_DATABASES"),
+                io.qatwatch.collector.testing.Jobs.backupJob("BAK", "DatabaseBackup - FULL", List.of("Archive")));
+        var restore = io.qatwatch.collector.testing.Jobs.restore(1, "Archive_check", now.minus(java.time.Duration.ofDays(10)),
+                "SQL-FRA-01", "Archive", "guid-archive", null);
+        FleetState.InstanceState withJobs = new FleetState.InstanceState(p.name(), p.collectedAt(), null, List.of(), List.of(),
+                p.databases(), List.of(), List.of(), List.of(), p.backups(), List.of(), null,
+                new io.qatwatch.collector.store.JobActivity("AVAILABLE", jobs, runs, List.of(), List.of()));
+        FleetState.InstanceState dr = new FleetState.InstanceState("DR", now.minusSeconds(60), null, List.of(), List.of(),
+                List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), null,
+                new io.qatwatch.collector.store.JobActivity("AVAILABLE", List.of(), List.of(), List.of(), List.of(restore)));
+        FleetState fleet = new FleetState(List.of(
+                new FleetState.HostState("sql-fra-01", Set.of(), now.minusSeconds(60), null, null, null, List.of(withJobs)),
+                new FleetState.HostState("sql-dr", Set.of(), now.minusSeconds(60), null, null, null, List.of(dr))));
+        Evaluation e = (new AlertsConfig(List.of(new CalendarConfig("retail", "Europe/Berlin",
+                Map.of("mon-sun", "07:00-19:00"), List.of(), 60)), null, null, null, null, null, null).validate()).evaluator()
+                .evaluate(fleet, now);
+
+        StatusView.InstanceWindows w = StatusWindows.of(e.analysis(), Set.of("sql-fra-01")).get(0);
+        assertThat(w.nights()).allSatisfy(n -> assertThat(n.jobs()).singleElement().satisfies(j -> {
+            assertThat(j.job()).isEqualTo("IndexOptimize - USER_DATABASES");
+            assertThat(j.to()).as("clipped to the window").isEqualTo(n.lastFinish());
+        }));
+        assertThat(w.restoreTests()).singleElement().satisfies(t -> {
+            assertThat(t.database()).isEqualTo("Archive");
+            assertThat(t.where()).isEqualTo("sql-dr/DR as Archive_check");
+        });
+        String page = StatusPage.render(StatusFixture.of(now, List.of(), List.of(), List.of(w), null));
+        assertThat(page.split("<rect class=\"job\"", -1)).as("a mark on each of the 30 nights").hasSize(31);
+        assertThat(page).contains("data-job=\"IndexOptimize - USER_DATABASES\"").doesNotContain("data-job=\"DatabaseBackup")
+                .contains("Last restore test: <span data-database=\"Archive\">Archive "
+                        + java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(restore.restoredAt().atZone(BERLIN))
+                        + " on sql-dr/DR as Archive_check</span>");
+    }
+
     /** A 2 TB database growing 20 GB a week, one full at 00:05 at 100 MB/s: about 28 s longer each night. */
     private static FleetState fleet(int nights, Instant now) {
         List<BackupRecord> backups = new ArrayList<>();
