@@ -6,6 +6,7 @@
 #   scripts/bench.sh --only ingest   one part: ingest, analysis, growth, jmh (comma-separated)
 #   scripts/bench.sh --only collectors   ingest into 1, 2 and 3 collectors on PostgreSQL against 1 on SQLite: starts
 #                                    its own PostgreSQL 15 (Debian's postgresql package) on a loopback port, fsync on
+#   scripts/bench.sh --only analysis --analysis-split 2,3   also the alert stage as one of 2 and of 3 collectors
 #   scripts/bench.sh --help          every option (agents, rates, durations, fleet sizes, server JVM options)
 #
 # The Markdown goes to stdout and to bench/target/bench-results.md; progress goes to stderr.

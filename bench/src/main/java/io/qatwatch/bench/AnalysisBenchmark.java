@@ -4,6 +4,7 @@ import io.qatwatch.collector.AlertsConfig;
 import io.qatwatch.collector.alert.rule.AlertEvaluator;
 import io.qatwatch.collector.analysis.LiveFleet;
 import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.HostSlices;
 import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.window.WindowSettings;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -20,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Analysis scale: the collector's alert stage ({@link LiveFleet} then {@link AlertEvaluator}: nightly
@@ -38,8 +40,15 @@ public final class AnalysisBenchmark {
      * How to run it.
      *
      * @param nightFraction share of instances with a new full or differential backup in the night minute
+     * @param split         the fleet split between this many collectors on PostgreSQL: the stage evaluates the hosts
+     *                      of one collector's share of the slices ({@code HostSlices.of(host) % split == 0}), as a
+     *                      collector holding those leases does, and the heap it holds is that share's; 1: the whole
      */
-    public record Settings(int instances, int nights, int warmups, double nightFraction) {
+    public record Settings(int instances, int nights, int warmups, double nightFraction, int split) {
+
+        public Settings(int instances, int nights, int warmups, double nightFraction) {
+            this(instances, nights, warmups, nightFraction, 1);
+        }
     }
 
     /**
@@ -60,7 +69,8 @@ public final class AnalysisBenchmark {
      * @param sqliteReadNanos CPU time to read one instance's lookback of backups from a real SQLite store
      */
     public record Result(int instances, int nights, long backups, List<Cycle> cycles, long heapBytes, long maxHeapBytes,
-                         long sqliteReadNanos, Map<String, Long> alertsByRule, Map<String, String> ruleErrors) {
+                         long sqliteReadNanos, Map<String, Long> alertsByRule, Map<String, String> ruleErrors,
+                         int split, int owned) {
     }
 
     static final int GOAL_INSTANCES = 10_000;
@@ -69,6 +79,8 @@ public final class AnalysisBenchmark {
     static final Instant NOW = Instant.parse("2026-12-01T06:50:00Z");
 
     private final Settings settings;
+    /** The hosts this collector's share holds when the fleet is split; null: every host. */
+    private Predicate<String> owned;
 
     public AnalysisBenchmark(Settings settings) {
         this.settings = settings;
@@ -93,6 +105,12 @@ public final class AnalysisBenchmark {
         long heapBefore = heapAfterGc();
         SimulatedStore store = new SimulatedStore(settings.instances(), settings.nights(), NOW);
         LiveFleet fleet = new LiveFleet(config.analysis(), h -> Set.of());
+        int split = settings.split();
+        owned = split <= 1 ? null : host -> HostSlices.of(host) % split == 0;
+        int ownedInstances = 0;
+        for (int i = 0; i < settings.instances(); i++) {
+            ownedInstances += owned == null || owned.test(new SimulatedAgent(i).host()) ? 1 : 0;
+        }
         long[] heap = new long[1];
         Map<String, Long> alerts = new TreeMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
@@ -108,7 +126,7 @@ public final class AnalysisBenchmark {
             backups += store.historyRows(i);
         }
         return new Result(settings.instances(), settings.nights(), backups, cycles, heap[0],
-                Runtime.getRuntime().maxMemory(), sqliteRead, alerts, errors);
+                Runtime.getRuntime().maxMemory(), sqliteRead, alerts, errors, Math.max(1, split), ownedInstances);
     }
 
     /** Called after each evaluation while the stage still holds it. */
@@ -154,13 +172,13 @@ public final class AnalysisBenchmark {
         return cycles;
     }
 
-    private static Cycle cycle(String name, SimulatedStore store, LiveFleet fleet, AlertEvaluator evaluator, Instant now,
+    private Cycle cycle(String name, SimulatedStore store, LiveFleet fleet, AlertEvaluator evaluator, Instant now,
                                BenchLog log, AfterCycle after) throws Exception {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long s0 = store.cpuNanos();
         long c0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
-        LiveFleet.Refresh refresh = fleet.refresh(store, now);
+        LiveFleet.Refresh refresh = owned == null ? fleet.refresh(store, now) : fleet.refresh(store, now, owned);
         AlertEvaluator.Evaluation evaluation = evaluator.evaluate(refresh.analysis());
         long wall = System.nanoTime() - t0;
         long storeCpu = store.cpuNanos() - s0;
@@ -219,6 +237,12 @@ public final class AnalysisBenchmark {
                         + "CPU excludes generating the simulated rows; reading one instance's %d nights from SQLite takes "
                         + "%.2f ms more (measured on a 20-instance store), paid once per instance rebuilt.%n%n",
                 r.instances(), r.nights(), r.backups(), r.maxHeapBytes() >> 20, r.nights(), r.sqliteReadNanos() / 1e6));
+        if (r.split() > 1) {
+            md.append(String.format(Locale.ROOT, "The fleet split between %d collectors: this is one collector's share, "
+                    + "%d of the %d instances (every host's head and every new backup row are still read; the heap and the "
+                    + "analysis are the share's).%n%n",
+                    r.split(), r.owned(), r.instances()));
+        }
         md.append("| evaluation | instances rebuilt | new backups read | s (wall) | s (CPU, one thread) "
                 + "| s with SQLite reads (estimate) | alerts |\n|---|---:|---:|---:|---:|---:|---:|\n");
         for (Cycle c : r.cycles()) {
@@ -227,8 +251,9 @@ public final class AnalysisBenchmark {
                     c.newBackups(), c.wall().toNanos() / 1e9, cpu, cpu + c.rebuilt() * r.sqliteReadNanos() / 1e9,
                     c.alerts()));
         }
-        md.append(String.format(Locale.ROOT, "%nHeap the stage holds for the whole fleet after the cold evaluation: "
-                + "%d MiB (%d KiB per instance), measured.%n%n", r.heapBytes() >> 20, r.heapBytes() / r.instances() >> 10));
+        md.append(String.format(Locale.ROOT, "%nHeap the stage holds for the hosts it evaluates after the cold evaluation: "
+                + "%d MiB (%d KiB per instance held), measured.%n%n", r.heapBytes() >> 20,
+                r.heapBytes() / Math.max(1, r.owned()) >> 10));
         boolean judged = r.instances() >= GOAL_INSTANCES && r.nights() >= GOAL_NIGHTS;
         for (Cycle c : r.cycles()) {
             double seconds = c.cpu().toNanos() / 1e9 + c.rebuilt() * r.sqliteReadNanos() / 1e9;

@@ -76,6 +76,10 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--analysis-nights", description = "Analysis: nights of history per instance (default 90; quick 30).")
     Integer analysisNights;
 
+    @Option(names = "--analysis-split", split = ",", description = "Analysis: also run the stage as one of N collectors "
+            + "sharing the fleet on PostgreSQL, for each N given (e.g. 2,3): one collector's share of the slices.")
+    List<Integer> analysisSplits;
+
     @Option(names = "--fleet-sizes", split = ",", description = "Growth: agents per store (default 1000,10000,100000; quick 100,1000).")
     List<Integer> fleetSizes;
 
@@ -127,6 +131,17 @@ public final class BenchMain implements Callable<Integer> {
             AnalysisBenchmark analysis = new AnalysisBenchmark(new AnalysisBenchmark.Settings(
                     or(instances, quick ? 200 : 10_000), or(analysisNights, quick ? 30 : 90), quick ? 1 : 2, 1 / 9.0));
             md.append("#### Analysis scale\n\n").append(analysis.markdown(analysis.run(log))).append('\n');
+            for (int split : analysisSplits == null ? List.<Integer>of() : analysisSplits) {
+                if (split < 2) {
+                    throw new CommandLine.ParameterException(new CommandLine(this),
+                            "--analysis-split takes collector counts of 2 or more, got " + split);
+                }
+                AnalysisBenchmark share = new AnalysisBenchmark(new AnalysisBenchmark.Settings(
+                        or(instances, quick ? 200 : 10_000), or(analysisNights, quick ? 30 : 90), quick ? 1 : 2, 1 / 9.0,
+                        split));
+                md.append("#### Analysis scale, one collector of ").append(split).append("\n\n")
+                        .append(share.markdown(share.run(log))).append('\n');
+            }
         }
         if (only.contains("growth")) {
             GrowthBenchmark growth = new GrowthBenchmark(new GrowthBenchmark.Settings(

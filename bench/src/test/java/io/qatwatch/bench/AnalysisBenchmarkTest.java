@@ -35,4 +35,21 @@ class AnalysisBenchmarkTest {
         assertThat(result.sqliteReadNanos()).isPositive();
         assertThat(bench.markdown(result)).contains("not judged").contains("morning minute");
     }
+
+    @Test
+    void splitBetweenCollectorsItEvaluatesOneCollectorsShareOfTheSlices() throws Exception {
+        int instances = 24;
+        long share = java.util.stream.IntStream.range(0, instances)
+                .filter(i -> io.qatwatch.collector.store.HostSlices.of(new SimulatedAgent(i).host()) % 2 == 0).count();
+        AnalysisBenchmark bench = new AnalysisBenchmark(new AnalysisBenchmark.Settings(instances, 30, 0, 1 / 9.0, 2));
+
+        AnalysisBenchmark.Result result = bench.run(line -> { });
+
+        assertThat(share).as("the simulated hosts fall on both halves").isBetween(1L, instances - 1L);
+        assertThat(result.owned()).isEqualTo((int) share);
+        assertThat(result.cycles().get(0).rebuilt()).as("only the share is built").isEqualTo((int) share);
+        assertThat(result.cycles().get(1).newBackups()).as("the fleet's new backup rows are read, the share's kept")
+                .isEqualTo(instances);
+        assertThat(bench.markdown(result)).contains("split between 2 collectors").contains(share + " of the 24 instances");
+    }
 }
