@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -47,12 +46,7 @@ public final class CollectorsIngestBenchmark {
 
     public List<Result> run(BenchLog log) throws Exception {
         GrowthBenchmark.deleteTree(settings.workDir());
-        Instant createdAt = Instant.now();
-        String runTag = Long.toString(createdAt.getEpochSecond(), 36);
-        List<ReportTemplate> templates = new ArrayList<>();
-        for (int i = 0; i < settings.agents(); i++) {
-            templates.add(ReportTemplate.of(new SimulatedAgent(i), createdAt, runTag));
-        }
+        List<ReportTemplate> templates = ReportTemplate.forAgents(settings.agents());
         List<Result> results = new ArrayList<>();
         results.add(measure("SQLite", 1, templates, log));
         for (int n : settings.collectors()) {

@@ -2,7 +2,6 @@ package io.qatwatch.bench;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -61,12 +60,7 @@ public final class IngestBenchmark {
     public List<ServerResult> run(BenchLog log) throws Exception {
         // fresh stores every run: tokens and report ids of an earlier run would change what is measured
         GrowthBenchmark.deleteTree(settings.workDir());
-        Instant createdAt = Instant.now();
-        String runTag = Long.toString(createdAt.getEpochSecond(), 36);
-        List<ReportTemplate> templates = new ArrayList<>();
-        for (int i = 0; i < settings.agents(); i++) {
-            templates.add(ReportTemplate.of(new SimulatedAgent(i), createdAt, runTag));
-        }
+        List<ReportTemplate> templates = ReportTemplate.forAgents(settings.agents());
         List<ServerResult> results = new ArrayList<>();
         results.add(measure("bare Vert.x + JSON parse", "bare", List.of("bare"), templates, log));
         results.add(measure("collector (SQLite store)", "collector",

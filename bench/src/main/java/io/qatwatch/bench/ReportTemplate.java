@@ -41,6 +41,20 @@ public final class ReportTemplate {
         this.holes = holes;
     }
 
+    /**
+     * One template per simulated agent 0 to {@code agents} - 1, created now: their report ids carry this run's tag, so
+     * a run never repeats an earlier run's ids.
+     */
+    static List<ReportTemplate> forAgents(int agents) {
+        Instant createdAt = Instant.now();
+        String runTag = Long.toString(createdAt.getEpochSecond(), 36);
+        List<ReportTemplate> templates = new ArrayList<>();
+        for (int i = 0; i < agents; i++) {
+            templates.add(of(new SimulatedAgent(i), createdAt, runTag));
+        }
+        return templates;
+    }
+
     /** The template of {@code agent}'s regular report created at {@code createdAt}, reporting databases 0 and 1. */
     public static ReportTemplate of(SimulatedAgent agent, Instant createdAt, String runTag) {
         return of(agent, createdAt, runTag, 0);
