@@ -147,11 +147,6 @@ final class SimulatedStore implements ReportStore {
     }
 
     @Override
-    public List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) {
-        throw new UnsupportedOperationException("the simulated store serves the alert stage's reads only");
-    }
-
-    @Override
     public Stored store(String host, AgentReport report, Instant receivedAt) {
         throw new UnsupportedOperationException("the simulated store is filled by the bench, not by reports");
     }

@@ -117,12 +117,6 @@ public interface ReportStore {
     List<StoredBackup> backups(String host, String instance, Instant since) throws Exception;
 
     /**
-     * The backups of one database, by its {@code database_guid}, on every host and instance that reported it
-     * (the replicas of an availability group each keep their own msdb history), oldest first.
-     */
-    List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) throws Exception;
-
-    /**
      * An instance's accelerator status over time, oldest first: the changes at or after {@code since}, preceded by
      * the change in force at {@code since} (when there was one), so the first element says how it stood then.
      */

@@ -228,6 +228,13 @@ public final class SqlReportStore implements ReportStore {
               PRIMARY KEY (host, instance, restore_history_id));
             CREATE INDEX restores_by_time ON restores(host, instance, restored_at)""");
 
+    /**
+     * Issue 21: {@code backups_by_guid} goes. No query of the collector reads backups by database GUID (the alert
+     * stage merges availability-group replicas from the backups it loads per instance), yet every backup inserted
+     * wrote a leaf of that index at a random place, a page of WAL on SQLite. A component of its own on both stores.
+     */
+    private static final List<String> INDEX_STEPS = List.of("DROP INDEX IF EXISTS backups_by_guid");
+
     /** The advisory lock key of retention pruning on PostgreSQL. */
     private static final long PRUNE_LOCK = 0x7161747761746370L;
 
@@ -257,6 +264,7 @@ public final class SqlReportStore implements ReportStore {
             db.migrate("reports", POSTGRES_STEPS);
             db.migrate("host-tags", POSTGRES_TAGS_STEPS);
             db.migrate("jobs", POSTGRES_JOBS_STEPS);
+            db.migrate("backups-indexes", INDEX_STEPS);
             return;
         }
         db.migrate("reports", List.of(String.join(";\n", """
@@ -425,6 +433,7 @@ public final class SqlReportStore implements ReportStore {
                   backup_type TEXT,
                   PRIMARY KEY (host, instance, restore_history_id))""",
                 "CREATE INDEX restores_by_time ON restores(host, instance, restored_at)")));
+        db.migrate("backups-indexes", INDEX_STEPS);
     }
 
     @Override
@@ -1276,19 +1285,6 @@ public final class SqlReportStore implements ReportStore {
                 s.setString(1, host);
                 s.setString(2, instance);
                 s.setLong(3, since.toEpochMilli());
-                return storedBackups(s);
-            }
-        });
-    }
-
-    @Override
-    public List<StoredBackup> backupsOfDatabase(String databaseGuid, Instant since) throws SQLException, IOException {
-        return db.read(c -> {
-            try (PreparedStatement s = c.prepareStatement("""
-                    SELECT * FROM backups WHERE database_guid = ? AND started_at >= ?
-                    ORDER BY started_at, host, instance, backup_set_id""")) {
-                s.setString(1, databaseGuid);
-                s.setLong(2, since.toEpochMilli());
                 return storedBackups(s);
             }
         });

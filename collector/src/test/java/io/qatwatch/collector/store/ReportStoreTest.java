@@ -58,10 +58,11 @@ class ReportStoreTest {
             assertThat(store.store("sql02", TestReports.numbered(2, 2, BASE), BASE).newBackups()).isEqualTo(2);
 
             String guid = first.instances().get(0).backups().get(0).databaseGuid();
-            List<StoredBackup> replicas = store.backupsOfDatabase(guid, BASE.minus(Duration.ofDays(1)));
-            assertThat(replicas).extracting(StoredBackup::host).containsOnly("sql01", "sql02");
-            assertThat(replicas).hasSize(5);
-            assertThat(store.backups("sql01", "MSSQLSERVER", BASE.minus(Duration.ofDays(1)))).hasSize(3);
+            List<StoredBackup> replicas = new java.util.ArrayList<>(store.backups("sql01", "MSSQLSERVER", BASE.minus(Duration.ofDays(1))));
+            assertThat(replicas).hasSize(3);
+            replicas.addAll(store.backups("sql02", "MSSQLSERVER", BASE.minus(Duration.ofDays(1))));
+            assertThat(replicas).filteredOn(b -> guid.equals(b.backup().databaseGuid()))
+                    .extracting(StoredBackup::host).containsOnly("sql01", "sql02");
         }
     }
 
