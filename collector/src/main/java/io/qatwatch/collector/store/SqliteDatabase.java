@@ -34,6 +34,8 @@ public final class SqliteDatabase implements Database {
     private static final Logger LOG = LoggerFactory.getLogger(SqliteDatabase.class);
     /** How often the checkpointer copies the WAL into the database when there is something to copy. */
     static final long CHECKPOINT_EVERY_MILLIS = 200;
+    /** WAL frames (pages) from which the checkpointer makes sure the WAL restarts: SQLite's auto-checkpoint default. */
+    static final int RESTART_FRAMES = 1000;
 
     private final Path file;
     private final Connection connection;
@@ -84,15 +86,24 @@ public final class SqliteDatabase implements Database {
     }
 
     /**
-     * Copies committed WAL frames into the database every {@link #CHECKPOINT_EVERY_MILLIS} ms (PASSIVE: it never
-     * waits for the writer or a reader, and stops at the oldest reader's snapshot), so the WAL is reset by the
-     * writer's next transaction and stays small. Runs until {@link #close}; closes its connection.
+     * Copies committed WAL frames into the database every {@link #CHECKPOINT_EVERY_MILLIS} ms. PASSIVE: it waits for
+     * no writer or reader, copying what was committed when it started. Under a steady stream of commits it never
+     * catches up with the end of the WAL, and only a WAL wholly copied is restarted by the next transaction; so when
+     * the WAL holds {@link #RESTART_FRAMES} or more, it copies the few frames since once more holding the writer,
+     * which lets the writer's next transaction restart the WAL. Runs until {@link #close}; closes its connection.
      */
     private void checkpoints(Connection c) {
         try (c; Statement s = c.createStatement()) {
             while (!closing) {
                 try {
-                    s.execute("PRAGMA wal_checkpoint(PASSIVE)");
+                    if (checkpoint(s) >= RESTART_FRAMES) {
+                        writer.lock();
+                        try {
+                            checkpoint(s);
+                        } finally {
+                            writer.unlock();
+                        }
+                    }
                 } catch (SQLException e) {
                     if (!closing) {
                         LOG.warn("{}: WAL checkpoint failed (retried): {}", file, e.getMessage());
@@ -106,6 +117,15 @@ public final class SqliteDatabase implements Database {
             }
         } catch (SQLException e) {
             LOG.warn("{}: closing the checkpoint connection failed: {}", file, e.getMessage());
+        }
+    }
+
+    /** One PASSIVE checkpoint; returns the frames in the WAL. */
+    private static int checkpoint(Statement s) throws SQLException {
+        // the pragma answers a row; until it is read and closed the statement holds a read transaction, and a
+        // reader's snapshot keeps the WAL from ever restarting
+        try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+            return rs.next() ? rs.getInt(2) : 0;
         }
     }
 
@@ -132,6 +152,11 @@ public final class SqliteDatabase implements Database {
         } finally {
             writer.unlock();
         }
+    }
+
+    /** Callers waiting for the writer now (for tests). */
+    int writersWaiting() {
+        return writer.getQueueLength();
     }
 
     /**
