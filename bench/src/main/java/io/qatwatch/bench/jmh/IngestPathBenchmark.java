@@ -30,7 +30,6 @@ public class IngestPathBenchmark {
 
     private ReportTemplate template;
     private byte[] body;
-    private AgentReport report;
     private Instant now;
     private Path dir;
     private Database db;
@@ -42,7 +41,6 @@ public class IngestPathBenchmark {
         now = Instant.now();
         template = ReportTemplate.of(new SimulatedAgent(7), now, "jmh");
         body = template.render(1);
-        report = ReportJson.parse(body);
         dir = Files.createTempDirectory("qatwatch-jmh-store");
         db = Database.open(dir);
         store = new SqlReportStore(db);
@@ -63,10 +61,11 @@ public class IngestPathBenchmark {
         return ReportJson.parse(body);
     }
 
+    /** The schema check as ingest runs it, on the body's bytes (checking the record would first serialise it). */
     @Benchmark
-    public AgentReport validateReport() {
-        ReportValidator.check(report, now);
-        return report;
+    public byte[] validateReport() {
+        ReportValidator.check(body, now);
+        return body;
     }
 
     /** A new report (new id, two new backup rows) each call: parse plus one SQLite transaction. */
