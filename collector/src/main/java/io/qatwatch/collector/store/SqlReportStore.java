@@ -1282,15 +1282,14 @@ public final class SqlReportStore implements ReportStore {
     @Override
     public List<StoredBackup> backups(String host, String instance, Instant since) throws SQLException, IOException {
         return db.read(c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + BACKUP_READ
-                    + " FROM backups WHERE host = ? AND instance = ? AND started_at >= ? ORDER BY started_at, backup_set_id")) {
+            try (PreparedStatement s = c.prepareStatement(instanceBackups())) {
                 s.setString(1, host);
                 s.setString(2, instance);
                 s.setLong(3, since.toEpochMilli());
                 List<StoredBackup> out = new ArrayList<>();
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
-                        out.add(new StoredBackup(host, instance, readBackup(rs, 1)));
+                        out.add(new StoredBackup(host, instance, BackupRows.read(rs, 1)));
                     }
                 }
                 return out;
@@ -1299,50 +1298,8 @@ public final class SqlReportStore implements ReportStore {
     }
 
     /**
-     * A {@code backups} row as {@link #readBackup} reads it, without host and instance: its flags and nulls packed into
-     * one integer in SQL, and the encryption columns read only when one is set, so a row costs 13 column reads instead
-     * of 20 (through sqlite-jdbc each is a native call, most of a row's cost).
-     */
-    private static final String BACKUP_READ = "backup_set_id, database_name, database_guid, type, started_at, finished_at, "
-            + "size_bytes, compressed_bytes, algorithm, device_type, target, family_guid, "
-            + "(CASE WHEN copy_only <> 0 THEN 1 ELSE 0 END) + (CASE WHEN tz_known <> 0 THEN 2 ELSE 0 END)"
-            + " + (CASE WHEN checksums <> 0 THEN 4 ELSE 0 END)"
-            + " + (CASE WHEN snapshot IS NULL THEN 8 WHEN snapshot <> 0 THEN 16 ELSE 0 END)"
-            + " + (CASE WHEN compressed_bytes IS NULL THEN 32 ELSE 0 END)"
-            + " + (CASE WHEN key_algorithm IS NULL AND encryptor_thumbprint IS NULL AND encryptor_type IS NULL THEN 0 ELSE 64 END)"
-            + " + (CASE WHEN media_families IS NULL THEN 0 ELSE 128 + 256 * media_families END), "
-            + "key_algorithm, encryptor_thumbprint, encryptor_type";
-
-    /** The record of a row selected with {@link #BACKUP_READ}, its first column at {@code at}. */
-    private static BackupRecord readBackup(ResultSet rs, int at) throws SQLException {
-        long flags = rs.getLong(at + 12);
-        boolean encrypted = (flags & 64) != 0;
-        return new BackupRecord(
-                rs.getLong(at),
-                rs.getString(at + 1),
-                rs.getString(at + 2),
-                rs.getString(at + 3),
-                (flags & 1) != 0,
-                Instant.ofEpochMilli(rs.getLong(at + 4)),
-                Instant.ofEpochMilli(rs.getLong(at + 5)),
-                (flags & 2) != 0,
-                rs.getLong(at + 6),
-                (flags & 32) != 0 ? null : rs.getLong(at + 7),
-                rs.getString(at + 8),
-                (flags & 4) != 0,
-                encrypted ? rs.getString(at + 13) : null,
-                encrypted ? rs.getString(at + 14) : null,
-                encrypted ? rs.getString(at + 15) : null,
-                rs.getString(at + 9),
-                rs.getString(at + 10),
-                rs.getString(at + 11),
-                (flags & 8) != 0 ? null : (flags & 16) != 0,
-                (flags & 128) != 0 ? (int) (flags >> 8) : null);
-    }
-
-    /**
-     * A few queries per call over all the keys' hosts ({@code host IN (...)}, host by host in the order of the
-     * {@code backups_by_start} index) rather than four to six per instance; rows of instances not asked for are skipped.
+     * A few queries per call over all the keys' hosts ({@code host IN (...)}) rather than four to six per instance (on
+     * SQLite the backups still by instance, see {@link #readBackups}); rows of instances not asked for are skipped.
      */
     @Override
     public List<InstanceHistory> histories(List<InstanceKey> keys, Instant since, Instant acceleratorSince)
@@ -1382,14 +1339,40 @@ public final class SqlReportStore implements ReportStore {
         return "host IN (" + "?,".repeat(hosts.size() - 1) + "?)";
     }
 
-    /** Each asked instance's backups of {@code hosts} that started at or after {@code since}, into {@code into}. */
-    private static void readBackups(Connection c, List<String> hosts, Instant since,
-                                    Map<String, Map<String, List<BackupRecord>>> into) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT host, instance, " + BACKUP_READ + " FROM backups WHERE "
+    /** One instance's backups since a time, oldest first, as {@link BackupRows} reads them. */
+    private String instanceBackups() {
+        return "SELECT " + BackupRows.columns(kind)
+                + " FROM backups WHERE host = ? AND instance = ? AND started_at >= ? ORDER BY started_at, backup_set_id";
+    }
+
+    /**
+     * Each asked instance's backups of {@code hosts} that started at or after {@code since}, into {@code into}. SQLite:
+     * one statement run per instance (a query costs it microseconds; host and instance read on every row would cost more).
+     * PostgreSQL: one query for all the hosts, the round trips being what costs.
+     */
+    private void readBackups(Connection c, List<String> hosts, Instant since,
+                             Map<String, Map<String, List<BackupRecord>>> into) throws SQLException {
+        if (kind == Database.Kind.SQLITE) {
+            try (PreparedStatement s = c.prepareStatement(instanceBackups())) {
+                for (String host : hosts) {
+                    for (Map.Entry<String, List<BackupRecord>> e : into.get(host).entrySet()) {
+                        s.setString(1, host);
+                        s.setString(2, e.getKey());
+                        s.setLong(3, since.toEpochMilli());
+                        try (ResultSet rs = s.executeQuery()) {
+                            while (rs.next()) {
+                                e.getValue().add(BackupRows.read(rs, 1));
+                            }
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        try (PreparedStatement s = c.prepareStatement("SELECT host, instance, " + BackupRows.columns(kind) + " FROM backups WHERE "
                 + in(hosts) + " AND started_at >= ? ORDER BY host, instance, started_at, backup_set_id")) {
             bind(s, hosts);
             s.setLong(hosts.size() + 1, since.toEpochMilli());
-            s.setFetchSize(1000);
             try (ResultSet rs = s.executeQuery()) {
                 String host = null;
                 String instance = null;
@@ -1403,7 +1386,7 @@ public final class SqlReportStore implements ReportStore {
                         list = into.get(h).get(i);
                     }
                     if (list != null) {
-                        list.add(readBackup(rs, 3));
+                        list.add(BackupRows.read(rs, 3));
                     }
                 }
             }

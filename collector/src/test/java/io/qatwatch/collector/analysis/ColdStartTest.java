@@ -44,7 +44,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * ({@link ReportStore#histories}, {@link ColdReads}); its analysis must equal one built from the per-instance reads,
  * on SQLite and PostgreSQL: more instances than a batch, several instances on a host (one that never backed up),
  * availability-group replicas, accelerator changes before both periods and inside them, job activity, the columns a
- * row packs (nulls, encryption, snapshots, media families), and the hosts of each of two collectors sharing it.
+ * row packs (nulls, encryption, snapshots, media families, a text holding the separator), and the hosts of each of
+ * two collectors sharing it.
  */
 class ColdStartTest {
 
@@ -96,7 +97,8 @@ class ColdStartTest {
             assertThat(batched.stream().flatMap(h -> h.backups().stream()))
                     .as("rows with what a row packs").anyMatch(b -> Boolean.TRUE.equals(b.snapshot()))
                     .anyMatch(b -> Boolean.FALSE.equals(b.snapshot())).anyMatch(b -> b.compressedSizeBytes() == null)
-                    .anyMatch(b -> b.mediaFamilyCount() != null && b.mediaFamilyCount() == 4).anyMatch(b -> b.keyAlgorithm() != null);
+                    .anyMatch(b -> b.mediaFamilyCount() != null && b.mediaFamilyCount() == 4).anyMatch(b -> b.keyAlgorithm() != null)
+                    .anyMatch(b -> b.databaseName().contains("\u001f")).anyMatch(b -> "".equals(b.target()));
             assertThat(batched.stream().filter(h -> h.jobs() != null && !h.jobs().runs().isEmpty())).hasSize(1);
 
             AlertEvaluator evaluator = CONFIG.evaluator();
@@ -222,8 +224,10 @@ class ColdStartTest {
 
     /** A snapshot backup (or not) with no compressed size, a family guid and (or not) a media family count. */
     private static BackupRecord packed(Instant start, boolean snapshot, Integer families) {
-        return new BackupRecord(start.getEpochSecond(), "Ops", io.qatwatch.collector.testing.Histories.guid("Ops"), "L",
-                false, start, start.plusSeconds(40), false, 1L << 20, null, null, false, null, null, null, "VIRTUAL_DEVICE",
-                null, "fam-" + start.getEpochSecond(), snapshot, families);
+        // a name holding the separator SQLite's reads join the texts with, every other night, and an empty target
+        return new BackupRecord(start.getEpochSecond(), snapshot ? "Ops\u001fOdd\u001e" : "Ops",
+                io.qatwatch.collector.testing.Histories.guid("Ops"), "L", false, start, start.plusSeconds(40), false, 1L << 20,
+                null, null, false, null, null, null, "VIRTUAL_DEVICE", snapshot ? "" : null, "fam-" + start.getEpochSecond(),
+                snapshot, families);
     }
 }
