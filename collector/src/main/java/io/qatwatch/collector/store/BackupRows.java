@@ -10,43 +10,48 @@ import java.time.Instant;
  * as the database makes cheap: through sqlite-jdbc every column read is a native call, most of a row's cost (~0.3 µs
  * each against ~1 µs to step to the row). So the flags and nulls are packed into one integer in SQL, the encryption
  * columns read only when one is set, and on SQLite the seven other texts come as one, split here: 8 column reads a row
- * instead of 20. A text holding the separator or the null mark falls back to its own columns (a flag says so).
+ * instead of 20. Which texts are null the flags say; a row whose texts hold the separator is read column by column.
  */
 final class BackupRows {
 
     private BackupRows() {
     }
 
-    /** Separates the texts of {@link #TEXTS}; marks a null. */
+    /** Separates the texts SQLite joins into one. */
     private static final char SEPARATOR = '\u001f';
-    private static final char NULL = '\u001e';
     private static final String[] TEXT_COLUMNS = {"database_name", "database_guid", "type", "algorithm", "device_type",
             "target", "family_guid"};
+    /** Bit of the flags saying the first text is null; the next texts' bits follow it. */
+    private static final int TEXT_NULL = 128;
+    private static final int MEDIA = TEXT_NULL << TEXT_COLUMNS.length;
 
-    private static final String FLAGS = "(CASE WHEN copy_only <> 0 THEN 1 ELSE 0 END) + (CASE WHEN tz_known <> 0 THEN 2 ELSE 0 END)"
-            + " + (CASE WHEN checksums <> 0 THEN 4 ELSE 0 END)"
-            + " + (CASE WHEN snapshot IS NULL THEN 8 WHEN snapshot <> 0 THEN 16 ELSE 0 END)"
-            + " + (CASE WHEN compressed_bytes IS NULL THEN 32 ELSE 0 END)"
-            + " + (CASE WHEN key_algorithm IS NULL AND encryptor_thumbprint IS NULL AND encryptor_type IS NULL THEN 0 ELSE 64 END)"
-            + " + (CASE WHEN media_families IS NULL THEN 0 ELSE 1024 * (media_families + 1) END)";
-    private static final int TEXTS_APART = 512;
+    private static String flags() {
+        StringBuilder flags = new StringBuilder("(CASE WHEN copy_only <> 0 THEN 1 ELSE 0 END)"
+                + " + (CASE WHEN tz_known <> 0 THEN 2 ELSE 0 END) + (CASE WHEN checksums <> 0 THEN 4 ELSE 0 END)"
+                + " + (CASE WHEN snapshot IS NULL THEN 8 WHEN snapshot <> 0 THEN 16 ELSE 0 END)"
+                + " + (CASE WHEN compressed_bytes IS NULL THEN 32 ELSE 0 END)"
+                + " + (CASE WHEN key_algorithm IS NULL AND encryptor_thumbprint IS NULL AND encryptor_type IS NULL"
+                + " THEN 0 ELSE 64 END)");
+        for (int t = 0; t < TEXT_COLUMNS.length; t++) {
+            flags.append(" + (CASE WHEN ").append(TEXT_COLUMNS[t]).append(" IS NULL THEN ").append(TEXT_NULL << t)
+                    .append(" ELSE 0 END)");
+        }
+        return flags.append(" + (CASE WHEN media_families IS NULL THEN 0 ELSE ").append(MEDIA)
+                .append(" * (media_families + 1) END)").toString();
+    }
 
     /** The columns {@link #read} reads, in its order, for {@code kind}. */
     static String columns(Database.Kind kind) {
         String texts = String.join(", ", TEXT_COLUMNS);
-        if (kind == Database.Kind.POSTGRESQL) {
-            return "backup_set_id, started_at, finished_at, size_bytes, compressed_bytes, " + FLAGS + ", NULL, " + texts
-                    + ", key_algorithm, encryptor_thumbprint, encryptor_type";
+        String joined = "NULL";
+        if (kind == Database.Kind.SQLITE) {
+            StringBuilder j = new StringBuilder();
+            for (String c : TEXT_COLUMNS) {
+                j.append(j.isEmpty() ? "" : " || char(31) || ").append("ifnull(").append(c).append(", '')");
+            }
+            joined = j.toString();
         }
-        StringBuilder joined = new StringBuilder();
-        StringBuilder apart = new StringBuilder();
-        for (String c : TEXT_COLUMNS) {
-            joined.append(joined.isEmpty() ? "" : " || char(31) || ").append("ifnull(").append(c).append(", char(30))");
-            apart.append(apart.isEmpty() ? "" : " OR ").append("instr(").append(c).append(", char(31)) > 0 OR instr(")
-                    .append(c).append(", char(30)) > 0");
-        }
-        return "backup_set_id, started_at, finished_at, size_bytes, compressed_bytes, " + FLAGS + " + (CASE WHEN " + apart
-                + " THEN " + TEXTS_APART + " ELSE 0 END), CASE WHEN " + apart + " THEN NULL ELSE " + joined + " END, "
+        return "backup_set_id, started_at, finished_at, size_bytes, compressed_bytes, " + flags() + ", " + joined + ", "
                 + texts + ", key_algorithm, encryptor_thumbprint, encryptor_type";
     }
 
@@ -54,15 +59,16 @@ final class BackupRows {
     static BackupRecord read(ResultSet rs, int at) throws SQLException {
         long flags = rs.getLong(at + 5);
         String[] texts = new String[TEXT_COLUMNS.length];
-        String joined = (flags & TEXTS_APART) == 0 ? rs.getString(at + 6) : null;
-        if (joined != null) {
+        String joined = rs.getString(at + 6);
+        if (joined != null && separators(joined) == texts.length - 1) {
             int from = 0;
             for (int t = 0; t < texts.length; t++) {
                 int to = t == texts.length - 1 ? joined.length() : joined.indexOf(SEPARATOR, from);
-                texts[t] = to == from + 1 && joined.charAt(from) == NULL ? null : joined.substring(from, to);
+                texts[t] = (flags & (TEXT_NULL << t)) != 0 ? null : joined.substring(from, to);
                 from = to + 1;
             }
         } else {
+            // PostgreSQL, or a text holding the separator: each from its own column
             for (int t = 0; t < texts.length; t++) {
                 texts[t] = rs.getString(at + 7 + t);
             }
@@ -89,6 +95,14 @@ final class BackupRows {
                 texts[5],
                 texts[6],
                 (flags & 8) != 0 ? null : (flags & 16) != 0,
-                flags >= 1024 ? (int) (flags / 1024) - 1 : null);
+                flags >= MEDIA ? (int) (flags / MEDIA) - 1 : null);
+    }
+
+    private static int separators(String joined) {
+        int n = 0;
+        for (int i = joined.indexOf(SEPARATOR); i >= 0; i = joined.indexOf(SEPARATOR, i + 1)) {
+            n++;
+        }
+        return n;
     }
 }
