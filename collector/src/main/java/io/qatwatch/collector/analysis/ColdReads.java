@@ -20,9 +20,15 @@ import java.util.concurrent.TimeUnit;
  */
 final class ColdReads implements AutoCloseable {
 
-    /** Instances per {@link ReportStore#histories} call: one host's rows at 90 nights are ~2,000 rows. */
-    static final int BATCH = 32;
+    /**
+     * Instances per {@link ReportStore#histories} call: at 90 nights an instance has ~2,000 rows (~1 MB decoded), so at
+     * most ({@value #AHEAD} + 2) × 16 instances' rows are held at once, ~60 MB, and PostgreSQL answers in 1/16 of the
+     * round trips.
+     */
+    static final int BATCH = 16;
     private static final int AHEAD = 2;
+    /** No batch taken for this long: the analysis is gone, the reader stops. */
+    private static final java.time.Duration ABANDONED = java.time.Duration.ofMinutes(10);
 
     private final List<InstanceKey> keys;
     private final BlockingQueue<Object> ready = new ArrayBlockingQueue<>(AHEAD);
@@ -55,11 +61,17 @@ final class ColdReads implements AutoCloseable {
         }
     }
 
-    /** Waits for room; gives up when closed (the refresh failed or ended before taking everything). */
+    /**
+     * Waits for room; gives up when closed (the refresh failed or ended before taking everything), or when nothing was
+     * taken for {@link #ABANDONED}: a refresh that failed and was never followed by another (which closes this).
+     */
     private void hand(Object batchOrError) {
+        long since = System.nanoTime();
         try {
             while (!closed && !ready.offer(batchOrError, 100, TimeUnit.MILLISECONDS)) {
-                // the analysis is behind: wait for it
+                if (System.nanoTime() - since > ABANDONED.toNanos()) {
+                    close();
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -121,6 +121,32 @@ class ColdStartTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void aFailedReadFailsTheRefreshAndTheNextRebuildsFromTheStore(@TempDir Path dir) throws Exception {
+        try (Database db = Database.open(dir)) {
+            SqlReportStore store = new SqlReportStore(db);
+            for (int h = 0; h < 20; h++) {
+                String host = "sql-" + h;
+                Instant evening = NOW.minus(Duration.ofHours(9));
+                store.store(host, Jobs.report(host, NOW, snapshot("MSSQLSERVER", NOW, List.of(db("Sales", "FULL")),
+                        List.of(backup("Sales", "D", evening, 1200, 4L << 30, "QAT_DEFLATE", "UNC")), List.of(), false)), NOW);
+            }
+            ReportStore failing = (ReportStore) Proxy.newProxyInstance(ReportStore.class.getClassLoader(),
+                    new Class<?>[] {ReportStore.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("histories")) {
+                            throw new java.sql.SQLException("disk I/O error");
+                        }
+                        return method.invoke(store, args);
+                    });
+            LiveFleet live = new LiveFleet(CONFIG.analysis(), h -> Set.of());
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> live.refresh(failing, NOW))
+                    .isInstanceOf(java.sql.SQLException.class).hasMessage("disk I/O error");
+            LiveFleet.Refresh again = live.refresh(store, NOW);
+            assertThat(again.rebuilt()).as("every instance, read one by one").isEqualTo(20);
+            same(again.analysis(), fresh(store, h -> true), CONFIG.evaluator());
+        }
+    }
+
     /** {@code store} with its batched reads hidden: {@link ReportStore#histories}'s default reads one by one. */
     private static ReportStore perInstance(ReportStore store) {
         return (ReportStore) Proxy.newProxyInstance(ReportStore.class.getClassLoader(), new Class<?>[] {ReportStore.class},
