@@ -160,8 +160,8 @@ final class ColdStartBenchmark {
                 + "| s (CPU, whole process) | alerts |\n|---|---:|---:|---:|---:|---:|\n");
         md.append(String.format(Locale.ROOT, "| batched, read ahead on a second thread | %d | %.2f | %.2f | %.2f | %d |%n",
                 r.rebuilt(), sec(r.wall()), sec(r.cpu()), sec(r.processCpu()), r.alerts()));
-        md.append(String.format(Locale.ROOT, "| the reads alone, one instance after the other on one thread (the access before; today's row decoding) "
-                + "| – | %.2f | %.2f | – | – |%n",
+        md.append(String.format(Locale.ROOT, "| the reads alone, one instance after the other on one thread "
+                + "(the access before; today's row decoding) | – | %.2f | %.2f | – | – |%n",
                 sec(r.serialReadWall()), sec(r.serialReadCpu())));
         boolean judged = r.instances() >= AnalysisBenchmark.GOAL_INSTANCES && r.nights() >= AnalysisBenchmark.GOAL_NIGHTS;
         md.append(judged
