@@ -76,6 +76,10 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--analysis-nights", description = "Analysis: nights of history per instance (default 90; quick 30).")
     Integer analysisNights;
 
+    @Option(names = "--cold-instances", description = "Analysis: instances of the cold start on a real SQLite store, "
+            + "--analysis-nights each (default: --instances; 0 skips it).")
+    Integer coldInstances;
+
     @Option(names = "--analysis-split", split = ",", description = "Analysis: also run the stage as one of N collectors "
             + "sharing the fleet on PostgreSQL, for each N given (e.g. 2,3): one collector's share of the slices.")
     List<Integer> analysisSplits;
@@ -131,6 +135,13 @@ public final class BenchMain implements Callable<Integer> {
             AnalysisBenchmark analysis = new AnalysisBenchmark(new AnalysisBenchmark.Settings(
                     or(instances, quick ? 200 : 10_000), or(analysisNights, quick ? 30 : 90), quick ? 1 : 2, 1 / 9.0));
             md.append("#### Analysis scale\n\n").append(analysis.markdown(analysis.run(log))).append('\n');
+            int cold = or(coldInstances, or(instances, quick ? 200 : 10_000));
+            if (cold > 0) {
+                ColdStartBenchmark start = new ColdStartBenchmark(cold, or(analysisNights, quick ? 30 : 90),
+                        work.resolve("analysis"));
+                md.append("#### Cold start on SQLite\n\n").append(start.markdown(start.run(analysis.config(), log)))
+                        .append('\n');
+            }
             for (int split : analysisSplits == null ? List.<Integer>of() : analysisSplits) {
                 if (split < 2) {
                     throw new CommandLine.ParameterException(new CommandLine(this),

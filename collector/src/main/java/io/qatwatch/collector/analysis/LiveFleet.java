@@ -11,6 +11,8 @@ import io.qatwatch.collector.store.JobActivity;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.ReportStore.FleetHead;
 import io.qatwatch.collector.store.ReportStore.InstanceHead;
+import io.qatwatch.collector.store.ReportStore.InstanceHistory;
+import io.qatwatch.collector.store.ReportStore.InstanceKey;
 import io.qatwatch.collector.store.StoredBackup;
 import io.qatwatch.collector.window.BusinessCalendar;
 import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
@@ -58,6 +60,8 @@ public final class LiveFleet {
     private final Map<String, NightlyWindows.Nights> nights = new HashMap<>();
     private long backupsRead;
     private boolean loaded;
+    /** During the first refresh: the instances' histories, read ahead on a thread of their own. */
+    private ColdReads cold;
 
     /** {@code config} must have passed validation; {@code tagsOf} gives a host's tags for host-group matching. */
     public LiveFleet(AnalysisConfig config, Function<String, Set<String>> tagsOf) {
@@ -169,6 +173,11 @@ public final class LiveFleet {
     public Refresh refresh(ReportStore store, Instant now, Predicate<String> keep) throws Exception {
         Instant since = now.minus(Duration.ofDays(config.windows().lookbackDays()));
         int newBackups = 0;
+        if (cold != null) {
+            // a first refresh that failed before taking every instance: what it still read is not wanted
+            cold.close();
+            cold = null;
+        }
         if (!loaded) {
             backupsRead = store.backupsAfter(Long.MAX_VALUE, since).upTo();
             Map<String, FleetHead> heads = new HashMap<>();
@@ -182,6 +191,7 @@ public final class LiveFleet {
                 load(slot, row, head);
                 hosts.put(row.host(), slot);
             }
+            cold = coldReads(store, since, now);
             loaded = true;
         } else {
             ReportStore.BackupDelta delta = store.backupsAfter(backupsRead, since);
@@ -342,11 +352,36 @@ public final class LiveFleet {
         return a.isBefore(b) ? a : b;
     }
 
+    /**
+     * Starts reading every kept instance's history, in the order the first refresh rebuilds them, on a thread of its
+     * own: the accelerator changes from the earlier of the two periods {@link #rebuild} reads them for.
+     */
+    private ColdReads coldReads(ReportStore store, Instant since, Instant now) {
+        List<InstanceKey> keys = new ArrayList<>();
+        hosts.forEach((host, h) -> h.instances.values().forEach(
+                i -> keys.add(new InstanceKey(host, i.sections.name(), i.jobsSeq != 0))));
+        return ColdReads.start(store, keys, since, min(since, now.minus(FleetStates.ACCELERATOR_HISTORY)));
+    }
+
     private void rebuild(ReportStore store, InstanceSlot slot, Instant since, Instant now) throws Exception {
-        List<BackupRecord> loaded = store.backups(slot.host, slot.sections.name(), since).stream()
-                .map(StoredBackup::backup).toList();
         Instant historySince = now.minus(FleetStates.ACCELERATOR_HISTORY);
-        slot.acceleratorHistory = store.acceleratorChanges(slot.host, slot.sections.name(), historySince);
+        InstanceHistory read = cold != null && cold.pending() ? cold.next(slot.host, slot.sections.name()) : null;
+        List<BackupRecord> loaded;
+        List<AcceleratorChange> modesHistory;
+        if (read != null) {
+            loaded = read.backups();
+            slot.acceleratorHistory = AcceleratorChange.since(read.acceleratorChanges(), historySince);
+            modesHistory = AcceleratorChange.since(read.acceleratorChanges(), since);
+            if (read.jobs() != null) {
+                slot.jobs = read.jobs();
+                slot.jobsSeqRead = slot.jobsSeq;
+            }
+        } else {
+            loaded = store.backups(slot.host, slot.sections.name(), since).stream().map(StoredBackup::backup).toList();
+            slot.acceleratorHistory = store.acceleratorChanges(slot.host, slot.sections.name(), historySince);
+            modesHistory = since.equals(historySince) ? slot.acceleratorHistory
+                    : store.acceleratorChanges(slot.host, slot.sections.name(), since);
+        }
         InstanceState state = slot.state(loaded);
         String calendar = config.calendarNameFor(slot.host, state.name(), tags(hosts.get(slot.host).row));
         NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
@@ -360,8 +395,7 @@ public final class LiveFleet {
         }
         slot.history = new KeptHistory(scope, known, config, history, future, now);
         digest(slot, canonical(BackupDigest.of(loaded, config, now)), now);
-        slot.modes = FleetStates.qatModes(since.equals(historySince) ? slot.acceleratorHistory
-                : store.acceleratorChanges(slot.host, slot.sections.name(), since), state);
+        slot.modes = FleetStates.qatModes(modesHistory, state);
         slot.compression = FleetStates.compressionSamples(loaded, slot.modes, config.compression(), now);
         slot.keyed = List.of();
         slot.keyedFrom = List.of();

@@ -117,6 +117,41 @@ public interface ReportStore {
     List<StoredBackup> backups(String host, String instance, Instant since) throws Exception;
 
     /**
+     * An instance whose history {@link #histories} reads.
+     *
+     * @param jobs whether to read its {@link #jobActivity} too
+     */
+    record InstanceKey(String host, String instance, boolean jobs) {
+    }
+
+    /**
+     * What rebuilding one instance reads, for one {@link InstanceKey}.
+     *
+     * @param backups            as {@link #backups} returns them ({@code since}), without host and instance
+     * @param acceleratorChanges as {@link #acceleratorChanges} returns them ({@code acceleratorSince})
+     * @param jobs               as {@link #jobActivity} returns it ({@code since}); null when not asked for
+     */
+    record InstanceHistory(InstanceKey key, List<io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord> backups,
+                           List<AcceleratorChange> acceleratorChanges, JobActivity jobs) {
+    }
+
+    /**
+     * The histories of several instances in one go, one per key in the order given, each equal to what the per-instance
+     * reads return: what the alert stage's cold start reads, a few dozen instances per call. A store may read them in a
+     * few queries over all the keys instead of several per instance; the default reads them one by one.
+     */
+    default List<InstanceHistory> histories(List<InstanceKey> keys, Instant since, Instant acceleratorSince)
+            throws Exception {
+        List<InstanceHistory> out = new java.util.ArrayList<>(keys.size());
+        for (InstanceKey k : keys) {
+            out.add(new InstanceHistory(k, backups(k.host(), k.instance(), since).stream().map(StoredBackup::backup).toList(),
+                    acceleratorChanges(k.host(), k.instance(), acceleratorSince),
+                    k.jobs() ? jobActivity(k.host(), k.instance(), since) : null));
+        }
+        return out;
+    }
+
+    /**
      * An instance's accelerator status over time, oldest first: the changes at or after {@code since}, preceded by
      * the change in force at {@code since} (when there was one), so the first element says how it stood then.
      */
