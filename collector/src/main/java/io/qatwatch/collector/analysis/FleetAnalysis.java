@@ -47,6 +47,7 @@ public final class FleetAnalysis {
     private final Map<InstanceState, List<BackupRecord>> recent = new IdentityHashMap<>();
     private final FleetCompression compression;
     private final Function<InstanceState, List<DatabaseBackup>> keyed;
+    private final Function<InstanceState, Map<String, BaselineFulls>> baselines;
 
     /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now) {
@@ -70,7 +71,20 @@ public final class FleetAnalysis {
      */
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
                          Function<InstanceState, List<DatabaseBackup>> keyed) {
+        this(fleet, config, now, known, keyed, null);
+    }
+
+    /**
+     * As {@link #FleetAnalysis(FleetState, AnalysisConfig, Instant, Function, Function)}, with each instance's
+     * {@link BaselineFulls} by database identity already known ({@code baselines}, kept by the alert stage between
+     * evaluations, none left out of the lookback period): its backups then need not hold the fulls the throughput
+     * baseline compares ({@link BackupDigest}).
+     */
+    public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
+                         Function<InstanceState, List<DatabaseBackup>> keyed,
+                         Function<InstanceState, Map<String, BaselineFulls>> baselines) {
         this.keyed = keyed;
+        this.baselines = baselines;
         this.fleet = fleet;
         this.config = config;
         this.now = now;
@@ -225,9 +239,12 @@ public final class FleetAnalysis {
      * @param host       the host of the primary replica (or the only copy)
      * @param replicas   {@code host/instance} of every copy
      * @param silent     every agent holding a copy is silent: nothing here is current
+     * @param fulls      each replica's fulls that the throughput baseline compares (in {@link #backups} only as far as
+     *                   other rules read them), in the order of {@code replicas}
      */
     public record MergedDatabase(String key, String name, String availabilityGroup, String host, String instance,
-                                 String recoveryModel, List<String> replicas, List<DatabaseBackup> backups, boolean silent) {
+                                 String recoveryModel, List<String> replicas, List<DatabaseBackup> backups, boolean silent,
+                                 List<BaselineFulls> fulls) {
     }
 
     public Instant now() {
@@ -312,6 +329,7 @@ public final class FleetAnalysis {
 
     private void mergeDatabases(boolean groupWindowsToo) {
         Map<String, List<DatabaseBackup>> backupsByKey = new LinkedHashMap<>();
+        Map<String, List<BaselineFulls>> fullsByKey = new HashMap<>();
         Map<String, List<DatabaseBackup>> agBackups = new LinkedHashMap<>();
         Map<String, BusinessCalendar> agCalendar = new LinkedHashMap<>();
         for (InstanceAnalysis ia : instances) {
@@ -324,13 +342,14 @@ public final class FleetAnalysis {
                 replicas.add(ia.scope());
                 boolean silent = ia.silent() && (m == null || m.silent());
                 List<DatabaseBackup> backups = backupsByKey.computeIfAbsent(key, k -> new ArrayList<>());
+                List<BaselineFulls> fulls = fullsByKey.computeIfAbsent(key, k -> new ArrayList<>());
                 if (m == null || primary) {
                     m = new MergedDatabase(key, d.name(), d.availabilityGroup() != null ? d.availabilityGroup()
                             : m == null ? null : m.availabilityGroup(), ia.host().host(), ia.instance().name(),
-                            d.recoveryModel(), replicas, backups, silent);
+                            d.recoveryModel(), replicas, backups, silent, fulls);
                 } else {
                     m = new MergedDatabase(m.key(), m.name(), m.availabilityGroup() != null ? m.availabilityGroup()
-                            : d.availabilityGroup(), m.host(), m.instance(), m.recoveryModel(), replicas, backups, silent);
+                            : d.availabilityGroup(), m.host(), m.instance(), m.recoveryModel(), replicas, backups, silent, fulls);
                 }
                 databases.put(key, m);
                 if (d.availabilityGroup() != null) {
@@ -345,6 +364,8 @@ public final class FleetAnalysis {
             List<DatabaseBackup> known = keyed == null ? null : keyed.apply(ia.instance());
             List<BackupRecord> records = known == null ? recent(ia.instance()) : List.of();
             Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
+            Map<String, BaselineFulls> instanceFulls = baselines != null ? baselines.apply(ia.instance())
+                    : BaselineFulls.of(ia.scope(), recent(ia.instance()), ids, config);
             int n = known == null ? records.size() : known.size();
             for (int k = 0; k < n; k++) {
                 DatabaseBackup backup;
@@ -368,6 +389,12 @@ public final class FleetAnalysis {
                     agBackups.computeIfAbsent(ag, g -> new ArrayList<>()).add(backup);
                 }
             }
+            // as the backups: a database only a later instance lists gets none of this one's
+            instanceFulls.forEach((key, f) -> {
+                if (f.size() > 0 && databases.containsKey(key)) {
+                    fullsByKey.get(key).add(f);
+                }
+            });
         }
         agBackups.forEach((ag, backups) -> groupWindows.put(ag, NightlyWindows.build("ag:" + ag, backups,
                 agCalendar.get(ag), config.windows())));
