@@ -29,6 +29,9 @@ public final class BaselineFulls {
     private int size;
     /** The earliest finish kept: nothing to drop before it. */
     private long minFinish = Long.MAX_VALUE;
+    /** A verdict over these fulls alone, and what it was worked out for: forgotten when the fulls change. */
+    private Object memoKey;
+    private Object memo;
 
     /** Empty, for the instance {@code scope} ({@code host/instance}). */
     public BaselineFulls(String scope) {
@@ -88,6 +91,8 @@ public final class BaselineFulls {
         data[p + 3] = b.backupSetId();
         size++;
         minFinish = Math.min(minFinish, finish);
+        memoKey = null;
+        memo = null;
         trim(path, kept);
     }
 
@@ -152,8 +157,25 @@ public final class BaselineFulls {
                 out++;
             }
         }
+        if (out != size) {
+            memoKey = null;
+            memo = null;
+        }
         size = out;
         minFinish = min;
+    }
+
+    /**
+     * What {@code compute} gives for these fulls and {@code key}, worked out again only when the fulls changed or the
+     * key differs: a rule judging a database with no other replica reads it every minute while nothing changed.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T memo(Object key, java.util.function.Supplier<T> compute) {
+        if (memoKey == null || !memoKey.equals(key)) {
+            memo = compute.get();
+            memoKey = key;
+        }
+        return (T) memo;
     }
 
     /** {@code host/instance} of the instance that took them. */

@@ -48,6 +48,7 @@ public final class FleetAnalysis {
     private final FleetCompression compression;
     private final Function<InstanceState, List<DatabaseBackup>> keyed;
     private final Function<InstanceState, Map<String, BaselineFulls>> baselines;
+    private final FleetCompression previousCompression;
 
     /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now) {
@@ -83,8 +84,16 @@ public final class FleetAnalysis {
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
                          Function<InstanceState, List<DatabaseBackup>> keyed,
                          Function<InstanceState, Map<String, BaselineFulls>> baselines) {
+        this(fleet, config, now, known, keyed, baselines, null);
+    }
+
+    /** As above, reusing of {@code previous} (the alert stage's last compression) every host whose comparisons are the same. */
+    FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
+                  Function<InstanceState, List<DatabaseBackup>> keyed,
+                  Function<InstanceState, Map<String, BaselineFulls>> baselines, FleetCompression previous) {
         this.keyed = keyed;
         this.baselines = baselines;
+        this.previousCompression = previous;
         this.fleet = fleet;
         this.config = config;
         this.now = now;
@@ -116,7 +125,7 @@ public final class FleetAnalysis {
                 comparisons.put(i, samples.comparisons(from, tde(i), config.compression()));
             }
         }
-        return new FleetCompression(fleet, comparisons);
+        return new FleetCompression(fleet, comparisons, previousCompression);
     }
 
     /**

@@ -58,6 +58,8 @@ public final class LiveFleet {
     /** Each calendar's nights, resolved once for the whole fleet. */
     private final Map<String, NightlyWindows.Nights> nights = new HashMap<>();
     private long backupsRead;
+    /** The last evaluation's compression: its hosts whose comparisons did not change are reused. */
+    private FleetCompression lastCompression;
     private boolean loaded;
 
     /** {@code config} must have passed validation; {@code tagsOf} gives a host's tags for host-group matching. */
@@ -235,7 +237,8 @@ public final class LiveFleet {
             fleet.add(new HostState(e.getKey(), tags(row), h.lastSeen, row.facts(), row.qat(), row.licence(), instances));
         }
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history.history(),
-                i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls);
+                i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls, lastCompression);
+        lastCompression = analysis.compression();
         return new Refresh(analysis, rebuilt, newBackups);
     }
 

@@ -107,89 +107,97 @@ final class BackupRules {
 
     static List<Alert> throughputDrop(FleetAnalysis fleet, RulesConfig rules) {
         RulesConfig.ThroughputDrop cfg = rules.backupThroughputDrop();
-        long minSeconds = cfg.minDurationMinutes() * 60L;
         List<Alert> out = new ArrayList<>();
         for (MergedDatabase db : fleet.databases().values()) {
-            // every database every minute: one pass over the replicas' kept fulls for the latest (by finish, the last of
-            // equals, as a stable sort has it), then its path's fulls in finish order; no strings, no maps
+            // every database every minute: a database with one copy keeps its verdict while its fulls stay the same
             List<BaselineFulls> replicas = db.fulls();
-            BaselineFulls latestOf = null;
-            int latest = -1;
-            int count = 0;
-            for (BaselineFulls f : replicas) {
-                for (int i = 0; i < f.size(); i++) {
-                    if (f.durationSeconds(i) >= minSeconds
-                            && (latestOf == null || f.finishMillis(i) >= latestOf.finishMillis(latest))) {
-                        latestOf = f;
-                        latest = i;
-                    }
-                    count++;
-                }
-            }
-            if (latestOf == null) {
-                continue;
-            }
-            String path = latestOf.path(latest);
-            // the path's fulls in the replicas' order, then stably by finish: the latest is the last
-            BaselineFulls[] of = new BaselineFulls[count];
-            int[] index = new int[count];
-            int n = 0;
-            for (BaselineFulls f : replicas) {
-                int mine = -1;
-                for (int i = 0; i < f.size(); i++) {
-                    if (f.durationSeconds(i) < minSeconds) {
-                        continue;
-                    }
-                    if (mine < 0 || f.pathOf(i) != mine) {
-                        if (!f.path(i).equals(path)) {
-                            continue;
-                        }
-                        mine = f.pathOf(i);
-                    }
-                    of[n] = f;
-                    index[n] = i;
-                    n++;
-                }
-            }
-            Integer[] order = new Integer[n];
-            for (int k = 0; k < n; k++) {
-                order[k] = k;
-            }
-            Arrays.sort(order, Comparator.comparingLong(k -> of[k].finishMillis(index[k])));
-            int baselineFrom = Math.max(0, n - 1 - cfg.baselineBackups());
-            int baselineSize = n - 1 - baselineFrom;
-            if (baselineSize < cfg.minBaselineBackups()) {
-                continue;
-            }
-            double[] mbps = new double[baselineSize];
-            for (int k = 0; k < baselineSize; k++) {
-                int o = order[baselineFrom + k];
-                mbps[k] = of[o].throughputMbps(index[o]);
-            }
-            double median = TheilSen.median(mbps);
-            double now = latestOf.throughputMbps(latest);
-            if (now >= median * (1 - cfg.dropPercent() / 100.0)) {
-                continue;
-            }
-            double drop = (1 - now / median) * 100;
-            List<Fact> facts = List.of(
-                    new Fact("Latest full", Fmt.one(now) + " MB/s (" + Fmt.bytes(latestOf.sizeBytes(latest)) + " in "
-                            + Fmt.minutes(latestOf.durationSeconds(latest) / 60.0) + ", finished "
-                            + latestOf.finishedAt(latest).atOffset(ZoneOffset.UTC) + " on " + latestOf.scope() + ")"),
-                    new Fact("Baseline", Fmt.one(median) + " MB/s, median of the previous " + baselineSize + " fulls"),
-                    new Fact("Drop", Fmt.one(drop) + " % (threshold " + Fmt.one(cfg.dropPercent()) + " %)"),
-                    new Fact("Algorithm and target", path.replace('|', ' ') + ""));
-            List<Fact> series = new ArrayList<>();
-            for (int k = Math.max(0, n - 14); k < n; k++) {
-                int o = order[k];
-                series.add(new Fact(of[o].finishedAt(index[o]).atOffset(ZoneOffset.UTC).toLocalDate().toString(),
-                        Fmt.one(of[o].throughputMbps(index[o])) + " MB/s"));
-            }
-            out.add(new Alert("backup-throughput-drop", cfg.severity(), db.host(), db.instance(), db.name(), path,
-                    "Full backup of " + db.name() + " ran at " + Fmt.one(now) + " MB/s, " + Fmt.one(drop)
-                            + " % under its baseline of " + Fmt.one(median) + " MB/s",
-                    THROUGHPUT_WHY, facts, List.copyOf(series)));
+            Optional<Alert> alert = replicas.size() == 1
+                    ? replicas.get(0).memo(Arrays.asList(cfg, db.name(), db.host(), db.instance()), () -> throughputDrop(db, cfg))
+                    : throughputDrop(db, cfg);
+            alert.ifPresent(out::add);
         }
         return out;
+    }
+
+    /** backup-throughput-drop of one database: one pass over its replicas' kept fulls, no strings, no maps. */
+    private static Optional<Alert> throughputDrop(MergedDatabase db, RulesConfig.ThroughputDrop cfg) {
+        long minSeconds = cfg.minDurationMinutes() * 60L;
+        List<BaselineFulls> replicas = db.fulls();
+        BaselineFulls latestOf = null;
+        int latest = -1;
+        int count = 0;
+        for (BaselineFulls f : replicas) {
+            for (int i = 0; i < f.size(); i++) {
+                if (f.durationSeconds(i) >= minSeconds
+                        && (latestOf == null || f.finishMillis(i) >= latestOf.finishMillis(latest))) {
+                    latestOf = f;
+                    latest = i;
+                }
+                count++;
+            }
+        }
+        if (latestOf == null) {
+            return Optional.empty();
+        }
+        String path = latestOf.path(latest);
+        // the path's fulls in the replicas' order, then stably by finish: the latest is the last
+        BaselineFulls[] of = new BaselineFulls[count];
+        int[] index = new int[count];
+        int n = 0;
+        for (BaselineFulls f : replicas) {
+            int mine = -1;
+            for (int i = 0; i < f.size(); i++) {
+                if (f.durationSeconds(i) < minSeconds) {
+                    continue;
+                }
+                if (mine < 0 || f.pathOf(i) != mine) {
+                    if (!f.path(i).equals(path)) {
+                        continue;
+                    }
+                    mine = f.pathOf(i);
+                }
+                of[n] = f;
+                index[n] = i;
+                n++;
+            }
+        }
+        Integer[] order = new Integer[n];
+        for (int k = 0; k < n; k++) {
+            order[k] = k;
+        }
+        Arrays.sort(order, Comparator.comparingLong(k -> of[k].finishMillis(index[k])));
+        int baselineFrom = Math.max(0, n - 1 - cfg.baselineBackups());
+        int baselineSize = n - 1 - baselineFrom;
+        if (baselineSize < cfg.minBaselineBackups()) {
+            return Optional.empty();
+        }
+        double[] mbps = new double[baselineSize];
+        for (int k = 0; k < baselineSize; k++) {
+            int o = order[baselineFrom + k];
+            mbps[k] = of[o].throughputMbps(index[o]);
+        }
+        double median = TheilSen.median(mbps);
+        double now = latestOf.throughputMbps(latest);
+        if (now >= median * (1 - cfg.dropPercent() / 100.0)) {
+            return Optional.empty();
+        }
+        double drop = (1 - now / median) * 100;
+        List<Fact> facts = List.of(
+                new Fact("Latest full", Fmt.one(now) + " MB/s (" + Fmt.bytes(latestOf.sizeBytes(latest)) + " in "
+                        + Fmt.minutes(latestOf.durationSeconds(latest) / 60.0) + ", finished "
+                        + latestOf.finishedAt(latest).atOffset(ZoneOffset.UTC) + " on " + latestOf.scope() + ")"),
+                new Fact("Baseline", Fmt.one(median) + " MB/s, median of the previous " + baselineSize + " fulls"),
+                new Fact("Drop", Fmt.one(drop) + " % (threshold " + Fmt.one(cfg.dropPercent()) + " %)"),
+                new Fact("Algorithm and target", path.replace('|', ' ') + ""));
+        List<Fact> series = new ArrayList<>();
+        for (int k = Math.max(0, n - 14); k < n; k++) {
+            int o = order[k];
+            series.add(new Fact(of[o].finishedAt(index[o]).atOffset(ZoneOffset.UTC).toLocalDate().toString(),
+                    Fmt.one(of[o].throughputMbps(index[o])) + " MB/s"));
+        }
+        return Optional.of(new Alert("backup-throughput-drop", cfg.severity(), db.host(), db.instance(), db.name(), path,
+                "Full backup of " + db.name() + " ran at " + Fmt.one(now) + " MB/s, " + Fmt.one(drop)
+                        + " % under its baseline of " + Fmt.one(median) + " MB/s",
+                THROUGHPUT_WHY, facts, List.copyOf(series)));
     }
 }

@@ -48,7 +48,7 @@ final class CompressionRules {
         FleetCompression compression = fleet.compression();
         VerdictThresholds t = rules.compressionVerdicts();
         List<Alert> out = new ArrayList<>();
-        for (Row row : compression.rows()) {
+        for (Row row : compression.qatCurrentRows()) {
             Comparison c = row.comparison();
             if (c.current() == null || !c.current().isQat()) {
                 continue;
