@@ -21,6 +21,8 @@ public final class DatabaseIdentities {
 
     private final String scope;
     private final Map<String, DatabaseInfo> byName = new HashMap<>();
+    /** Each row's key, by identity: the alert stage keeps one of these per instance and asks every minute. */
+    private final Map<DatabaseInfo, String> keys = new java.util.IdentityHashMap<>();
 
     private DatabaseIdentities(String scope) {
         this.scope = scope;
@@ -35,8 +37,12 @@ public final class DatabaseIdentities {
         return ids;
     }
 
-    /** The identity of one of the instance's databases. */
+    /** The identity of one of the instance's databases, worked out once for each row (it depends on the row alone). */
     public String key(DatabaseInfo d) {
+        return keys.computeIfAbsent(d, this::keyOf);
+    }
+
+    private String keyOf(DatabaseInfo d) {
         if (d.groupDatabaseId() != null) {
             return "ag-database:" + lower(d.groupDatabaseId());
         }

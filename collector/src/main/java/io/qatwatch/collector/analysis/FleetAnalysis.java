@@ -42,13 +42,14 @@ public final class FleetAnalysis {
     private final Instant now;
     private final Map<String, BusinessCalendar> calendars;
     private final List<InstanceAnalysis> instances = new ArrayList<>();
-    private final Map<String, MergedDatabase> databases = new LinkedHashMap<>();
+    private final Map<String, MergedDatabase> databases;
     private final Map<String, List<NightlyWindow>> groupWindows = new LinkedHashMap<>();
     private final Map<InstanceState, List<BackupRecord>> recent = new IdentityHashMap<>();
     private final FleetCompression compression;
     private final Function<InstanceState, List<DatabaseBackup>> keyed;
     private final Function<InstanceState, Map<String, BaselineFulls>> baselines;
     private final FleetCompression previousCompression;
+    private final Function<InstanceState, DatabaseIdentities> identities;
 
     /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now) {
@@ -84,13 +85,23 @@ public final class FleetAnalysis {
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
                          Function<InstanceState, List<DatabaseBackup>> keyed,
                          Function<InstanceState, Map<String, BaselineFulls>> baselines) {
-        this(fleet, config, now, known, keyed, baselines, null);
+        this(fleet, config, now, known, keyed, baselines, null, null);
     }
 
     /** As above, reusing of {@code previous} (the alert stage's last compression) every host whose comparisons are the same. */
     FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
                   Function<InstanceState, List<DatabaseBackup>> keyed,
-                  Function<InstanceState, Map<String, BaselineFulls>> baselines, FleetCompression previous) {
+                  Function<InstanceState, Map<String, BaselineFulls>> baselines, FleetCompression previous,
+                  Function<InstanceState, DatabaseIdentities> identities) {
+        this.identities = identities;
+        int count = 0;
+        for (HostState h : fleet.hosts()) {
+            for (InstanceState i : h.instances()) {
+                count += i.databases().size();
+            }
+        }
+        // the fleet's databases: sized once rather than grown through every power of two each minute
+        this.databases = new LinkedHashMap<>((int) Math.min(1 << 30, count * 4L / 3 + 16));
         this.keyed = keyed;
         this.baselines = baselines;
         this.previousCompression = previous;
@@ -337,12 +348,14 @@ public final class FleetAnalysis {
     private static final List<DatabaseBackup> NOWHERE = List.of();
 
     private void mergeDatabases(boolean groupWindowsToo) {
-        Map<String, List<DatabaseBackup>> backupsByKey = new LinkedHashMap<>();
-        Map<String, List<BaselineFulls>> fullsByKey = new HashMap<>();
+        int capacity = (int) Math.min(1 << 30, instances.stream().mapToLong(ia -> ia.instance().databases().size()).sum() * 4 / 3 + 16);
+        Map<String, List<DatabaseBackup>> backupsByKey = new HashMap<>(capacity);
+        Map<String, List<BaselineFulls>> fullsByKey = new HashMap<>(capacity);
         Map<String, List<DatabaseBackup>> agBackups = new LinkedHashMap<>();
         Map<String, BusinessCalendar> agCalendar = new LinkedHashMap<>();
         for (InstanceAnalysis ia : instances) {
-            DatabaseIdentities ids = DatabaseIdentities.of(ia.scope(), ia.instance());
+            DatabaseIdentities ids = identities != null ? identities.apply(ia.instance())
+                    : DatabaseIdentities.of(ia.scope(), ia.instance());
             for (DatabaseInfo d : ia.instance().databases()) {
                 String key = ids.key(d);
                 boolean primary = d.replicaRole() == null || "PRIMARY".equalsIgnoreCase(d.replicaRole());

@@ -237,7 +237,7 @@ public final class LiveFleet {
             fleet.add(new HostState(e.getKey(), tags(row), h.lastSeen, row.facts(), row.qat(), row.licence(), instances));
         }
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history.history(),
-                i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls, lastCompression);
+                i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls, lastCompression, i -> slotOf.get(i).identities);
         lastCompression = analysis.compression();
         return new Refresh(analysis, rebuilt, newBackups);
     }
