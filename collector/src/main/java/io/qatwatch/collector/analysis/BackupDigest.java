@@ -119,14 +119,42 @@ public final class BackupDigest {
     static List<BackupRecord> with(List<BackupRecord> digest, List<BackupRecord> added) {
         List<BackupRecord> out = new ArrayList<>(digest.size() + added.size());
         out.addAll(digest);
-        Set<Long> ids = new HashSet<>();
-        digest.forEach(b -> ids.add(b.backupSetId()));
-        for (BackupRecord b : added) {
-            if (ids.add(b.backupSetId())) {
-                out.add(b);
+        if (added.size() > 8) {
+            Set<Long> ids = new HashSet<>();
+            digest.forEach(b -> ids.add(b.backupSetId()));
+            for (BackupRecord b : added) {
+                if (ids.add(b.backupSetId())) {
+                    out.add(b);
+                }
+            }
+            out.sort(ORDER);
+            return out;
+        }
+        // a minute brings an instance a backup or two: looked for and placed one by one, as a stable sort would
+        for (int n = 1; n < out.size(); n++) {
+            if (ORDER.compare(out.get(n - 1), out.get(n)) > 0) {
+                out.sort(ORDER);
+                break;
             }
         }
-        out.sort(ORDER);
+        for (BackupRecord b : added) {
+            if (!holds(out, b.backupSetId())) {
+                int at = out.size();
+                while (at > 0 && ORDER.compare(out.get(at - 1), b) > 0) {
+                    at--;
+                }
+                out.add(at, b);
+            }
+        }
         return out;
+    }
+
+    private static boolean holds(List<BackupRecord> backups, long backupSetId) {
+        for (BackupRecord b : backups) {
+            if (b.backupSetId() == backupSetId) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -23,6 +23,8 @@ public final class DatabaseIdentities {
     private final Map<String, DatabaseInfo> byName = new HashMap<>();
     /** Each row's key, by identity: the alert stage keeps one of these per instance and asks every minute. */
     private final Map<DatabaseInfo, String> keys = new java.util.IdentityHashMap<>();
+    private Map<String, Boolean> tde;
+    private Object tdeOf;
 
     private DatabaseIdentities(String scope) {
         this.scope = scope;
@@ -35,6 +37,18 @@ public final class DatabaseIdentities {
             ids.byName.put(lower(d.name()), d);
         }
         return ids;
+    }
+
+    /**
+     * Each database's TDE state by lower-case name ({@link FleetAnalysis#tde}), worked out once: the compression
+     * comparison's memo compares it every minute.
+     */
+    Map<String, Boolean> tde(InstanceState instance) {
+        if (tde == null || tdeOf != instance.databases()) {
+            tde = FleetAnalysis.tde(instance);
+            tdeOf = instance.databases();
+        }
+        return tde;
     }
 
     /** The identity of one of the instance's databases, worked out once for each row (it depends on the row alone). */

@@ -133,7 +133,8 @@ public final class FleetAnalysis {
                 CompressionSamples samples = i.compression() != null ? i.compression()
                         : FleetStates.compressionSamples(i.backups(), QatModes.constant(QatModes.modeOf(i.accelerators())),
                                 config.compression(), now);
-                comparisons.put(i, samples.comparisons(from, tde(i), config.compression()));
+                Map<String, Boolean> tde = identities != null ? identities.apply(i).tde(i) : tde(i);
+                comparisons.put(i, samples.comparisons(from, tde, config.compression()));
             }
         }
         return new FleetCompression(fleet, comparisons, previousCompression);

@@ -167,7 +167,7 @@ public final class FleetCompression {
             for (Comparison c : lists.get(n)) {
                 Row row = new Row(host, names.get(n), c);
                 rows.add(row);
-                if (c.current() != null && c.current().isQat()) {
+                if (qatWithoutGain(c)) {
                     qatNow.add(row);
                 }
                 qat |= c.algorithms().stream().anyMatch(e -> e.stats().method().isQat());
@@ -259,9 +259,24 @@ public final class FleetCompression {
         return byInstance;
     }
 
-    /** The rows whose jobs back up with QAT_DEFLATE now ({@link Comparison#current()}), as {@link #rows()} orders them. */
-    public List<Row> qatCurrentRows() {
+    /**
+     * The rows whose jobs back up with QAT_DEFLATE now ({@link Comparison#current()}) and where that method was judged
+     * NO_GAIN or SLOWER against the baseline (what qat-no-gain reports), as {@link #rows()} orders them.
+     */
+    public List<Row> qatWithoutGainRows() {
         return qatCurrent;
+    }
+
+    private static boolean qatWithoutGain(Comparison c) {
+        if (c.current() == null || !c.current().isQat()) {
+            return false;
+        }
+        for (Comparison.Entry e : c.algorithms()) {
+            if (e.stats().method().equals(c.current()) && e.judgement() != null) {
+                return e.judgement().verdict() == Verdict.NO_GAIN || e.judgement().verdict() == Verdict.SLOWER;
+            }
+        }
+        return false;
     }
 
     /** One host's rows, as {@link #rows()} orders them; empty for a host the fleet does not know. */

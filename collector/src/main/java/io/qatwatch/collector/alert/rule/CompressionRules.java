@@ -48,7 +48,7 @@ final class CompressionRules {
         FleetCompression compression = fleet.compression();
         VerdictThresholds t = rules.compressionVerdicts();
         List<Alert> out = new ArrayList<>();
-        for (Row row : compression.qatCurrentRows()) {
+        for (Row row : compression.qatWithoutGainRows()) {
             Comparison c = row.comparison();
             if (c.current() == null || !c.current().isQat()) {
                 continue;
