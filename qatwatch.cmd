@@ -16,7 +16,7 @@ set "DEMO_JAR=%QATWATCH_HOME%\demo\target\qatwatch-demo.jar"
 
 if "%QATWATCH_AGENT_JAVA_OPTS%"=="" set "QATWATCH_AGENT_JAVA_OPTS=-XX:+UseSerialGC -Xms8m -Xmx48m -XX:MaxMetaspaceSize=48m -Xss256k -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:Tier3InvocationThreshold=2000 -XX:Tier3MinInvocationThreshold=1000 -XX:Tier3CompileThreshold=20000 -XX:Tier3BackEdgeThreshold=600000 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=16m -XX:-UsePerfData -Xmn2m -XX:MinHeapFreeRatio=5 -XX:MaxHeapFreeRatio=10 -XX:+UnlockDiagnosticVMOptions -XX:AsyncDeflationInterval=10000 -XX:GuaranteedSafepointInterval=0 -Dio.netty.allocator.type=unpooled -Dio.netty.noPreferDirect=true"
 if "%QATWATCH_PROBE_JAVA_OPTS%"=="" set "QATWATCH_PROBE_JAVA_OPTS=-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto"
-if "%QATWATCH_JAVA_OPTS%"=="" set "QATWATCH_JAVA_OPTS=-Xms64m -XX:MaxRAMPercentage=25 -XX:+UseG1GC -XX:G1PeriodicGCInterval=60000 -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:+ExitOnOutOfMemoryError"
+if "%QATWATCH_JAVA_OPTS%"=="" set "QATWATCH_JAVA_OPTS=-Xms64m -XX:MaxRAMPercentage=25 -XX:+UseG1GC -XX:G1PeriodicGCInterval=60000 -XX:+ExplicitGCInvokesConcurrent -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:+ExitOnOutOfMemoryError"
 rem QATWATCH_AGENT_JAVA_OPTS / QATWATCH_JAVA_OPTS replace these defaults; QATWATCH_AGENT_EXTRA_JAVA_OPTS /
 rem QATWATCH_EXTRA_JAVA_OPTS are added after them (a trust store, a larger heap) and keep the rest.
 

@@ -87,7 +87,7 @@ public final class BenchMain implements Callable<Integer> {
     Integer nights;
 
     @Option(names = "--server-jvm", description = "JVM options of the server processes (default: the launcher's collector "
-            + "options, '${DEFAULT-VALUE}').", defaultValue = "-Xms64m -XX:MaxRAMPercentage=25 -XX:+UseG1GC -XX:G1PeriodicGCInterval=60000 -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true")
+            + "options, '${DEFAULT-VALUE}').", defaultValue = "-Xms64m -XX:MaxRAMPercentage=25 -XX:+UseG1GC -XX:G1PeriodicGCInterval=60000 -XX:+ExplicitGCInvokesConcurrent -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true")
     String serverJvm;
 
     @Option(names = "--note", description = "A line to print under the machine, e.g. 'busy machine: preliminary'.")

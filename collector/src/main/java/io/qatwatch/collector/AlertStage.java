@@ -89,6 +89,9 @@ public final class AlertStage {
     private Set<String> partners = Set.of();
     private AlertScope partnersOf;
     private int sincePartners;
+    /** Instances rebuilt from the store by the latest evaluation, and how many the fleet holds. */
+    private int rebuilt;
+    private int instances;
     /** Per instance, the compression comparisons last written to InfluxDB and when: rewritten on change or daily. */
     private final Map<String, Written> compressionWritten = new HashMap<>();
 
@@ -271,6 +274,7 @@ public final class AlertStage {
         }
         running = true;
         Instant now = clock.instant();
+        rebuilt = 0;
         return service.evaluate(() -> {
             FleetAnalysis analysis = analyse(now);
             Map<String, Set<String>> seen = new HashMap<>();
@@ -282,6 +286,13 @@ public final class AlertStage {
                 .onFailure(e -> LOG.warn("alert evaluation failed: {}", e.toString()))
                 .eventually(() -> {
                     running = false;
+                    if (worthCollecting(rebuilt, instances)) {
+                        LOG.debug("alerts: {} of {} instances rebuilt; asking for a collection", rebuilt, instances);
+                        vertx.executeBlocking(() -> {
+                            System.gc();
+                            return null;
+                        }, false);
+                    }
                     return Future.succeededFuture();
                 });
     }
@@ -312,7 +323,7 @@ public final class AlertStage {
     private FleetAnalysis analyse(Instant now) throws Exception {
         AlertScope scope = service.scope();
         if (scope.all()) {
-            return fleet.refresh(collector.store(), now).analysis();
+            return counted(fleet.refresh(collector.store(), now));
         }
         LiveFleet.Refresh refresh = fleet.refresh(collector.store(), now, h -> scope.owns(h) || partners.contains(h));
         if (!scope.equals(partnersOf) || ++sincePartners >= PARTNERS_EVERY) {
@@ -323,12 +334,29 @@ public final class AlertStage {
             partnersOf = scope;
             sincePartners = 0;
             if (grew) {
+                rebuilt += refresh.rebuilt();
                 refresh = fleet.refresh(collector.store(), now, h -> scope.owns(h) || partners.contains(h));
             }
         }
         LOG.debug("alerts: evaluating {} hosts of {} slices ({} partner hosts)", fleet.hosts().size() - partners.size(),
                 scope.slices().size(), partners.size());
+        return counted(refresh);
+    }
+
+    private FleetAnalysis counted(LiveFleet.Refresh refresh) {
+        rebuilt += refresh.rebuilt();
+        instances = refresh.analysis().fleet().hosts().stream().mapToInt(h -> h.instances().size()).sum();
         return refresh.analysis();
+    }
+
+    /**
+     * After an evaluation that rebuilt much of the fleet from the store (the first one above all), asks the JVM for a
+     * collection: reading the history grew the heap well past what the stage keeps, and G1 gives that back only at
+     * the end of a concurrent cycle, which a minute's young collections never start. The launcher's
+     * {@code -XX:+ExplicitGCInvokesConcurrent} makes the request such a cycle rather than a stop-the-world collection.
+     */
+    static boolean worthCollecting(int rebuilt, int instances) {
+        return rebuilt >= 1_000 && rebuilt * 4L >= instances;
     }
 
     /**

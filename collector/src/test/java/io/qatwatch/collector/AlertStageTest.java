@@ -220,4 +220,13 @@ class AlertStageTest {
                 .contains("gone: HTTP 404 no_team")
                 .contains("<tr data-channel=\"webhook\"><td data-label=\"Channel\">webhook</td><td data-label=\"Delivered\">1");
     }
+
+    @Test
+    void asksForACollectionOnlyAfterRebuildingMuchOfALargeFleet() {
+        assertThat(AlertStage.worthCollecting(10_000, 10_000)).as("the first evaluation of a large fleet").isTrue();
+        assertThat(AlertStage.worthCollecting(2_500, 10_000)).as("a quarter of it rebuilt").isTrue();
+        assertThat(AlertStage.worthCollecting(2_499, 10_000)).as("less than a quarter").isFalse();
+        assertThat(AlertStage.worthCollecting(3, 10_000)).as("an ordinary minute").isFalse();
+        assertThat(AlertStage.worthCollecting(999, 999)).as("a small fleet's start: little to give back").isFalse();
+    }
 }
