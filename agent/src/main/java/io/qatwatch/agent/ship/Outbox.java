@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -146,10 +147,12 @@ public final class Outbox implements Closeable {
             rollSegment(nextSeq);
         }
         long seq = nextSeq;
-        ByteBuffer record = new OutboxRecord(seq, reportId, body).encode();
+        ByteBuffer head = new OutboxRecord(seq, reportId, body).head();
+        int headBytes = head.remaining();
         long offset = tail.size();
         try {
-            writeFully(tail, record, offset);
+            writeFully(tail, head, offset);
+            writeFully(tail, ByteBuffer.wrap(body), offset + headBytes);
             if (settings.fsync()) {
                 tail.force(false);
             }
@@ -367,29 +370,45 @@ public final class Outbox implements Closeable {
         return -1;
     }
 
-    /** The record at {@code offset} when its header and checksum are sound, else null. */
+    /**
+     * The record at {@code offset} when its header and checksum are sound, else null. The body is read straight into
+     * its own array (no payload buffer copied out of), so reading back a report of several MB holds it once.
+     */
     private static OutboxRecord readAt(FileChannel ch, long offset, long size) throws IOException {
         if (offset + OutboxRecord.HEADER_BYTES > size) {
             return null;
         }
-        ByteBuffer header = ByteBuffer.allocate(OutboxRecord.HEADER_BYTES);
+        ByteBuffer header = ByteBuffer.allocate(OutboxRecord.HEADER_BYTES + 10);
+        header.limit(OutboxRecord.HEADER_BYTES);
         readFully(ch, header, offset);
-        header.flip();
-        if (header.getInt() != OutboxRecord.MAGIC) {
+        if (header.getInt(0) != OutboxRecord.MAGIC) {
             return null;
         }
-        int length = header.getInt();
-        int crc = header.getInt();
+        int length = header.getInt(4);
+        int crc = header.getInt(8);
         if (length < 10 || length > OutboxRecord.MAX_PAYLOAD_BYTES || offset + OutboxRecord.HEADER_BYTES + length > size) {
             return null;
         }
-        ByteBuffer payload = ByteBuffer.allocate(length);
-        readFully(ch, payload, offset + OutboxRecord.HEADER_BYTES);
-        if (OutboxRecord.crc(payload.array(), 0, length) != crc) {
+        header.limit(OutboxRecord.HEADER_BYTES + 10);
+        readFully(ch, header, offset);
+        long seq = header.getLong(OutboxRecord.HEADER_BYTES);
+        int idLength = Short.toUnsignedInt(header.getShort(OutboxRecord.HEADER_BYTES + 8));
+        if (idLength > length - 10) {
             return null;
         }
-        payload.flip();
-        return OutboxRecord.decodePayload(payload);
+        byte[] id = new byte[idLength];
+        byte[] body = new byte[length - 10 - idLength];
+        long at = offset + OutboxRecord.HEADER_BYTES + 10;
+        readFully(ch, ByteBuffer.wrap(id), at);
+        readFully(ch, ByteBuffer.wrap(body), at + idLength);
+        CRC32C check = new CRC32C();
+        check.update(header.array(), OutboxRecord.HEADER_BYTES, 10);
+        check.update(id, 0, idLength);
+        check.update(body, 0, body.length);
+        if ((int) check.getValue() != crc) {
+            return null;
+        }
+        return new OutboxRecord(seq, new String(id, StandardCharsets.US_ASCII), body);
     }
 
     private OutboxRecord read(Entry e) throws IOException {
@@ -406,9 +425,11 @@ public final class Outbox implements Closeable {
     /**
      * The JDK copies a heap buffer through a temporary direct buffer as large as what is left in it, and keeps
      * it cached per thread; a report of several MB would need that much direct memory, which the agent's
-     * small {@code -XX:MaxDirectMemorySize} refuses. So reads and writes go in slices of {@link #IO_CHUNK}.
+     * small {@code -XX:MaxDirectMemorySize} refuses. So reads and writes go in slices of {@link #IO_CHUNK}: 64 KiB, the
+     * launcher's {@code -Djdk.nio.maxCachedBufferSize}, so that the one temporary buffer is kept and reused instead of a
+     * larger one allocated and freed for every slice of a large report.
      */
-    private static final int IO_CHUNK = 256 * 1024;
+    private static final int IO_CHUNK = 64 * 1024;
 
     private static void readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
         int end = buf.limit();

@@ -20,32 +20,31 @@ record OutboxRecord(long seq, String reportId, byte[] body) {
         return HEADER_BYTES + 8 + 2 + reportId.getBytes(StandardCharsets.US_ASCII).length + bodyBytes;
     }
 
+    /** The whole record in one buffer (a copy of the body); the outbox itself writes {@link #head()} and the body apart. */
     ByteBuffer encode() {
-        byte[] id = reportId.getBytes(StandardCharsets.US_ASCII);
-        int payload = 8 + 2 + id.length + body.length;
-        ByteBuffer buf = ByteBuffer.allocate(HEADER_BYTES + payload);
-        buf.putInt(MAGIC).putInt(payload).putInt(0);
-        buf.putLong(seq).putShort((short) id.length).put(id).put(body);
-        buf.putInt(8, crc(buf.array(), HEADER_BYTES, payload));
+        ByteBuffer head = head();
+        ByteBuffer buf = ByteBuffer.allocate(head.remaining() + body.length);
+        buf.put(head).put(body);
         buf.flip();
         return buf;
     }
 
-    /** Decodes a payload whose checksum was verified; null when its inner lengths do not add up. */
-    static OutboxRecord decodePayload(ByteBuffer payload) {
-        if (payload.remaining() < 10) {
-            return null;
-        }
-        long seq = payload.getLong();
-        int idLength = Short.toUnsignedInt(payload.getShort());
-        if (idLength > payload.remaining()) {
-            return null;
-        }
-        byte[] id = new byte[idLength];
-        payload.get(id);
-        byte[] body = new byte[payload.remaining()];
-        payload.get(body);
-        return new OutboxRecord(seq, new String(id, StandardCharsets.US_ASCII), body);
+    /**
+     * Everything of the record before the body: header (with the checksum over the whole payload), sequence number
+     * and report id. Written before the body itself, so that appending a report of several MB does not copy it.
+     */
+    ByteBuffer head() {
+        byte[] id = reportId.getBytes(StandardCharsets.US_ASCII);
+        int prefix = 8 + 2 + id.length;
+        ByteBuffer buf = ByteBuffer.allocate(HEADER_BYTES + prefix);
+        buf.putInt(MAGIC).putInt(prefix + body.length).putInt(0);
+        buf.putLong(seq).putShort((short) id.length).put(id);
+        CRC32C crc = new CRC32C();
+        crc.update(buf.array(), HEADER_BYTES, prefix);
+        crc.update(body, 0, body.length);
+        buf.putInt(8, (int) crc.getValue());
+        buf.flip();
+        return buf;
     }
 
     static int crc(byte[] bytes, int offset, int length) {

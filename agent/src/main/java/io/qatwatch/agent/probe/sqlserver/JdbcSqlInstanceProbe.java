@@ -45,9 +45,9 @@ import java.util.function.Function;
 public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
 
     /**
-     * Backup rows one probe reads at most, in pages; the rest waits for the next cycle. A row is ~450 bytes of
-     * JSON, so 5,000 rows keep a report near 2 MB, well under the collector's default 8 MiB body limit
-     * (20,000 rows made 9 MB reports that the collector refused with 413).
+     * Backup rows one probe reads at most: one page of {@code backupPageSize}, never more than this; the rest waits for
+     * the next cycle. A row is ~450 bytes of JSON, so 5,000 rows keep a report near 2 MB, well under the collector's
+     * default 8 MiB body limit (20,000 rows made 9 MB reports that the collector refused with 413).
      */
     static final int MAX_BACKUP_ROWS_PER_PROBE = 5_000;
     private static final int DEFAULT_PAGE_SIZE = 5_000;
@@ -431,40 +431,28 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
                     "see why server-properties failed; the history is read from the same mark next cycle"));
             return new BackupPages(null, after, false);
         }
-        int pageSize = pageSize();
-        List<BackupRecord> rows = new ArrayList<>();
-        int read = 0;
+        // One page a probe: the page's rows and its report are what a first sync holds in memory at once.
+        int pageSize = Math.min(pageSize(), MAX_BACKUP_ROWS_PER_PROBE);
         long mark = after == null ? 0 : after;
-        boolean more;
-        while (true) {
-            int want = Math.min(pageSize, MAX_BACKUP_ROWS_PER_PROBE - read);
-            List<HistoryRow> page;
-            try {
-                page = cycle.execute(query, Map.of("page_size", (long) want, "after_backup_set_id", mark),
-                        rs -> readBackups(rs, hasAlgorithm));
-            } catch (SQLException e) {
-                cycle.fail("backup-history", query, e, start);
-                // Rows read before the failure are kept; the mark stays on the last of them.
-                return new BackupPages(rows, after == null && read == 0 ? null : mark, false);
-            }
-            read += page.size();
-            for (HistoryRow r : page) {
-                if (thisServer.equalsIgnoreCase(r.serverName())) {
-                    rows.add(r.backup());
-                }
-            }
-            if (!page.isEmpty()) {
-                mark = page.get(page.size() - 1).backup().backupSetId();
-            }
-            if (page.size() < want) {
-                more = false;
-                break;
-            }
-            if (read >= MAX_BACKUP_ROWS_PER_PROBE) {
-                more = true;
-                break;
+        List<HistoryRow> page;
+        try {
+            page = cycle.execute(query, Map.of("page_size", (long) pageSize, "after_backup_set_id", mark),
+                    rs -> readBackups(rs, hasAlgorithm));
+        } catch (SQLException e) {
+            cycle.fail("backup-history", query, e, start);
+            return new BackupPages(List.of(), after, false);
+        }
+        List<BackupRecord> rows = new ArrayList<>(page.size());
+        for (HistoryRow r : page) {
+            if (thisServer.equalsIgnoreCase(r.serverName())) {
+                rows.add(r.backup());
             }
         }
+        if (!page.isEmpty()) {
+            mark = page.get(page.size() - 1).backup().backupSetId();
+        }
+        boolean more = page.size() >= pageSize;
+        int read = page.size();
         cycle.probes.add(ProbeStatus.ok(probeName("backup-history"), millisSince(start)));
         return new BackupPages(rows, after == null && read == 0 ? null : mark, more);
     }
