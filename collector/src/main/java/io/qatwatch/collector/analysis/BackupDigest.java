@@ -16,11 +16,11 @@ import java.util.Set;
 
 /**
  * Of an instance's backups, the few the alert rules read, so the alert stage need not hold them all: for
- * every database the newest full, full-or-differential, log and QAT_DEFLATE backup, the newest fulls the
- * throughput baseline compares, the newest fulls to URL (the URL size ceiling's trend), the newest MS_XPRESS and
+ * every database the newest full, full-or-differential, log and QAT_DEFLATE backup, the newest fulls to URL (the URL size ceiling's trend), the newest MS_XPRESS and
  * QAT_DEFLATE backup (configuration mismatch), one
  * backup per encrypting certificate and per database encrypted with TRIPLE_DES_3KEY, and every backup that
- * starts in the future. Any set between this digest and all the backups gives the rules the same answer,
+ * starts in the future. The fulls the throughput baseline compares are kept apart, as {@link BaselineFulls}, which
+ * backup-throughput-drop reads instead. Any set between this digest and all the backups gives the rules the same answer,
  * as long as no backup crosses the lookback period's start or {@code now} (the stage rebuilds the instance
  * when one does: {@link FleetAnalysis.History#validUntil()}).
  */
@@ -71,10 +71,6 @@ public final class BackupDigest {
                 if ("QAT_DEFLATE".equalsIgnoreCase(b.compressionAlgorithm())) {
                     newest(first, new Key("qat", guid, db, null), b);
                 }
-                // snapshot backups count for recovery points (above), not for throughput or algorithm comparisons
-                if ("D".equals(b.type()) && !b.sizeIsEstimate() && durationSeconds(b) >= config.baselineMinSeconds()) {
-                    fulls.computeIfAbsent(new Key(b.compressionAlgorithm(), guid, db, b.target()), k -> new ArrayList<>()).add(b);
-                }
                 // the URL size ceiling's trend: the newest fulls to URL, however short
                 if ("D".equals(b.type()) && !b.sizeIsEstimate() && "URL".equalsIgnoreCase(b.target())) {
                     fulls.computeIfAbsent(new Key("url", guid, db, null), k -> new ArrayList<>()).add(b);
@@ -119,22 +115,46 @@ public final class BackupDigest {
         first.merge(key, b, (old, candidate) -> candidate.finishedAt().isAfter(old.finishedAt()) ? candidate : old);
     }
 
-    private static long durationSeconds(BackupRecord b) {
-        return Math.max(0, Duration.between(b.startedAt(), b.finishedAt()).getSeconds());
-    }
-
     /** {@code digest} with {@code added} in store order (a backup already there is not added twice). */
     static List<BackupRecord> with(List<BackupRecord> digest, List<BackupRecord> added) {
         List<BackupRecord> out = new ArrayList<>(digest.size() + added.size());
         out.addAll(digest);
-        Set<Long> ids = new HashSet<>();
-        digest.forEach(b -> ids.add(b.backupSetId()));
-        for (BackupRecord b : added) {
-            if (ids.add(b.backupSetId())) {
-                out.add(b);
+        if (added.size() > 8) {
+            Set<Long> ids = new HashSet<>();
+            digest.forEach(b -> ids.add(b.backupSetId()));
+            for (BackupRecord b : added) {
+                if (ids.add(b.backupSetId())) {
+                    out.add(b);
+                }
+            }
+            out.sort(ORDER);
+            return out;
+        }
+        // a minute brings an instance a backup or two: looked for and placed one by one, as a stable sort would
+        for (int n = 1; n < out.size(); n++) {
+            if (ORDER.compare(out.get(n - 1), out.get(n)) > 0) {
+                out.sort(ORDER);
+                break;
             }
         }
-        out.sort(ORDER);
+        for (BackupRecord b : added) {
+            if (!holds(out, b.backupSetId())) {
+                int at = out.size();
+                while (at > 0 && ORDER.compare(out.get(at - 1), b) > 0) {
+                    at--;
+                }
+                out.add(at, b);
+            }
+        }
         return out;
+    }
+
+    private static boolean holds(List<BackupRecord> backups, long backupSetId) {
+        for (BackupRecord b : backups) {
+            if (b.backupSetId() == backupSetId) {
+                return true;
+            }
+        }
+        return false;
     }
 }

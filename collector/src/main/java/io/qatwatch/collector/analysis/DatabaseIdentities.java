@@ -21,6 +21,10 @@ public final class DatabaseIdentities {
 
     private final String scope;
     private final Map<String, DatabaseInfo> byName = new HashMap<>();
+    /** Each row's key, by identity: the alert stage keeps one of these per instance and asks every minute. */
+    private final Map<DatabaseInfo, String> keys = new java.util.IdentityHashMap<>();
+    private Map<String, Boolean> tde;
+    private Object tdeOf;
 
     private DatabaseIdentities(String scope) {
         this.scope = scope;
@@ -35,8 +39,24 @@ public final class DatabaseIdentities {
         return ids;
     }
 
-    /** The identity of one of the instance's databases. */
+    /**
+     * Each database's TDE state by lower-case name ({@link FleetAnalysis#tde}), worked out once: the compression
+     * comparison's memo compares it every minute.
+     */
+    Map<String, Boolean> tde(InstanceState instance) {
+        if (tde == null || tdeOf != instance.databases()) {
+            tde = FleetAnalysis.tde(instance);
+            tdeOf = instance.databases();
+        }
+        return tde;
+    }
+
+    /** The identity of one of the instance's databases, worked out once for each row (it depends on the row alone). */
     public String key(DatabaseInfo d) {
+        return keys.computeIfAbsent(d, this::keyOf);
+    }
+
+    private String keyOf(DatabaseInfo d) {
         if (d.groupDatabaseId() != null) {
             return "ag-database:" + lower(d.groupDatabaseId());
         }

@@ -42,11 +42,14 @@ public final class FleetAnalysis {
     private final Instant now;
     private final Map<String, BusinessCalendar> calendars;
     private final List<InstanceAnalysis> instances = new ArrayList<>();
-    private final Map<String, MergedDatabase> databases = new LinkedHashMap<>();
+    private final Map<String, MergedDatabase> databases;
     private final Map<String, List<NightlyWindow>> groupWindows = new LinkedHashMap<>();
     private final Map<InstanceState, List<BackupRecord>> recent = new IdentityHashMap<>();
     private final FleetCompression compression;
     private final Function<InstanceState, List<DatabaseBackup>> keyed;
+    private final Function<InstanceState, Map<String, BaselineFulls>> baselines;
+    private final FleetCompression previousCompression;
+    private final Function<InstanceState, DatabaseIdentities> identities;
 
     /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now) {
@@ -70,7 +73,38 @@ public final class FleetAnalysis {
      */
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
                          Function<InstanceState, List<DatabaseBackup>> keyed) {
+        this(fleet, config, now, known, keyed, null);
+    }
+
+    /**
+     * As {@link #FleetAnalysis(FleetState, AnalysisConfig, Instant, Function, Function)}, with each instance's
+     * {@link BaselineFulls} by database identity already known ({@code baselines}, kept by the alert stage between
+     * evaluations, none left out of the lookback period): its backups then need not hold the fulls the throughput
+     * baseline compares ({@link BackupDigest}).
+     */
+    public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
+                         Function<InstanceState, List<DatabaseBackup>> keyed,
+                         Function<InstanceState, Map<String, BaselineFulls>> baselines) {
+        this(fleet, config, now, known, keyed, baselines, null, null);
+    }
+
+    /** As above, reusing of {@code previous} (the alert stage's last compression) every host whose comparisons are the same. */
+    FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
+                  Function<InstanceState, List<DatabaseBackup>> keyed,
+                  Function<InstanceState, Map<String, BaselineFulls>> baselines, FleetCompression previous,
+                  Function<InstanceState, DatabaseIdentities> identities) {
+        this.identities = identities;
+        int count = 0;
+        for (HostState h : fleet.hosts()) {
+            for (InstanceState i : h.instances()) {
+                count += i.databases().size();
+            }
+        }
+        // the fleet's databases: sized once rather than grown through every power of two each minute
+        this.databases = new LinkedHashMap<>((int) Math.min(1 << 30, count * 4L / 3 + 16));
         this.keyed = keyed;
+        this.baselines = baselines;
+        this.previousCompression = previous;
         this.fleet = fleet;
         this.config = config;
         this.now = now;
@@ -99,10 +133,11 @@ public final class FleetAnalysis {
                 CompressionSamples samples = i.compression() != null ? i.compression()
                         : FleetStates.compressionSamples(i.backups(), QatModes.constant(QatModes.modeOf(i.accelerators())),
                                 config.compression(), now);
-                comparisons.put(i, samples.comparisons(from, tde(i), config.compression()));
+                Map<String, Boolean> tde = identities != null ? identities.apply(i).tde(i) : tde(i);
+                comparisons.put(i, samples.comparisons(from, tde, config.compression()));
             }
         }
-        return new FleetCompression(fleet, comparisons);
+        return new FleetCompression(fleet, comparisons, previousCompression);
     }
 
     /**
@@ -225,9 +260,12 @@ public final class FleetAnalysis {
      * @param host       the host of the primary replica (or the only copy)
      * @param replicas   {@code host/instance} of every copy
      * @param silent     every agent holding a copy is silent: nothing here is current
+     * @param fulls      each replica's fulls that the throughput baseline compares (in {@link #backups} only as far as
+     *                   other rules read them), in the order of {@code replicas}
      */
     public record MergedDatabase(String key, String name, String availabilityGroup, String host, String instance,
-                                 String recoveryModel, List<String> replicas, List<DatabaseBackup> backups, boolean silent) {
+                                 String recoveryModel, List<String> replicas, List<DatabaseBackup> backups, boolean silent,
+                                 List<BaselineFulls> fulls) {
     }
 
     public Instant now() {
@@ -311,11 +349,14 @@ public final class FleetAnalysis {
     private static final List<DatabaseBackup> NOWHERE = List.of();
 
     private void mergeDatabases(boolean groupWindowsToo) {
-        Map<String, List<DatabaseBackup>> backupsByKey = new LinkedHashMap<>();
+        int capacity = (int) Math.min(1 << 30, instances.stream().mapToLong(ia -> ia.instance().databases().size()).sum() * 4 / 3 + 16);
+        Map<String, List<DatabaseBackup>> backupsByKey = new HashMap<>(capacity);
+        Map<String, List<BaselineFulls>> fullsByKey = new HashMap<>(capacity);
         Map<String, List<DatabaseBackup>> agBackups = new LinkedHashMap<>();
         Map<String, BusinessCalendar> agCalendar = new LinkedHashMap<>();
         for (InstanceAnalysis ia : instances) {
-            DatabaseIdentities ids = DatabaseIdentities.of(ia.scope(), ia.instance());
+            DatabaseIdentities ids = identities != null ? identities.apply(ia.instance())
+                    : DatabaseIdentities.of(ia.scope(), ia.instance());
             for (DatabaseInfo d : ia.instance().databases()) {
                 String key = ids.key(d);
                 boolean primary = d.replicaRole() == null || "PRIMARY".equalsIgnoreCase(d.replicaRole());
@@ -324,13 +365,14 @@ public final class FleetAnalysis {
                 replicas.add(ia.scope());
                 boolean silent = ia.silent() && (m == null || m.silent());
                 List<DatabaseBackup> backups = backupsByKey.computeIfAbsent(key, k -> new ArrayList<>());
+                List<BaselineFulls> fulls = fullsByKey.computeIfAbsent(key, k -> new ArrayList<>());
                 if (m == null || primary) {
                     m = new MergedDatabase(key, d.name(), d.availabilityGroup() != null ? d.availabilityGroup()
                             : m == null ? null : m.availabilityGroup(), ia.host().host(), ia.instance().name(),
-                            d.recoveryModel(), replicas, backups, silent);
+                            d.recoveryModel(), replicas, backups, silent, fulls);
                 } else {
                     m = new MergedDatabase(m.key(), m.name(), m.availabilityGroup() != null ? m.availabilityGroup()
-                            : d.availabilityGroup(), m.host(), m.instance(), m.recoveryModel(), replicas, backups, silent);
+                            : d.availabilityGroup(), m.host(), m.instance(), m.recoveryModel(), replicas, backups, silent, fulls);
                 }
                 databases.put(key, m);
                 if (d.availabilityGroup() != null) {
@@ -345,6 +387,8 @@ public final class FleetAnalysis {
             List<DatabaseBackup> known = keyed == null ? null : keyed.apply(ia.instance());
             List<BackupRecord> records = known == null ? recent(ia.instance()) : List.of();
             Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
+            Map<String, BaselineFulls> instanceFulls = baselines != null ? baselines.apply(ia.instance())
+                    : BaselineFulls.of(ia.scope(), recent(ia.instance()), ids, config);
             int n = known == null ? records.size() : known.size();
             for (int k = 0; k < n; k++) {
                 DatabaseBackup backup;
@@ -368,6 +412,12 @@ public final class FleetAnalysis {
                     agBackups.computeIfAbsent(ag, g -> new ArrayList<>()).add(backup);
                 }
             }
+            // as the backups: a database only a later instance lists gets none of this one's
+            instanceFulls.forEach((key, f) -> {
+                if (f.size() > 0 && databases.containsKey(key)) {
+                    fullsByKey.get(key).add(f);
+                }
+            });
         }
         agBackups.forEach((ag, backups) -> groupWindows.put(ag, NightlyWindows.build("ag:" + ag, backups,
                 agCalendar.get(ag), config.windows())));

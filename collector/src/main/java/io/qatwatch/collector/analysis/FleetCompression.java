@@ -83,37 +83,66 @@ public final class FleetCompression {
     /** Each host's rows: from and to (exclusive) in {@link #rows}. */
     private final Map<String, int[]> hostRows = new java.util.HashMap<>();
 
+    /**
+     * One host's share, kept so that the next evaluation reuses it while the host's instances and their comparison lists
+     * are the same objects (the alert stage's samples give the same list while nothing changed).
+     */
+    private record HostPart(List<String> instances, List<List<Comparison>> lists, List<Row> rows, List<Row> qatCurrent,
+                            Map<String, Map<String, Map<Verdict, Integer>>> counts, HostVerdict verdict) {
+
+        boolean sameAs(List<String> names, List<List<Comparison>> of) {
+            if (names.size() != instances.size()) {
+                return false;
+            }
+            for (int n = 0; n < names.size(); n++) {
+                if (of.get(n) != lists.get(n) || !names.get(n).equals(instances.get(n))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private final Map<String, HostPart> parts = new java.util.HashMap<>();
+    private final List<Row> qatCurrent;
+
     /** @param comparisons each instance's comparisons, in the fleet's order of hosts and instances */
     FleetCompression(FleetState state, Map<InstanceState, List<Comparison>> comparisons) {
+        this(state, comparisons, null);
+    }
+
+    /**
+     * As {@link #FleetCompression(FleetState, Map)}, reusing of {@code previous} (the last evaluation's, or null) each
+     * host whose instances' comparison lists are the same objects.
+     */
+    FleetCompression(FleetState state, Map<InstanceState, List<Comparison>> comparisons, FleetCompression previous) {
         List<Row> all = new ArrayList<>();
+        List<Row> qatNow = new ArrayList<>();
         Map<String, Map<String, Map<Verdict, Integer>>> fleetCounts = new TreeMap<>();
         TreeSet<String> ready = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         int probed = 0;
         for (HostState h : state.hosts()) {
-            Map<String, Map<String, Map<Verdict, Integer>>> hostCounts = new TreeMap<>();
-            boolean qat = false;
-            int from = all.size();
+            List<String> names = new ArrayList<>(h.instances().size());
+            List<List<Comparison>> lists = new ArrayList<>(h.instances().size());
             for (InstanceState i : h.instances()) {
-                byInstance.put(h.host() + "/" + i.name(), comparisons.getOrDefault(i, List.of()));
-                for (Comparison c : comparisons.getOrDefault(i, List.of())) {
-                    Row row = new Row(h.host(), i.name(), c);
-                    all.add(row);
-                    qat |= c.algorithms().stream().anyMatch(e -> e.stats().method().isQat());
-                    if (c.kind() != BackupKind.FULL) {
-                        continue;
-                    }
-                    for (Comparison.Entry e : c.algorithms()) {
-                        if (e.judgement() == null) {
-                            continue;
-                        }
-                        count(hostCounts, e.stats().method().label(), c.target(), e.judgement().verdict());
-                        count(fleetCounts, e.stats().method().label(), c.target(), e.judgement().verdict());
-                    }
-                }
+                List<Comparison> mine = comparisons.getOrDefault(i, List.of());
+                names.add(i.name());
+                lists.add(mine);
+                byInstance.put(h.host() + "/" + i.name(), mine);
             }
+            HostPart part = previous == null ? null : previous.parts.get(h.host());
+            if (part == null || !part.sameAs(names, lists)) {
+                part = part(h.host(), names, lists);
+            }
+            parts.put(h.host(), part);
+            int from = all.size();
+            all.addAll(part.rows());
+            qatNow.addAll(part.qatCurrent());
+            part.counts().forEach((method, byTarget) -> byTarget.forEach((target, verdicts) -> verdicts.forEach(
+                    (v, n) -> fleetCounts.computeIfAbsent(method, m -> new TreeMap<>())
+                            .computeIfAbsent(target, t -> new EnumMap<>(Verdict.class)).merge(v, n, Integer::sum))));
             hostRows.put(h.host(), new int[] {from, all.size()});
-            List<TargetVerdicts> targets = verdicts(hostCounts);
-            hosts.put(h.host(), new HostVerdict(h.host(), sentence(targets), targets, qat));
+            hosts.put(h.host(), part.verdict());
             if (h.qat() != null) {
                 probed++;
                 if (lacksQat(h) == null) {
@@ -122,9 +151,40 @@ public final class FleetCompression {
             }
         }
         this.rows = List.copyOf(all);
+        this.qatCurrent = List.copyOf(qatNow);
         this.fleet = verdicts(fleetCounts);
         this.restoreReady = List.copyOf(ready);
         this.probedHosts = probed;
+    }
+
+    /** One host's rows, verdict counts and whether it took QAT_DEFLATE backups. */
+    private static HostPart part(String host, List<String> names, List<List<Comparison>> lists) {
+        List<Row> rows = new ArrayList<>();
+        List<Row> qatNow = new ArrayList<>();
+        Map<String, Map<String, Map<Verdict, Integer>>> hostCounts = new TreeMap<>();
+        boolean qat = false;
+        for (int n = 0; n < names.size(); n++) {
+            for (Comparison c : lists.get(n)) {
+                Row row = new Row(host, names.get(n), c);
+                rows.add(row);
+                if (qatWithoutGain(c)) {
+                    qatNow.add(row);
+                }
+                qat |= c.algorithms().stream().anyMatch(e -> e.stats().method().isQat());
+                if (c.kind() != BackupKind.FULL) {
+                    continue;
+                }
+                for (Comparison.Entry e : c.algorithms()) {
+                    if (e.judgement() == null) {
+                        continue;
+                    }
+                    count(hostCounts, e.stats().method().label(), c.target(), e.judgement().verdict());
+                }
+            }
+        }
+        List<TargetVerdicts> targets = verdicts(hostCounts);
+        return new HostPart(List.copyOf(names), List.copyOf(lists), List.copyOf(rows), List.copyOf(qatNow), hostCounts,
+                new HostVerdict(host, sentence(targets), targets, qat));
     }
 
     private static void count(Map<String, Map<String, Map<Verdict, Integer>>> counts, String method, String target, Verdict v) {
@@ -197,6 +257,26 @@ public final class FleetCompression {
      */
     public Map<String, List<Comparison>> byInstance() {
         return byInstance;
+    }
+
+    /**
+     * The rows whose jobs back up with QAT_DEFLATE now ({@link Comparison#current()}) and where that method was judged
+     * NO_GAIN or SLOWER against the baseline (what qat-no-gain reports), as {@link #rows()} orders them.
+     */
+    public List<Row> qatWithoutGainRows() {
+        return qatCurrent;
+    }
+
+    private static boolean qatWithoutGain(Comparison c) {
+        if (c.current() == null || !c.current().isQat()) {
+            return false;
+        }
+        for (Comparison.Entry e : c.algorithms()) {
+            if (e.stats().method().equals(c.current()) && e.judgement() != null) {
+                return e.judgement().verdict() == Verdict.NO_GAIN || e.judgement().verdict() == Verdict.SLOWER;
+            }
+        }
+        return false;
     }
 
     /** One host's rows, as {@link #rows()} orders them; empty for a host the fleet does not know. */

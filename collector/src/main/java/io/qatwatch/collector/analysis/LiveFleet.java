@@ -23,6 +23,7 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -59,6 +60,8 @@ public final class LiveFleet {
     /** Each calendar's nights, resolved once for the whole fleet. */
     private final Map<String, NightlyWindows.Nights> nights = new HashMap<>();
     private long backupsRead;
+    /** The last evaluation's compression: its hosts whose comparisons did not change are reused. */
+    private FleetCompression lastCompression;
     private boolean loaded;
     /** During the first refresh: the instances' histories, read ahead on a thread of their own. */
     private ColdReads cold;
@@ -101,6 +104,10 @@ public final class LiveFleet {
         /** The QAT mode over time, and the backups the compression comparison reads: kept apart from the digest. */
         QatModes modes;
         CompressionSamples compression;
+        /** The fulls backup-throughput-drop compares, by database identity: not in the digest. */
+        Map<String, BaselineFulls> fulls = new HashMap<>();
+        /** Backups that started after the evaluation that read them: they join {@link #fulls} once started. */
+        List<BackupRecord> future = List.of();
         boolean stale = true;
         final List<BackupRecord> added = new ArrayList<>();
         /** The digest as the analysis keys it ({@link #keyed()}), and the digest it was worked out for. */
@@ -230,6 +237,7 @@ public final class LiveFleet {
                     }
                 }
                 slot.added.clear();
+                fulls(slot, since, now);
                 jobs(store, slot, since);
                 InstanceState state = slot.state(slot.digest);
                 slotOf.put(state, slot);
@@ -239,7 +247,8 @@ public final class LiveFleet {
             fleet.add(new HostState(e.getKey(), tags(row), h.lastSeen, row.facts(), row.qat(), row.licence(), instances));
         }
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history.history(),
-                i -> slotOf.get(i).keyed());
+                i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls, lastCompression, i -> slotOf.get(i).identities);
+        lastCompression = analysis.compression();
         return new Refresh(analysis, rebuilt, newBackups);
     }
 
@@ -320,6 +329,36 @@ public final class LiveFleet {
         }
         slot.added.add(b);
         slot.compression.add(b, slot.modes);
+        full(slot, b);
+    }
+
+    /** Takes {@code b}, started by now, into the instance's baseline fulls when it is one. */
+    private void full(InstanceSlot slot, BackupRecord b) {
+        if (BaselineFulls.counts(b, config.baselineMinSeconds())) {
+            slot.fulls.computeIfAbsent(slot.identities.key(b), k -> new BaselineFulls(slot.host + "/" + slot.sections.name()))
+                    .add(b, config.baselineFulls(), config.baselineMinSeconds(), this::canon);
+        }
+    }
+
+    /**
+     * Brings the instance's baseline fulls to {@code now}: the backups that started since join them, those that left the
+     * lookback period (by their finish, as the rules count them) go.
+     */
+    private void fulls(InstanceSlot slot, Instant from, Instant now) {
+        if (!slot.future.isEmpty() && !slot.future.get(0).startedAt().isAfter(now)) {
+            List<BackupRecord> still = new ArrayList<>();
+            for (BackupRecord b : slot.future) {
+                if (b.startedAt().isAfter(now)) {
+                    still.add(b);
+                } else if (b.finishedAt().isAfter(from)) {
+                    full(slot, b);
+                }
+            }
+            slot.future = List.copyOf(still);
+        }
+        for (BaselineFulls f : slot.fulls.values()) {
+            f.dropUpTo(from);
+        }
     }
 
     /** Keeps {@code digest} (its strings already shared) and when it must be worked out again. */
@@ -397,6 +436,20 @@ public final class LiveFleet {
         digest(slot, canonical(BackupDigest.of(loaded, config, now)), now);
         slot.modes = FleetStates.qatModes(modesHistory, state);
         slot.compression = FleetStates.compressionSamples(loaded, slot.modes, config.compression(), now);
+        slot.fulls = new HashMap<>();
+        List<BackupRecord> notStarted = new ArrayList<>();
+        for (BackupRecord b : loaded) {
+            if (b.startedAt() == null || b.finishedAt() == null) {
+                continue;
+            }
+            if (b.startedAt().isAfter(now)) {
+                notStarted.add(b);
+            } else if (b.finishedAt().isAfter(since)) {
+                full(slot, b);
+            }
+        }
+        notStarted.sort(Comparator.comparing(BackupRecord::startedAt));
+        slot.future = List.copyOf(notStarted);
         slot.keyed = List.of();
         slot.keyedFrom = List.of();
         slot.stale = false;

@@ -169,6 +169,7 @@ class LiveFleetTest {
             assertThat(new TreeSet<>(rulesSeen)).as("the fleet fires what the comparison should cover")
                     .contains("backup-missing", "backup-window-creep", "qat-config-mismatch", "cert-key-not-backed-up",
                             "backup-throughput-drop", "backup-job-failed");
+            assertThat(fullsSeen).as("baseline fulls compared").isGreaterThan(100);
             assertThat(overlapsSeen).as("the creep alert names IndexOptimize, from the kept nights as from all").isTrue();
         assertThat(verdictsSeen).as("verdicts compared, and HR's QAT_DEFLATE in the mode it ran in before and after cycle 25")
                 .contains("FASTER MS_XPRESS QAT_DEFLATE", "SINGLE_ALGORITHM QAT_DEFLATE (HARDWARE)",
@@ -220,6 +221,10 @@ class LiveFleetTest {
                 .isEqualTo(fresh.compression().rows());
         assertThat(incremental.compression().hosts()).isEqualTo(fresh.compression().hosts());
         assertThat(incremental.compression().restoreReadyHosts()).isEqualTo(fresh.compression().restoreReadyHosts());
+        // hosts whose comparisons did not change are reused from the last minute: as a fresh comparison would have them
+        assertThat(incremental.compression().fleet()).isEqualTo(fresh.compression().fleet());
+        assertThat(incremental.compression().qatWithoutGainRows()).isEqualTo(fresh.compression().qatWithoutGainRows());
+        assertThat(incremental.compression().byInstance()).isEqualTo(fresh.compression().byInstance());
         incremental.compression().rows().forEach(r -> verdictsSeen.add(r.comparison().verdict()
                 + r.comparison().algorithms().stream().map(e -> " " + e.stats().method().label()).reduce("", String::concat)));
         assertThat(incremental.databases().keySet()).containsExactlyElementsOf(fresh.databases().keySet());
@@ -241,8 +246,24 @@ class LiveFleetTest {
             MergedDatabase n = incremental.databases().get(m.key());
             assertThat(List.of(n.name(), n.host(), n.instance(), n.replicas(), n.silent()))
                     .isEqualTo(List.of(m.name(), m.host(), m.instance(), m.replicas(), m.silent()));
+            // the baseline fulls kept between minutes: as a fresh read of the lookback period would have them
+            assertThat(fulls(n)).as("baseline fulls of %s at %s", m.name(), now).isEqualTo(fulls(m));
+            fullsSeen += fulls(m).size();
         }
         return refresh;
+    }
+
+    private int fullsSeen;
+
+    /** A merged database's baseline fulls, replica by replica, in the order the rule reads them. */
+    private static List<String> fulls(MergedDatabase m) {
+        List<String> out = new ArrayList<>();
+        for (BaselineFulls f : m.fulls()) {
+            for (int i = 0; i < f.size(); i++) {
+                out.add(f.scope() + " " + f.finishedAt(i) + " " + f.sizeBytes(i) + " " + f.durationSeconds(i) + " " + f.path(i));
+            }
+        }
+        return out;
     }
 
     private void store(SqlReportStore store, String host, Instant at, List<BackupRecord> backups,

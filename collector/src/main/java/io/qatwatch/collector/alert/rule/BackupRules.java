@@ -2,6 +2,7 @@ package io.qatwatch.collector.alert.rule;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Alert.Fact;
+import io.qatwatch.collector.analysis.BaselineFulls;
 import io.qatwatch.collector.analysis.FleetAnalysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase;
 import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
@@ -9,6 +10,7 @@ import io.qatwatch.collector.window.TheilSen;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -107,74 +109,95 @@ final class BackupRules {
         RulesConfig.ThroughputDrop cfg = rules.backupThroughputDrop();
         List<Alert> out = new ArrayList<>();
         for (MergedDatabase db : fleet.databases().values()) {
-            // a snapshot backup's size is an estimate: no throughput to compare
-            // every database every minute: one pass for the latest full (by finish, the last of equals, as a
-            // stable sort has it), then its algorithm and target's fulls in finish order
-            DatabaseBackup latest = null;
-            for (DatabaseBackup b : db.backups()) {
-                if (baselineFull(b, cfg) && (latest == null || !b.finishedAt().isBefore(latest.finishedAt()))) {
-                    latest = b;
-                }
-            }
-            if (latest == null) {
-                continue;
-            }
-            List<DatabaseBackup> same = new ArrayList<>();
-            for (DatabaseBackup b : db.backups()) {
-                if (baselineFull(b, cfg) && samePath(b, latest)) {
-                    same.add(b);
-                }
-            }
-            same.sort(Comparator.comparing(DatabaseBackup::finishedAt));
-            List<DatabaseBackup> baseline = same.subList(Math.max(0, same.size() - 1 - cfg.baselineBackups()), same.size() - 1);
-            if (baseline.size() < cfg.minBaselineBackups()) {
-                continue;
-            }
-            double median = TheilSen.median(baseline.stream().mapToDouble(DatabaseBackup::throughputMbps).toArray());
-            double now = latest.throughputMbps();
-            if (now >= median * (1 - cfg.dropPercent() / 100.0)) {
-                continue;
-            }
-            double drop = (1 - now / median) * 100;
-            List<Fact> facts = List.of(
-                    new Fact("Latest full", Fmt.one(now) + " MB/s (" + Fmt.bytes(latest.sizeBytes()) + " in "
-                            + Fmt.minutes(latest.durationSeconds() / 60.0) + ", finished "
-                            + latest.finishedAt().atOffset(ZoneOffset.UTC) + " on " + latest.instance() + ")"),
-                    new Fact("Baseline", Fmt.one(median) + " MB/s, median of the previous " + baseline.size() + " fulls"),
-                    new Fact("Drop", Fmt.one(drop) + " % (threshold " + Fmt.one(cfg.dropPercent()) + " %)"),
-                    new Fact("Algorithm and target", path(latest).replace('|', ' ') + ""));
-            List<Fact> series = same.stream().skip(Math.max(0, same.size() - 14))
-                    .map(b -> new Fact(b.finishedAt().atOffset(ZoneOffset.UTC).toLocalDate().toString(), Fmt.one(b.throughputMbps()) + " MB/s"))
-                    .toList();
-            out.add(new Alert("backup-throughput-drop", cfg.severity(), db.host(), db.instance(), db.name(), path(latest),
-                    "Full backup of " + db.name() + " ran at " + Fmt.one(now) + " MB/s, " + Fmt.one(drop)
-                            + " % under its baseline of " + Fmt.one(median) + " MB/s",
-                    THROUGHPUT_WHY, facts, series));
+            // every database every minute: a database with one copy keeps its verdict while its fulls stay the same
+            List<BaselineFulls> replicas = db.fulls();
+            Optional<Alert> alert = replicas.size() == 1
+                    ? replicas.get(0).memo(Arrays.asList(cfg, db.name(), db.host(), db.instance()), () -> throughputDrop(db, cfg))
+                    : throughputDrop(db, cfg);
+            alert.ifPresent(out::add);
         }
         return out;
     }
 
-    /** A full the throughput baseline compares: a snapshot backup's size is an estimate, a short one says little. */
-    private static boolean baselineFull(DatabaseBackup b, RulesConfig.ThroughputDrop cfg) {
-        return "D".equals(b.type()) && !b.snapshot() && b.durationSeconds() >= cfg.minDurationMinutes() * 60L;
-    }
-
-    /** {@code path(a).equals(path(b))} without building the two strings. */
-    private static boolean samePath(DatabaseBackup a, DatabaseBackup b) {
-        String algA = a.compressionAlgorithm() == null ? "uncompressed" : a.compressionAlgorithm();
-        String algB = b.compressionAlgorithm() == null ? "uncompressed" : b.compressionAlgorithm();
-        String targetA = a.target() == null ? "UNKNOWN" : a.target();
-        String targetB = b.target() == null ? "UNKNOWN" : b.target();
-        // a '|' inside an algorithm or target could make two different pairs one path: compare as path() does then
-        if (algA.indexOf('|') >= 0 || algB.indexOf('|') >= 0) {
-            return path(a).equals(path(b));
+    /** backup-throughput-drop of one database: one pass over its replicas' kept fulls, no strings, no maps. */
+    private static Optional<Alert> throughputDrop(MergedDatabase db, RulesConfig.ThroughputDrop cfg) {
+        long minSeconds = cfg.minDurationMinutes() * 60L;
+        List<BaselineFulls> replicas = db.fulls();
+        BaselineFulls latestOf = null;
+        int latest = -1;
+        int count = 0;
+        for (BaselineFulls f : replicas) {
+            for (int i = 0; i < f.size(); i++) {
+                if (f.durationSeconds(i) >= minSeconds
+                        && (latestOf == null || f.finishMillis(i) >= latestOf.finishMillis(latest))) {
+                    latestOf = f;
+                    latest = i;
+                }
+                count++;
+            }
         }
-        return algA.equals(algB) && targetA.equals(targetB);
-    }
-
-    /** The comparison class of a backup: its compression algorithm and its target kind. */
-    private static String path(DatabaseBackup b) {
-        String alg = b.compressionAlgorithm() == null ? "uncompressed" : b.compressionAlgorithm();
-        return alg + "|" + (b.target() == null ? "UNKNOWN" : b.target());
+        if (latestOf == null) {
+            return Optional.empty();
+        }
+        String path = latestOf.path(latest);
+        // the path's fulls in the replicas' order, then stably by finish: the latest is the last
+        BaselineFulls[] of = new BaselineFulls[count];
+        int[] index = new int[count];
+        int n = 0;
+        for (BaselineFulls f : replicas) {
+            int mine = -1;
+            for (int i = 0; i < f.size(); i++) {
+                if (f.durationSeconds(i) < minSeconds) {
+                    continue;
+                }
+                if (mine < 0 || f.pathOf(i) != mine) {
+                    if (!f.path(i).equals(path)) {
+                        continue;
+                    }
+                    mine = f.pathOf(i);
+                }
+                of[n] = f;
+                index[n] = i;
+                n++;
+            }
+        }
+        Integer[] order = new Integer[n];
+        for (int k = 0; k < n; k++) {
+            order[k] = k;
+        }
+        Arrays.sort(order, Comparator.comparingLong(k -> of[k].finishMillis(index[k])));
+        int baselineFrom = Math.max(0, n - 1 - cfg.baselineBackups());
+        int baselineSize = n - 1 - baselineFrom;
+        if (baselineSize < cfg.minBaselineBackups()) {
+            return Optional.empty();
+        }
+        double[] mbps = new double[baselineSize];
+        for (int k = 0; k < baselineSize; k++) {
+            int o = order[baselineFrom + k];
+            mbps[k] = of[o].throughputMbps(index[o]);
+        }
+        double median = TheilSen.median(mbps);
+        double now = latestOf.throughputMbps(latest);
+        if (now >= median * (1 - cfg.dropPercent() / 100.0)) {
+            return Optional.empty();
+        }
+        double drop = (1 - now / median) * 100;
+        List<Fact> facts = List.of(
+                new Fact("Latest full", Fmt.one(now) + " MB/s (" + Fmt.bytes(latestOf.sizeBytes(latest)) + " in "
+                        + Fmt.minutes(latestOf.durationSeconds(latest) / 60.0) + ", finished "
+                        + latestOf.finishedAt(latest).atOffset(ZoneOffset.UTC) + " on " + latestOf.scope() + ")"),
+                new Fact("Baseline", Fmt.one(median) + " MB/s, median of the previous " + baselineSize + " fulls"),
+                new Fact("Drop", Fmt.one(drop) + " % (threshold " + Fmt.one(cfg.dropPercent()) + " %)"),
+                new Fact("Algorithm and target", path.replace('|', ' ') + ""));
+        List<Fact> series = new ArrayList<>();
+        for (int k = Math.max(0, n - 14); k < n; k++) {
+            int o = order[k];
+            series.add(new Fact(of[o].finishedAt(index[o]).atOffset(ZoneOffset.UTC).toLocalDate().toString(),
+                    Fmt.one(of[o].throughputMbps(index[o])) + " MB/s"));
+        }
+        return Optional.of(new Alert("backup-throughput-drop", cfg.severity(), db.host(), db.instance(), db.name(), path,
+                "Full backup of " + db.name() + " ran at " + Fmt.one(now) + " MB/s, " + Fmt.one(drop)
+                        + " % under its baseline of " + Fmt.one(median) + " MB/s",
+                THROUGHPUT_WHY, facts, List.copyOf(series)));
     }
 }

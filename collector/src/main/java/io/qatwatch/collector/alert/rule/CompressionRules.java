@@ -22,11 +22,9 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 
 /** qat-no-gain, compression-worth-trying, and the remedy line of backup-window-creep: what the verdicts mean for a DBA. */
 final class CompressionRules {
@@ -50,7 +48,7 @@ final class CompressionRules {
         FleetCompression compression = fleet.compression();
         VerdictThresholds t = rules.compressionVerdicts();
         List<Alert> out = new ArrayList<>();
-        for (Row row : compression.rows()) {
+        for (Row row : compression.qatWithoutGainRows()) {
             Comparison c = row.comparison();
             if (c.current() == null || !c.current().isQat()) {
                 continue;
@@ -118,7 +116,6 @@ final class CompressionRules {
      */
     static List<Alert> worthTrying(FleetAnalysis fleet, RulesConfig rules) {
         List<Alert> out = new ArrayList<>();
-        Set<String> tried = null;
         for (InstanceAnalysis ia : fleet.instances()) {
             if (ia.creep().values().stream().noneMatch(t -> WindowRules.creeping(t, rules.backupWindowCreep()))) {
                 continue;
@@ -133,16 +130,8 @@ final class CompressionRules {
                     || ia.instance().server() != null && Integer.valueOf(4).equals(ia.instance().server().engineEdition())) {
                 continue;
             }
-            // the instances that ever compressed with QAT: collected once, only when an instance creeps
-            if (tried == null) {
-                tried = new HashSet<>();
-                for (Row r : fleet.compression().rows()) {
-                    if (r.comparison().algorithms().stream().anyMatch(e -> e.stats().method().isQat())) {
-                        tried.add(r.host() + "\n" + r.instance());
-                    }
-                }
-            }
-            if (tried.contains(ia.host().host() + "\n" + ia.instance().name())) {
+            // whether the instance ever compressed with QAT: its host's rows only, only when it creeps
+            if (triedQat(fleet, ia)) {
                 continue;
             }
             for (CreepTrend trend : ia.creep().values()) {
@@ -153,6 +142,20 @@ final class CompressionRules {
             }
         }
         return out;
+    }
+
+    /** Whether one of the instance's comparisons has a QAT method. */
+    private static boolean triedQat(FleetAnalysis fleet, InstanceAnalysis ia) {
+        for (Row r : fleet.compression().rowsOf(ia.host().host())) {
+            if (r.instance().equals(ia.instance().name())) {
+                for (Comparison.Entry e : r.comparison().algorithms()) {
+                    if (e.stats().method().isQat()) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private static Alert worthTrying(FleetAnalysis fleet, InstanceAnalysis ia, CreepTrend trend, LicenceFacts licence,

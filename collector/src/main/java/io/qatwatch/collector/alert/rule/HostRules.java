@@ -132,10 +132,42 @@ final class HostRules {
         return out;
     }
 
+    /**
+     * True when no certificate or asymmetric key is used for backup encryption, no backup names an encryptor or
+     * TRIPLE_DES_3KEY, and no database names a TDE encryptor: then cert-key-not-backed-up has nothing to say.
+     */
+    private static boolean nothingEncrypted(InstanceState i) {
+        for (BackupRecord b : i.backups()) {
+            if (b.encryptorThumbprint() != null || "TRIPLE_DES_3KEY".equalsIgnoreCase(b.keyAlgorithm())) {
+                return false;
+            }
+        }
+        for (DatabaseInfo d : i.databases()) {
+            if (d.tdeEncryptorThumbprint() != null) {
+                return false;
+            }
+        }
+        for (CertificateInfo c : i.certificates()) {
+            if (c.usedForBackupEncryption()) {
+                return false;
+            }
+        }
+        for (AsymmetricKeyInfo k : i.asymmetricKeys()) {
+            if (k.usedForBackupEncryption()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static List<Alert> certKey(FleetAnalysis fleet, RulesConfig rules) {
         RulesConfig.CertKey cfg = rules.certKeyNotBackedUp();
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
+            if (nothingEncrypted(ia.instance())) {
+                // most instances, every minute: no key used, no backup or database encrypted, so nothing to report
+                continue;
+            }
             Encryptors uses = Encryptors.of(ia.instance());
             Set<String> known = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
             for (CertificateInfo c : ia.instance().certificates()) {

@@ -1,0 +1,236 @@
+package io.qatwatch.collector.analysis;
+
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * One database's full backups on one instance that backup-throughput-drop's baseline compares, kept as compact points
+ * instead of {@link BackupRecord}s (a fleet's weekly fulls were most of what the alert stage held): of each path (the
+ * compression algorithm and target, as the rule groups them) the newest {@code kept} fulls by finish, each in four
+ * longs (finish in epoch milliseconds, size in bytes, duration in milliseconds with the path's number, backup_set_id),
+ * in store order (start, then backup_set_id), as the rule reads the backups. A full counts when it is a database
+ * full ({@code D}), not a snapshot, and runs at least {@code minSeconds}. Times are kept to the millisecond (the store
+ * keeps no finer). Not thread-safe.
+ */
+public final class BaselineFulls {
+
+    private static final int STRIDE = 4;
+    private static final int PATH_BITS = 16;
+    private static final String[] NO_PATHS = new String[0];
+
+    private final String scope;
+    private String[] paths = NO_PATHS;
+    private long[] data = new long[0];
+    private int size;
+    /** The earliest finish kept: nothing to drop before it. */
+    private long minFinish = Long.MAX_VALUE;
+    /** A verdict over these fulls alone, and what it was worked out for: forgotten when the fulls change. */
+    private Object memoKey;
+    private Object memo;
+
+    /** Empty, for the instance {@code scope} ({@code host/instance}). */
+    public BaselineFulls(String scope) {
+        this.scope = scope;
+    }
+
+    /**
+     * Each database's fulls among {@code backups} (started by now and inside the lookback period), by the database's
+     * identity ({@code ids}).
+     */
+    static Map<String, BaselineFulls> of(String scope, List<BackupRecord> backups, DatabaseIdentities ids,
+                                         AnalysisConfig config) {
+        Map<String, BaselineFulls> out = new HashMap<>();
+        for (BackupRecord b : backups) {
+            if (counts(b, config.baselineMinSeconds())) {
+                out.computeIfAbsent(ids.key(b), k -> new BaselineFulls(scope))
+                        .add(b, config.baselineFulls(), config.baselineMinSeconds(), UnaryOperator.identity());
+            }
+        }
+        return out;
+    }
+
+    /** Whether {@code b} is a full the baseline compares. */
+    static boolean counts(BackupRecord b, long minSeconds) {
+        return "D".equals(b.type()) && !b.sizeIsEstimate() && b.startedAt() != null && b.finishedAt() != null
+                && Math.max(0, Math.floorDiv(b.finishedAt().toEpochMilli() - b.startedAt().toEpochMilli(), 1000)) >= minSeconds;
+    }
+
+    /**
+     * Takes {@code b} when it {@link #counts}; a backup already kept (the same backup_set_id and start) is not taken
+     * twice. Then keeps of its path only the newest {@code kept} by finish (and any that finished with the last of them).
+     *
+     * @param canon shares the path's string with the rest of the fleet
+     */
+    void add(BackupRecord b, int kept, long minSeconds, UnaryOperator<String> canon) {
+        if (!counts(b, minSeconds)) {
+            return;
+        }
+        long start = b.startedAt().toEpochMilli();
+        long finish = b.finishedAt().toEpochMilli();
+        int path = pathIndex(canon.apply(path(b.compressionAlgorithm(), b.target())));
+        int at = size;
+        while (at > 0 && compare(start(at - 1), setId(at - 1), start, b.backupSetId()) > 0) {
+            at--;
+        }
+        if (at > 0 && start(at - 1) == start && setId(at - 1) == b.backupSetId()) {
+            return;
+        }
+        if ((size + 1) * STRIDE > data.length) {
+            data = Arrays.copyOf(data, Math.max(2, size + Math.max(2, size / 2)) * STRIDE);
+        }
+        System.arraycopy(data, at * STRIDE, data, (at + 1) * STRIDE, (size - at) * STRIDE);
+        int p = at * STRIDE;
+        data[p] = finish;
+        data[p + 1] = b.backupSizeBytes();
+        data[p + 2] = (finish - start) << PATH_BITS | path;
+        data[p + 3] = b.backupSetId();
+        size++;
+        minFinish = Math.min(minFinish, finish);
+        memoKey = null;
+        memo = null;
+        trim(path, kept);
+    }
+
+    private static int compare(long startA, long idA, long startB, long idB) {
+        int c = Long.compare(startA, startB);
+        return c != 0 ? c : Long.compare(idA, idB);
+    }
+
+    private int pathIndex(String path) {
+        for (int n = 0; n < paths.length; n++) {
+            if (paths[n].equals(path)) {
+                return n;
+            }
+        }
+        if (paths.length == (1 << PATH_BITS) - 1) {
+            throw new IllegalStateException("more than " + paths.length + " algorithm and target paths for one database");
+        }
+        paths = Arrays.copyOf(paths, paths.length + 1);
+        paths[paths.length - 1] = path;
+        return paths.length - 1;
+    }
+
+    /** Keeps of {@code path} the newest {@code kept} by finish, and those that finished with the last of them. */
+    private void trim(int path, int kept) {
+        int n = 0;
+        for (int i = 0; i < size; i++) {
+            n += pathOf(i) == path ? 1 : 0;
+        }
+        if (n <= kept) {
+            return;
+        }
+        long[] finishes = new long[n];
+        n = 0;
+        for (int i = 0; i < size; i++) {
+            if (pathOf(i) == path) {
+                finishes[n++] = finishMillis(i);
+            }
+        }
+        Arrays.sort(finishes);
+        long cut = finishes[n - kept];
+        removeIf(i -> pathOf(i) == path && finishMillis(i) < cut);
+    }
+
+    /** Drops the fulls that finished at or before {@code from}: they left the lookback period. */
+    void dropUpTo(Instant from) {
+        long cut = from.toEpochMilli();
+        if (cut < minFinish) {
+            return;
+        }
+        removeIf(i -> finishMillis(i) <= cut);
+    }
+
+    private void removeIf(java.util.function.IntPredicate gone) {
+        int out = 0;
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < size; i++) {
+            if (!gone.test(i)) {
+                if (out != i) {
+                    System.arraycopy(data, i * STRIDE, data, out * STRIDE, STRIDE);
+                }
+                min = Math.min(min, data[out * STRIDE]);
+                out++;
+            }
+        }
+        if (out != size) {
+            memoKey = null;
+            memo = null;
+        }
+        size = out;
+        minFinish = min;
+    }
+
+    /**
+     * What {@code compute} gives for these fulls and {@code key}, worked out again only when the fulls changed or the
+     * key differs: a rule judging a database with no other replica reads it every minute while nothing changed.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T memo(Object key, java.util.function.Supplier<T> compute) {
+        if (memoKey == null || !memoKey.equals(key)) {
+            memo = compute.get();
+            memoKey = key;
+        }
+        return (T) memo;
+    }
+
+    /** {@code host/instance} of the instance that took them. */
+    public String scope() {
+        return scope;
+    }
+
+    /** How many fulls are kept. */
+    public int size() {
+        return size;
+    }
+
+    public long finishMillis(int i) {
+        return data[i * STRIDE];
+    }
+
+    public Instant finishedAt(int i) {
+        return Instant.ofEpochMilli(finishMillis(i));
+    }
+
+    public long sizeBytes(int i) {
+        return data[i * STRIDE + 1];
+    }
+
+    /** Whole seconds it ran, as {@code NightlyWindow.DatabaseBackup#durationSeconds()} counts them. */
+    public long durationSeconds(int i) {
+        return Math.max(0, Math.floorDiv(data[i * STRIDE + 2] >> PATH_BITS, 1000));
+    }
+
+    /** MB/s (1 MB = 1,048,576 bytes) as {@code NightlyWindow.DatabaseBackup#throughputMbps()}: 0 for an instant one. */
+    public double throughputMbps(int i) {
+        long s = durationSeconds(i);
+        return s == 0 ? 0 : sizeBytes(i) / 1_048_576.0 / s;
+    }
+
+    /** The number of its path, the same for the same path within this database. */
+    public int pathOf(int i) {
+        return (int) (data[i * STRIDE + 2] & ((1 << PATH_BITS) - 1));
+    }
+
+    /** Its path: "algorithm|target" ("uncompressed" and "UNKNOWN" for none). */
+    public String path(int i) {
+        return paths[pathOf(i)];
+    }
+
+    private long start(int i) {
+        return data[i * STRIDE] - (data[i * STRIDE + 2] >> PATH_BITS);
+    }
+
+    private long setId(int i) {
+        return data[i * STRIDE + 3];
+    }
+
+    /** The comparison class of a backup: its compression algorithm and its target kind. */
+    public static String path(String algorithm, String target) {
+        return (algorithm == null ? "uncompressed" : algorithm) + "|" + (target == null ? "UNKNOWN" : target);
+    }
+}

@@ -1,0 +1,61 @@
+package io.qatwatch.collector.analysis;
+
+import static io.qatwatch.collector.testing.Histories.backup;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/** The compact fulls of the throughput baseline: which it keeps, in which order, and when its memo is forgotten. */
+class BaselineFullsTest {
+
+    private static final Instant T0 = Instant.parse("2026-10-04T01:00:00Z");
+
+    @Test
+    void keepsTheNewestOfEachPathInStoreOrderAndForgetsItsMemoWhenTheyChange() {
+        BaselineFulls f = new BaselineFulls("sql1/MSSQLSERVER");
+        List<BackupRecord> weekly = new ArrayList<>();
+        for (int week = 0; week < 20; week++) {
+            weekly.add(backup("Sales", "D", T0.plus(Duration.ofDays(7L * week)), 3600 + week, 100L << 30, "MS_XPRESS", "UNC"));
+        }
+        // stored out of order, and one twice
+        for (int n = weekly.size() - 1; n >= 0; n--) {
+            f.add(weekly.get(n), 15, 300, UnaryOperator.identity());
+        }
+        f.add(weekly.get(19), 15, 300, UnaryOperator.identity());
+        // a short full and a log never count; another path keeps its own newest
+        f.add(backup("Sales", "D", T0.plusSeconds(60), 200, 1L << 30, "MS_XPRESS", "UNC"), 15, 300, UnaryOperator.identity());
+        f.add(backup("Sales", "L", T0.plusSeconds(120), 900, 1L << 30, "MS_XPRESS", "UNC"), 15, 300, UnaryOperator.identity());
+        f.add(backup("Sales", "D", T0.plusSeconds(3 * 86_400), 4000, 100L << 30, null, "URL"), 15, 300, UnaryOperator.identity());
+
+        List<String> kept = new ArrayList<>();
+        for (int i = 0; i < f.size(); i++) {
+            kept.add(f.finishedAt(i) + " " + f.durationSeconds(i) + " " + f.path(i));
+        }
+        // store order, by start: the URL full started in the first week, before the 15 newest weekly ones
+        List<String> expected = new ArrayList<>();
+        expected.add(T0.plusSeconds(3 * 86_400 + 4000) + " 4000 uncompressed|URL");
+        for (int week = 5; week < 20; week++) {
+            BackupRecord b = weekly.get(week);
+            expected.add(b.finishedAt() + " " + (3600 + week) + " MS_XPRESS|UNC");
+        }
+        assertThat(kept).containsExactlyElementsOf(expected);
+        assertThat(f.throughputMbps(f.size() - 1)).isEqualTo((100L << 30) / 1_048_576.0 / 3619);
+
+        Object first = f.memo("k", Object::new);
+        assertThat(f.memo("k", Object::new)).as("kept while nothing changed").isSameAs(first);
+        assertThat(f.memo("other", Object::new)).as("another key").isNotSameAs(first);
+        Object second = f.memo("k", Object::new);
+        f.dropUpTo(weekly.get(5).finishedAt());
+        assertThat(f.size()).as("the oldest weekly full and the URL full left the lookback period").isEqualTo(14);
+        assertThat(f.memo("k", Object::new)).as("forgotten when a full left").isNotSameAs(second);
+        Object third = f.memo("k", Object::new);
+        f.dropUpTo(T0);
+        assertThat(f.memo("k", Object::new)).as("nothing left: kept").isSameAs(third);
+    }
+}
