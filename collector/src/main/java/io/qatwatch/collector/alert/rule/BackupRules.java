@@ -8,13 +8,13 @@ import io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase;
 import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
 import io.qatwatch.collector.window.TheilSen;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /** backup-missing and backup-throughput-drop: judged per database across all its replicas. */
 final class BackupRules {
@@ -26,14 +26,18 @@ final class BackupRules {
             + "baseline for the same compression algorithm and target: a slow share, a saturated link, a QAT fallback "
             + "or storage trouble, and a longer window tonight.";
 
-    private static final Set<String> FULL = Set.of("D", "F", "P");
-    private static final Set<String> FULL_OR_DIFF = Set.of("D", "F", "P", "I", "G", "Q");
-
     private BackupRules() {
     }
 
     static List<Alert> missing(FleetAnalysis fleet, RulesConfig rules) {
         RulesConfig.Missing cfg = rules.backupMissing();
+        Duration fullMax = Duration.ofHours(cfg.fullMaxAgeHours());
+        Duration fullOrDiffMax = Duration.ofHours(cfg.fullOrDifferentialMaxAgeHours());
+        Duration logMax = Duration.ofMinutes(cfg.logMaxAgeMinutes());
+        // age <= maxAge exactly when finished at or after now - maxAge: the common case needs no Duration
+        Instant fullDue = fleet.now().minus(fullMax);
+        Instant fullOrDiffDue = fleet.now().minus(fullOrDiffMax);
+        Instant logDue = fleet.now().minus(logMax);
         List<Alert> out = new ArrayList<>();
         for (MergedDatabase db : fleet.databases().values()) {
             if (db.silent() || "tempdb".equalsIgnoreCase(db.name())) {
@@ -44,26 +48,43 @@ final class BackupRules {
             DatabaseBackup fullOrDiff = null;
             DatabaseBackup log = null;
             for (DatabaseBackup b : db.backups()) {
-                String type = b.type();
-                if (FULL.contains(type)) {
-                    full = newer(full, b);
-                }
-                if (FULL_OR_DIFF.contains(type)) {
-                    fullOrDiff = newer(fullOrDiff, b);
-                }
-                if ("L".equals(type)) {
-                    log = newer(log, b);
+                switch (kindOf(b.type())) {
+                    case FULL -> {
+                        full = newer(full, b);
+                        fullOrDiff = newer(fullOrDiff, b);
+                    }
+                    case DIFF -> fullOrDiff = newer(fullOrDiff, b);
+                    case LOG -> log = newer(log, b);
+                    default -> {
+                    }
                 }
             }
-            check(fleet, rules, db, "full", full, Duration.ofHours(cfg.fullMaxAgeHours()), out);
-            check(fleet, rules, db, "full or differential", fullOrDiff,
-                    Duration.ofHours(cfg.fullOrDifferentialMaxAgeHours()), out);
+            check(fleet, rules, db, "full", full, fullMax, fullDue, out);
+            check(fleet, rules, db, "full or differential", fullOrDiff, fullOrDiffMax, fullOrDiffDue, out);
             boolean logged = db.recoveryModel() != null && !"SIMPLE".equalsIgnoreCase(db.recoveryModel());
             if (logged && !"master".equalsIgnoreCase(db.name())) {
-                check(fleet, rules, db, "log", log, Duration.ofMinutes(cfg.logMaxAgeMinutes()), out);
+                check(fleet, rules, db, "log", log, logMax, logDue, out);
             }
         }
         return out;
+    }
+
+    private static final int OTHER = 0;
+    private static final int FULL = 1;
+    private static final int DIFF = 2;
+    private static final int LOG = 3;
+
+    /** msdb's type letter: D database, F file(group), P partial (fulls); I, G, Q their differentials; L log. */
+    private static int kindOf(String type) {
+        if (type == null || type.length() != 1) {
+            return OTHER;
+        }
+        return switch (type.charAt(0)) {
+            case 'D', 'F', 'P' -> FULL;
+            case 'I', 'G', 'Q' -> DIFF;
+            case 'L' -> LOG;
+            default -> OTHER;
+        };
     }
 
     /** The newer of two by finish, the first of equals (as {@code Stream.max}). */
@@ -72,20 +93,19 @@ final class BackupRules {
     }
 
     private static void check(FleetAnalysis fleet, RulesConfig rules, MergedDatabase db, String kind, DatabaseBackup latest,
-                              Duration maxAge, List<Alert> out) {
-        Optional<DatabaseBackup> newest = Optional.ofNullable(latest);
-        Duration age = newest.map(b -> Duration.between(b.finishedAt(), fleet.now())).orElse(null);
-        if (age != null && age.compareTo(maxAge) <= 0) {
+                              Duration maxAge, Instant due, List<Alert> out) {
+        if (latest != null && !latest.finishedAt().isBefore(due)) {
             return;
         }
+        Duration age = latest == null ? null : Duration.between(latest.finishedAt(), fleet.now());
         List<Fact> facts = new ArrayList<>();
         facts.add(new Fact("Objective", "a " + kind + " backup at least every " + human(maxAge)));
         String summary;
-        if (newest.isEmpty()) {
+        if (latest == null) {
             summary = "No " + kind + " backup of " + db.name() + " in the last "
                     + fleet.config().windows().lookbackDays() + " days";
         } else {
-            DatabaseBackup b = newest.get();
+            DatabaseBackup b = latest;
             summary = "Newest " + kind + " backup of " + db.name() + " is " + human(age) + " old";
             facts.add(new Fact("Newest", b.finishedAt().atOffset(ZoneOffset.UTC) + " on " + b.instance()
                     + (b.copyOnly() ? " (copy-only)" : "")));
