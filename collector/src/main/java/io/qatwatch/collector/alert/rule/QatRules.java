@@ -107,6 +107,12 @@ final class QatRules {
             if (q.isEmpty()) {
                 continue;
             }
+            AcceleratorStatus a = q.get();
+            boolean wantXpress = enabled(a);
+            boolean wantQatDeflate = "NONE".equalsIgnoreCase(a.modeDesc());
+            if (!wantXpress && !wantQatDeflate) {
+                continue;
+            }
             Set<String> xpress = new TreeSet<>();
             Set<String> qatDeflate = new TreeSet<>();
             for (BackupRecord b : ia.instance().backups()) {
@@ -119,14 +125,19 @@ final class QatRules {
                     qatDeflate.add(b.databaseName());
                 }
             }
-            AcceleratorStatus a = q.get();
+            boolean xpressFires = wantXpress && !xpress.isEmpty();
+            boolean qatDeflateFires = wantQatDeflate && !qatDeflate.isEmpty();
+            if (!xpressFires && !qatDeflateFires) {
+                // most QAT instances, every minute: nothing to say, so no facts and no CommandLog walk
+                continue;
+            }
             Fact mode = new Fact("Engine says", "QAT mode " + a.modeDesc() + " (" + nz(a.modeReasonDesc()) + ")");
             Fact dflt = new Fact("'backup compression algorithm'", JobCommands.instanceDefault(ia.instance()));
-            // the jobs' own commands (CommandLog) win over the instance default for their databases
-            Map<String, String> commands = JobCommands.commandAlgorithms(ia.instance(), since);
             String named = JobCommands.commands(ia.instance(), since);
             Fact jobs = named == null ? null : new Fact("The jobs' commands (CommandLog)", named);
-            if (enabled(a) && !xpress.isEmpty()) {
+            if (xpressFires) {
+                // the jobs' own commands (CommandLog) win over the instance default for their databases
+                Map<String, String> commands = JobCommands.commandAlgorithms(ia.instance(), since);
                 Set<String> inJob = new TreeSet<>();
                 xpress.stream().filter(d -> commands.getOrDefault(d, "").startsWith("MS_XPRESS")).forEach(inJob::add);
                 String fix = inJob.isEmpty() ? "add COMPRESSION (ALGORITHM = QAT_DEFLATE) to the jobs, or set "
@@ -140,7 +151,7 @@ final class QatRules {
                                 new Fact("Fix", fix)),
                         List.of()));
             }
-            if ("NONE".equalsIgnoreCase(a.modeDesc()) && !qatDeflate.isEmpty()) {
+            if (qatDeflateFires) {
                 out.add(new Alert("qat-config-mismatch", cfg.severity(), ia.host().host(), ia.instance().name(), null, "engine-none",
                         "QAT_DEFLATE backups while the engine reports QAT mode NONE", MISMATCH_WHY,
                         facts(mode, dflt, jobs, new Fact("QAT_DEFLATE in the last " + cfg.recentHours() + " h", String.join(", ", qatDeflate))),
