@@ -83,7 +83,7 @@ public record AgentConfig(
                         Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(5)),
                 new OutboxSettings(64L << 20, 4L << 20, true, 20),
                 new Schedule(Duration.ofHours(1), Duration.ofHours(1), Duration.ofMinutes(5), Duration.ofMinutes(1),
-                        Duration.ofMillis(250)),
+                        Duration.ofMillis(500)),
                 DEFAULT_HEALTH_PORT,
                 List.of());
     }
@@ -91,6 +91,6 @@ public record AgentConfig(
     /** Defaults of one {@code sqlserver.instances[]} entry; name and jdbcUrl have none. */
     public static SqlInstanceSettings instanceDefaults(String name, String jdbcUrl) {
         return new SqlInstanceSettings(name, jdbcUrl, null, null, null, false,
-                Duration.ofSeconds(15), Duration.ofSeconds(30), 2500);
+                Duration.ofSeconds(15), Duration.ofSeconds(30), 5000);
     }
 }
