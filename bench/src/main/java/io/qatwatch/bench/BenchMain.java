@@ -13,7 +13,9 @@ import java.util.concurrent.Callable;
 import org.openjdk.jmh.runner.options.TimeValue;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code bench}: runs the benchmarks and prints their results as the Markdown of docs/benchmarks.md.
@@ -96,6 +98,9 @@ public final class BenchMain implements Callable<Integer> {
 
     @Option(names = "--note", description = "A line to print under the machine, e.g. 'busy machine: preliminary'.")
     String note;
+
+    @Spec
+    CommandSpec spec;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new BenchMain()).execute(args));
@@ -191,13 +196,17 @@ public final class BenchMain implements Callable<Integer> {
         return 0;
     }
 
+    /** The options this run was given, as typed after {@code scripts/bench.sh} (the script's own {@code --out} left out). */
     private List<String> commandLine() {
+        List<String> given = spec.commandLine().getParseResult().originalArgs();
         List<String> args = new ArrayList<>();
-        if (quick) {
-            args.add("--quick");
-        }
-        if (!only.containsAll(PARTS)) {
-            args.add("--only " + String.join(",", only));
+        for (int i = 0; i < given.size(); i++) {
+            String a = given.get(i);
+            if (a.equals("--out")) {
+                i++;
+            } else if (!a.startsWith("--out=")) {
+                args.add(a);
+            }
         }
         return args;
     }
