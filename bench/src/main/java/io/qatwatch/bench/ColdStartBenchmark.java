@@ -12,7 +12,6 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -111,14 +110,7 @@ final class ColdStartBenchmark {
         SimulatedStore source = new SimulatedStore(instances, nights, now);
         long rows = 0;
         try (Database db = Database.open(dir)) {
-            db.write(c -> {
-                try (Statement s = c.createStatement()) {
-                    // a bench fill: a crash loses nothing worth keeping, so no fsync; a large page cache for the indexes
-                    s.execute("PRAGMA synchronous=OFF");
-                    s.execute("PRAGMA cache_size=-262144");
-                }
-                return null;
-            });
+            BenchFill.fast(db);
             SqlReportStore store = new SqlReportStore(db);
             List<ReportStore.Incoming> batch = new ArrayList<>(FILL_BATCH);
             for (int i = 0; i < instances; i++) {
@@ -127,24 +119,14 @@ final class ColdStartBenchmark {
                         .map(io.qatwatch.collector.store.StoredBackup::backup).toList();
                 batch.add(new ReportStore.Incoming(agent.host(), agent.report("cold-" + i, now, history, history.size()), now));
                 if (batch.size() == FILL_BATCH || i == instances - 1) {
-                    for (ReportStore.Outcome o : store.storeAll(batch)) {
-                        if (o.error() != null) {
-                            throw o.error();
-                        }
-                        rows += o.stored().newBackups();
-                    }
+                    rows += BenchFill.store(store, batch);
                     batch.clear();
                 }
                 if ((i + 1) % 2_000 == 0) {
                     log.say("cold start: stored " + (i + 1) + " of " + instances + " instances");
                 }
             }
-            db.write(c -> {
-                try (Statement s = c.createStatement()) {
-                    s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-                }
-                return null;
-            });
+            BenchFill.checkpoint(db);
         }
         return rows;
     }

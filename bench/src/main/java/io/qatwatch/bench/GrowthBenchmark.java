@@ -13,7 +13,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -227,14 +226,7 @@ public final class GrowthBenchmark {
         Instant firstNight = SimulatedAgent.firstNight(now, settings.nights());
         long rows = 0;
         try (Database db = Database.open(dir)) {
-            db.write(c -> {
-                try (Statement s = c.createStatement()) {
-                    // a bench fill: a crash loses nothing worth keeping, so no fsync; a large page cache for the indexes
-                    s.execute("PRAGMA synchronous=OFF");
-                    s.execute("PRAGMA cache_size=-262144");
-                }
-                return null;
-            });
+            BenchFill.fast(db);
             new TokenStore(db);
             SqlReportStore store = new SqlReportStore(db);
             List<ReportStore.Incoming> batch = new ArrayList<>(FILL_BATCH);
@@ -245,30 +237,14 @@ public final class GrowthBenchmark {
                 batch.add(new ReportStore.Incoming(agent.host(),
                         agent.report("growth-" + i + "-fill", now, backups, backups.size()), now));
                 if (batch.size() == FILL_BATCH || i == agents - 1) {
-                    rows += storeBatch(store, batch);
+                    rows += BenchFill.store(store, batch);
                     batch.clear();
                 }
                 if ((i + 1) % 10_000 == 0) {
                     log.say("growth: stored " + (i + 1) + " of " + agents + " agents");
                 }
             }
-            db.write(c -> {
-                try (Statement s = c.createStatement()) {
-                    s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-                }
-                return null;
-            });
-        }
-        return rows;
-    }
-
-    private static long storeBatch(SqlReportStore store, List<ReportStore.Incoming> batch) throws Exception {
-        long rows = 0;
-        for (ReportStore.Outcome o : store.storeAll(batch)) {
-            if (o.error() != null) {
-                throw o.error();
-            }
-            rows += o.stored().newBackups();
+            BenchFill.checkpoint(db);
         }
         return rows;
     }

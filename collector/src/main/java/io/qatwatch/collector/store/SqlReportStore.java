@@ -1082,36 +1082,12 @@ public final class SqlReportStore implements ReportStore {
                     jobs = readList(rs.getString(2), new TypeReference<List<AgentJob>>() { });
                 }
             }
-            List<JobRun> runs = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement("SELECT * FROM job_runs WHERE host = ? AND instance = ? "
-                    + "AND started_at >= ? ORDER BY started_at, instance_id")) {
-                bindInstanceSince(s, host, instance, since);
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        runs.add(jobRunOf(rs));
-                    }
-                }
-            }
-            List<CommandLogEntry> commands = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement("SELECT * FROM command_log WHERE host = ? AND instance = ? "
-                    + "AND started_at >= ? ORDER BY started_at, id")) {
-                bindInstanceSince(s, host, instance, since);
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        commands.add(commandOf(rs));
-                    }
-                }
-            }
-            List<RestoreRecord> restores = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement("SELECT * FROM restores WHERE host = ? AND instance = ? "
-                    + "AND restored_at >= ? ORDER BY restored_at, restore_history_id")) {
-                bindInstanceSince(s, host, instance, since);
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        restores.add(restoreOf(rs));
-                    }
-                }
-            }
+            List<JobRun> runs = instanceRows(c, "job_runs", "started_at, instance_id", host, instance, since,
+                    SqlReportStore::jobRunOf);
+            List<CommandLogEntry> commands = instanceRows(c, "command_log", "started_at, id", host, instance, since,
+                    SqlReportStore::commandOf);
+            List<RestoreRecord> restores = instanceRows(c, "restores", "restored_at, restore_history_id", host, instance,
+                    since, SqlReportStore::restoreOf);
             return new JobActivity(status, jobs, runs, commands, restores);
         });
     }
@@ -1138,11 +1114,23 @@ public final class SqlReportStore implements ReportStore {
                 instant(rs, "backup_finished_at"), rs.getString("backup_type"));
     }
 
-    private static void bindInstanceSince(PreparedStatement s, String host, String instance, Instant since)
-            throws SQLException {
-        s.setString(1, host);
-        s.setString(2, instance);
-        s.setLong(3, since.toEpochMilli());
+    /** One instance's rows of {@code table} since {@code since}, in {@code order} (its first column is the time). */
+    private static <T> List<T> instanceRows(Connection c, String table, String order, String host, String instance,
+            Instant since, RowReader<T> reader) throws SQLException {
+        String time = order.substring(0, order.indexOf(','));
+        List<T> out = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT * FROM " + table + " WHERE host = ? AND instance = ? AND "
+                + time + " >= ? ORDER BY " + order)) {
+            s.setString(1, host);
+            s.setString(2, instance);
+            s.setLong(3, since.toEpochMilli());
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    out.add(reader.read(rs));
+                }
+            }
+        }
+        return out;
     }
 
     private static Integer integer(ResultSet rs, String column) throws SQLException {
@@ -1488,7 +1476,7 @@ public final class SqlReportStore implements ReportStore {
                         rowsOf(commands, host, instance), rowsOf(restores, host, instance)))));
     }
 
-    /** How one job-activity row is read. */
+    /** How one job-activity row is read (per instance and in batches). */
     @FunctionalInterface
     private interface RowReader<T> {
         T read(ResultSet rs) throws SQLException;
