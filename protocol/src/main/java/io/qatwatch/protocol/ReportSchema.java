@@ -320,7 +320,10 @@ public final class ReportSchema {
                             req("elapsedSeconds", count(), ""),
                             opt("estimatedRemainingSeconds", count(), "`estimated_completion_time` / 1000, assuming milliseconds: "
                                     + "the column is documented as \"Internal only\""),
-                            opt("estimatedCompletionTimeRaw", integer(Long.MIN_VALUE, Long.MAX_VALUE), "the server's value as given")),
+                            opt("estimatedCompletionTimeRaw", integer(Long.MIN_VALUE, Long.MAX_VALUE), "the server's value as given"),
+                            opt("requestCpuMs", count(), "`sys.dm_exec_requests.cpu_time` now (ms; preemptive time not "
+                                    + "included); null from agents before issue 30"),
+                            opt("sessionCpuMs", count(), "`sys.dm_exec_sessions.cpu_time` of its session now (ms)")),
                             MAX_LIST_ITEMS),
                             "backups running now, from `sys.dm_exec_requests`; null when not read or when the login cannot "
                             + "see other sessions"),
@@ -426,7 +429,18 @@ public final class ReportSchema {
                             opt("backupType", oneOf("D", "I", "L", "F", "G", "P", "Q"), "")), MAX_HISTORY_ROWS_PER_INSTANCE),
                             "restores this instance performed (`msdb.dbo.restorehistory` + `backupset`) above the previous "
                             + "high-water mark; null when not read"),
-                    opt("restoreHighWaterMark", size(), "highest `restore_history_id` read so far")),
+                    opt("restoreHighWaterMark", size(), "highest `restore_history_id` read so far"),
+                    opt("observedRestores", listOf(object(
+                            opt("databaseName", databaseName(), "the database restored"),
+                            req("command", oneOf("RESTORE DATABASE", "RESTORE LOG"), ""),
+                            req("startedAt", observed(), "the request's `start_time`"),
+                            req("lastSeenAt", observed(), "the last poll that saw it run"),
+                            req("elapsedSeconds", count(), "`total_elapsed_time` at that poll"),
+                            req("percentComplete", new Decimal(0, 100), "`percent_complete` at that poll"),
+                            opt("cpu", cpu(), "what the polls saw it use"))
+                            .notBefore("lastSeenAt", "startedAt", "last seen before it started"), MAX_LIST_ITEMS),
+                            "RESTORE requests seen to run and end since the previous report (issue 30); null when running "
+                            + "requests were not read")),
                     MAX_INSTANCES), "one snapshot per SQL Server instance probed in this cycle"),
             opt("probes", listOf(object(
                     req("name", name().notBlank(), "`host`, `qat`, `sqlserver:PROD/backup-history`, ..."),
@@ -492,7 +506,8 @@ public final class ReportSchema {
                 opt("processCpuMs", count(), "the SQL Server process's CPU over the run less its rate before it"),
                 opt("processSamples", integer(0, Integer.MAX_VALUE), ""),
                 opt("processReliable", bool(), "false when other work overlapped the run"),
-                opt("processNote", freeText(), "why the process figure is unreliable or missing"))
+                opt("processNote", freeText(), "why the process figure is unreliable or missing, or which baseline it "
+                        + "used when no idle rate was measured before the run"))
                 .notBefore("lastSampleAt", "firstSampleAt", "last sample before the first");
     }
 

@@ -35,6 +35,8 @@ import java.util.Locale;
  * @param restores            {@code msdb.dbo.restorehistory} rows above the previous high-water mark, each with the backup
  *                            set it restored; null when not read
  * @param restoreHighWaterMark the highest {@code restorehistory.restore_history_id} read so far; null before the first read
+ * @param observedRestores    RESTORE requests the polls saw run and then end since the previous report, each with its CPU
+ *                            (issue 30); null when running requests were not read
  */
 public record SqlInstanceSnapshot(
         String name,
@@ -56,7 +58,8 @@ public record SqlInstanceSnapshot(
         List<CommandLogEntry> commandLog,
         Long commandLogHighWaterMark,
         List<RestoreRecord> restores,
-        Long restoreHighWaterMark) {
+        Long restoreHighWaterMark,
+        List<ObservedRestore> observedRestores) {
 
     /** SQL Server Agent's tables were read. */
     public static final String JOBS_AVAILABLE = "AVAILABLE";
@@ -64,6 +67,19 @@ public record SqlInstanceSnapshot(
     public static final String JOBS_NO_AGENT = "NO_AGENT";
     /** The login may not read SQL Server Agent's tables in msdb (no SELECT on sysjobs, sysjobhistory, ...). */
     public static final String JOBS_NO_PERMISSION = "NO_PERMISSION";
+
+    /** As issue 15 left it: no observed restores. */
+    public SqlInstanceSnapshot(String name, Instant collectedAt, ServerInfo server, List<ConfigOption> configuration,
+                               List<AcceleratorStatus> accelerators, List<DatabaseInfo> databases, List<BackupRecord> backups,
+                               List<RunningBackup> runningBackups, List<CertificateInfo> certificates, Long backupHighWaterMark,
+                               List<AsymmetricKeyInfo> asymmetricKeys, List<String> runningBackupsHiddenFor, String jobsStatus,
+                               List<AgentJob> jobs, List<JobRun> jobRuns, Long jobHistoryHighWaterMark,
+                               List<CommandLogEntry> commandLog, Long commandLogHighWaterMark, List<RestoreRecord> restores,
+                               Long restoreHighWaterMark) {
+        this(name, collectedAt, server, configuration, accelerators, databases, backups, runningBackups, certificates,
+                backupHighWaterMark, asymmetricKeys, runningBackupsHiddenFor, jobsStatus, jobs, jobRuns, jobHistoryHighWaterMark,
+                commandLog, commandLogHighWaterMark, restores, restoreHighWaterMark, null);
+    }
 
     /** As issue 14 left it: no jobs, job runs, CommandLog or restores read. */
     public SqlInstanceSnapshot(String name, Instant collectedAt, ServerInfo server, List<ConfigOption> configuration,
@@ -301,7 +317,8 @@ public record SqlInstanceSnapshot(
      * @param processSamples how many host samples that figure is made of
      * @param processReliable false when another backup, a restore or heavy work overlapped the run, so the process's
      *                       CPU is not this backup's alone
-     * @param processNote    why the process figure is unreliable or missing, in a sentence; null when reliable
+     * @param processNote    why the process figure is unreliable or missing, or which baseline it used when no idle
+     *                       rate was measured before the run, in a sentence; null otherwise
      */
     public record BackupCpu(
             Long requestCpuMs,
@@ -323,6 +340,9 @@ public record SqlInstanceSnapshot(
      *                                   not a forecast; null when the server gave 0
      * @param estimatedCompletionTimeRaw {@code estimated_completion_time} exactly as the server gave it (units undocumented);
      *                                   null from agents before issue 14
+     * @param requestCpuMs               {@code sys.dm_exec_requests.cpu_time} now (ms, preemptive time not included); null
+     *                                   from agents before issue 30
+     * @param sessionCpuMs               {@code sys.dm_exec_sessions.cpu_time} of its session now (ms); null before issue 30
      */
     public record RunningBackup(
             int sessionId,
@@ -332,13 +352,44 @@ public record SqlInstanceSnapshot(
             double percentComplete,
             long elapsedSeconds,
             Long estimatedRemainingSeconds,
-            Long estimatedCompletionTimeRaw) {
+            Long estimatedCompletionTimeRaw,
+            Long requestCpuMs,
+            Long sessionCpuMs) {
 
         /** As before issue 14: without the raw estimate. */
         public RunningBackup(int sessionId, String command, String databaseName, Instant startedAt, double percentComplete,
                              long elapsedSeconds, Long estimatedRemainingSeconds) {
             this(sessionId, command, databaseName, startedAt, percentComplete, elapsedSeconds, estimatedRemainingSeconds, null);
         }
+
+        /** As issue 14 left it: without CPU. */
+        public RunningBackup(int sessionId, String command, String databaseName, Instant startedAt, double percentComplete,
+                             long elapsedSeconds, Long estimatedRemainingSeconds, Long estimatedCompletionTimeRaw) {
+            this(sessionId, command, databaseName, startedAt, percentComplete, elapsedSeconds, estimatedRemainingSeconds,
+                    estimatedCompletionTimeRaw, null, null);
+        }
+    }
+
+    /**
+     * A RESTORE request the polls saw run and then end (issue 30): msdb's {@code restorehistory} records no duration, so
+     * this is where a restore's speed comes from. The restored backup set is found by the collector through
+     * {@code restorehistory} (same destination database, {@code restore_date} within the run).
+     *
+     * @param command        {@code RESTORE DATABASE} or {@code RESTORE LOG}
+     * @param startedAt      the request's {@code start_time}, UTC
+     * @param lastSeenAt     the last poll that saw it run; it ended between that poll and the next
+     * @param elapsedSeconds {@code total_elapsed_time} at the last poll that saw it
+     * @param percentComplete {@code percent_complete} at the last poll that saw it
+     * @param cpu            what the polls saw it use
+     */
+    public record ObservedRestore(
+            String databaseName,
+            String command,
+            Instant startedAt,
+            Instant lastSeenAt,
+            long elapsedSeconds,
+            double percentComplete,
+            BackupCpu cpu) {
     }
 
     /** A certificate in master, with when its private key was last backed up. */

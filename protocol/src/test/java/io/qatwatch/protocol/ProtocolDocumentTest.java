@@ -31,7 +31,8 @@ class ProtocolDocumentTest {
                 SqlInstanceSnapshot.CertificateInfo.class, SqlInstanceSnapshot.AsymmetricKeyInfo.class,
                 SqlInstanceSnapshot.ServerInfo.class, SqlInstanceSnapshot.AcceleratorStatus.class,
                 SqlInstanceSnapshot.AgentJob.class, SqlInstanceSnapshot.JobSchedule.class, SqlInstanceSnapshot.JobRun.class,
-                SqlInstanceSnapshot.CommandLogEntry.class, SqlInstanceSnapshot.RestoreRecord.class)) {
+                SqlInstanceSnapshot.CommandLogEntry.class, SqlInstanceSnapshot.RestoreRecord.class,
+                SqlInstanceSnapshot.ObservedRestore.class)) {
             for (RecordComponent c : type.getRecordComponents()) {
                 String n = c.getName();
                 assertThat(table.contains("`" + n + "`") || table.contains("." + n + "`") || table.contains("." + n + "[]"))

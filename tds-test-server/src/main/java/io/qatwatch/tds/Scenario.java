@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
 /**
@@ -35,8 +36,10 @@ import java.util.regex.Pattern;
  *     "accelerator-status.sql": { "error": { "number": 208, "severity": 16, "message": "Invalid object name ..." } },
  *     "database-encryption.sql": { "errors": [ { "number": 300, "severity": 14, "message": "... permission was denied ..." },
  *                                              { "number": 297, "severity": 16, "message": "The user does not have ..." } ] },
- *     "running-backups.sql": { "delayMillis": 3000, "columns": [...], "rows": [] } } }
+ *     "running-backups.sql": { "delayMillis": 3000, "columns": [...], "rows": [] },
+ *     "restore-history.sql": { "polls": [ { "columns": [...], "rows": [] }, { "columns": [...], "rows": [[...]] } ] } } }
  * </pre>
+ * {@code polls}: one answer per batch in turn, the last repeated: a server as successive polls see it.
  * Values: numbers, strings, booleans and null; datetime as local ISO text ({@code 2026-11-30T00:30:02.123}),
  * uniqueidentifier as text, varbinary as {@code 0x...} hex.
  */
@@ -94,12 +97,27 @@ public final class Scenario {
         while (queries.hasNext()) {
             Map.Entry<String, JsonNode> q = queries.next();
             try {
-                s.answer(q.getKey(), parseResponse(q.getValue()));
+                if (q.getValue().has("polls")) {
+                    s.answer(q.getKey(), polls(q.getValue().get("polls")));
+                } else {
+                    s.answer(q.getKey(), parseResponse(q.getValue()));
+                }
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException(source + ": queries." + q.getKey() + ": " + e.getMessage(), e);
             }
         }
         return s;
+    }
+
+    /** Answers the first batch with the first response, the next with the next, and every later one with the last. */
+    private static TdsResponder polls(JsonNode polls) {
+        List<TdsResponse> answers = new ArrayList<>();
+        polls.forEach(p -> answers.add(parseResponse(p)));
+        if (answers.isEmpty()) {
+            throw new IllegalArgumentException("polls is empty");
+        }
+        AtomicInteger asked = new AtomicInteger();
+        return sql -> answers.get(Math.min(asked.getAndIncrement(), answers.size() - 1));
     }
 
     private static TdsResponse parseResponse(JsonNode node) {

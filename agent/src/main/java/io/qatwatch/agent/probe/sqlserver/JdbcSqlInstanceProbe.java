@@ -11,7 +11,6 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.ConfigOption;
 import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
-import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
 import io.qatwatch.protocol.SqlInstanceSnapshot.ServerInfo;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -64,23 +63,31 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     private final SqlRecorder recorder;
     /** What the Agent, CommandLog and restore reads remember between cycles (see {@link AgentHistoryReader.Memory}). */
     private final AgentHistoryReader.Memory agentMemory = new AgentHistoryReader.Memory();
+    /** The running-requests poll and the CPU each backup or restore was seen to use, remembered between cycles. */
+    private final RunningRequestsReader running;
 
     /** @param clock the agent's clock; its zone stands in for backups whose time zone SQL Server did not record */
     public JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock) {
-        this(settings, clock, System::getenv, SqlRecorder.NONE);
+        this(settings, clock, System::getenv, SqlRecorder.NONE, SqlServerProcess.NONE);
+    }
+
+    /** As above, with the SQL Server process's CPU read from the host ({@link OshiSqlServerProcess} in the daemon). */
+    public JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock, SqlServerProcess process) {
+        this(settings, clock, System::getenv, SqlRecorder.NONE, process);
     }
 
     /** As above, every answer also shown to {@code recorder} ({@code probe --capture}). */
     public JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock, SqlRecorder recorder) {
-        this(settings, clock, System::getenv, recorder);
+        this(settings, clock, System::getenv, recorder, SqlServerProcess.NONE);
     }
 
     JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock, Function<String, String> environment) {
-        this(settings, clock, environment, SqlRecorder.NONE);
+        this(settings, clock, environment, SqlRecorder.NONE, SqlServerProcess.NONE);
     }
 
     private JdbcSqlInstanceProbe(SqlInstanceSettings settings, Clock clock, Function<String, String> environment,
-            SqlRecorder recorder) {
+            SqlRecorder recorder, SqlServerProcess process) {
+        this.running = new RunningRequestsReader(process);
         this.settings = settings;
         this.clock = clock;
         this.environment = environment;
@@ -194,7 +201,13 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
             more = pages.more;
         }
 
-        RunningRows running = sections.contains(SqlSection.RUNNING_BACKUPS) ? readRunningBackups(cycle, major) : null;
+        RunningRequestsReader.Result requests = RunningRequestsReader.Result.NOT_READ;
+        if (sections.contains(SqlSection.RUNNING_BACKUPS)) {
+            String permission = serverStatePermission(major);
+            requests = running.read(cycle, clock.instant(), server == null ? null : server.machineName(), permission,
+                    grant(permission));
+        }
+        backups = running.attachCpu(backups);
         List<CertificateInfo> certificates = null;
         List<AsymmetricKeyInfo> asymmetricKeys = null;
         if (sections.contains(SqlSection.CERTIFICATES)) {
@@ -229,9 +242,9 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
                 : new AgentHistoryReader.Rows<>(null, marks.restoreHistoryId(), false);
 
         SqlInstanceSnapshot snapshot = new SqlInstanceSnapshot(settings.name(), collectedAt, server, configuration, accelerators,
-                databases, backups, running == null ? null : running.backups(), certificates, highWaterMark, asymmetricKeys,
-                running == null ? null : runningBackupsHiddenFor(), jobsStatus, jobs, runs.rows(), runs.mark(), commandLog.rows(),
-                commandLog.mark(), restores.rows(), restores.mark());
+                databases, backups, requests.backups(), certificates, highWaterMark, asymmetricKeys,
+                requests.backups() == null ? null : runningBackupsHiddenFor(), jobsStatus, jobs, runs.rows(), runs.mark(),
+                commandLog.rows(), commandLog.mark(), restores.rows(), restores.mark(), requests.restores());
         return new SqlProbeResult(snapshot, cycle.probes, more || runs.more() || commandLog.more() || restores.more());
     }
 
@@ -499,31 +512,6 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         return count == null || count < 1 ? null : Math.min(count, 64);
     }
 
-    private record RunningRows(boolean complete, List<RunningBackup> backups) {
-    }
-
-    private RunningRows readRunningBackups(Cycle cycle, int major) {
-        long start = System.nanoTime();
-        RunningRows rows;
-        try {
-            rows = cycle.execute(SqlQuery.RUNNING_BACKUPS, SqlQuery.none(), JdbcSqlInstanceProbe::readRunning);
-        } catch (SQLException e) {
-            cycle.fail("running-backups", SqlQuery.RUNNING_BACKUPS, e, start);
-            return null;
-        }
-        if (!rows.complete()) {
-            // sys.dm_exec_requests answers without error, but only with this login's own requests.
-            String permission = serverStatePermission(major);
-            cycle.probes.add(ProbeStatus.failed(probeName("running-backups"), millisSince(start),
-                    where(SqlQuery.RUNNING_BACKUPS) + ": the login lacks " + permission
-                            + ", so sys.dm_exec_requests shows only its own requests and running backups are invisible",
-                    grant(permission)));
-            return null;
-        }
-        cycle.probes.add(ProbeStatus.ok(probeName("running-backups"), millisSince(start)));
-        return rows;
-    }
-
     /**
      * Databases whose running backups this connection may not see: on a secondary replica that allows read-intent
      * connections only, sys.dm_exec_requests' access check fails for availability databases unless the connection says
@@ -541,27 +529,6 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     /** Whether a JDBC URL asks for {@code applicationIntent=ReadOnly}. */
     static boolean declaresReadIntent(String jdbcUrl) {
         return jdbcUrl != null && jdbcUrl.replace(" ", "").toLowerCase(Locale.ROOT).contains(";applicationintent=readonly");
-    }
-
-    private static RunningRows readRunning(ResultSet rs) throws SQLException {
-        boolean complete = true;
-        List<RunningBackup> list = new ArrayList<>();
-        while (rs.next()) {
-            complete = rs.getInt("can_see_all_sessions") == 1;
-            int offset = rs.getInt("server_utc_offset_minutes");
-            int session = rs.getInt("session_id");
-            if (rs.wasNull()) {
-                continue;
-            }
-            long raw = rs.getLong("estimated_completion_time");
-            Long estimate = rs.wasNull() ? null : raw;
-            // "Internal only": units undocumented; community tools (dbatools) read milliseconds.
-            list.add(new RunningBackup(session, rs.getString("command").trim(), rs.getString("database_name"),
-                    serverTimeUtc(rs.getObject("start_time", LocalDateTime.class), offset),
-                    rs.getFloat("percent_complete"), rs.getLong("total_elapsed_time") / 1000,
-                    estimate != null && estimate > 0 ? estimate / 1000 : null, estimate));
-        }
-        return new RunningRows(complete, list);
     }
 
     private static List<AsymmetricKeyInfo> readAsymmetricKeys(ResultSet rs) throws SQLException {
