@@ -277,7 +277,9 @@ public final class FleetCompression {
         }
         for (Comparison.Entry e : c.algorithms()) {
             if (e.stats().method().equals(c.current()) && e.judgement() != null) {
-                return e.judgement().verdict() == Verdict.NO_GAIN || e.judgement().verdict() == Verdict.SLOWER;
+                // CHEAPER (same speed, less CPU) is a gain worth keeping on a busy host; COSTLIER is no gain at a price.
+                Verdict v = e.judgement().verdict();
+                return v == Verdict.NO_GAIN || v == Verdict.SLOWER || v == Verdict.COSTLIER;
             }
         }
         return false;

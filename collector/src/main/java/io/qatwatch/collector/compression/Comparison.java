@@ -13,10 +13,13 @@ import java.util.List;
  * @param alternative  the method the row's verdict is about: the best judged; null with SINGLE_ALGORITHM
  * @param current      the method of the newest backup that was not copy-only (what the jobs use); null when all were
  * @param currentAt    that backup's finish; null with it
+ * @param cpuGainPercent the alternative's CPU-per-GB gain over the baseline; null when CPU was not observed on enough
+ *                     backups of both (the verdict then rests on time and size alone)
  */
 public record Comparison(String database, BackupKind kind, String target, Boolean tde, boolean backupEncrypted,
                          List<Entry> algorithms, Method baseline, Method alternative, Verdict verdict,
-                         Double speedGainPercent, Double sizeGainPercent, Method current, Instant currentAt) {
+                         Double speedGainPercent, Double sizeGainPercent, Double cpuGainPercent, Method current,
+                         Instant currentAt) {
 
     public Comparison {
         algorithms = List.copyOf(algorithms);

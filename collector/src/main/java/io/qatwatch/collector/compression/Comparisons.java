@@ -14,8 +14,9 @@ import java.util.TreeMap;
 public final class Comparisons {
 
     /** Best first: what a row's verdict reports when it compared several methods. */
-    private static final List<Verdict> RANK = List.of(Verdict.FASTER_AND_SMALLER, Verdict.FASTER, Verdict.SMALLER,
-            Verdict.NO_GAIN, Verdict.SLOWER, Verdict.NOT_ENOUGH_DATA);
+    private static final List<Verdict> RANK = List.of(Verdict.FASTER_AND_CHEAPER, Verdict.FASTER_AND_SMALLER, Verdict.FASTER,
+            Verdict.FASTER_BUT_COSTLIER, Verdict.CHEAPER, Verdict.SMALLER, Verdict.NO_GAIN, Verdict.COSTLIER, Verdict.SLOWER,
+            Verdict.NOT_ENOUGH_DATA);
 
     private record Row(String database, BackupKind kind, String target, boolean backupEncrypted) {
     }
@@ -78,12 +79,12 @@ public final class Comparisons {
         }
         if (best == null) {
             return new Comparison(row.database(), row.kind(), row.target(), tde, row.backupEncrypted(), entries,
-                    baseline.method(), null, Verdict.SINGLE_ALGORITHM, null, null, current, currentAt);
+                    baseline.method(), null, Verdict.SINGLE_ALGORITHM, null, null, null, current, currentAt);
         }
         Judgement j = best.judgement();
         return new Comparison(row.database(), row.kind(), row.target(), tde, row.backupEncrypted(), entries,
-                baseline.method(), best.stats().method(), j.verdict(), j.speedGainPercent(), j.sizeGainPercent(), current,
-                currentAt);
+                baseline.method(), best.stats().method(), j.verdict(), j.speedGainPercent(), j.sizeGainPercent(),
+                j.cpuGainPercent(), current, currentAt);
     }
 
     /** MS_XPRESS (the default algorithm) when it was used, else the method with the most backups; ties by name. */

@@ -15,8 +15,8 @@ import java.util.Map;
 
 /**
  * One instance's backups as the compression comparison reads them, and no more: per database, kind of backup,
- * target, backup encryption and compression method, the newest {@value #KEPT_PER_SERIES} backups' duration, size
- * and compressed size. What the alert stage keeps between evaluations instead of the backups. Not thread-safe.
+ * target, backup encryption and compression method, the newest {@value #KEPT_PER_SERIES} backups' duration, size,
+ * compressed size and CPU (where a poll saw the backup run, issue 30). What the alert stage keeps between evaluations instead of the backups. Not thread-safe.
  */
 public final class CompressionSamples {
 
@@ -36,9 +36,24 @@ public final class CompressionSamples {
 
     /**
      * One backup, to the millisecond (msdb keeps datetime, 1/300 s): {@code compressedBytes} equals {@code bytes} when
-     * uncompressed.
+     * uncompressed; {@code cpuMillis} the CPU it cost over its whole run ({@link CpuEstimate}), -1 when not observed.
      */
-    public record Point(Instant startedAt, long millis, long bytes, long compressedBytes, boolean copyOnly) {
+    public record Point(Instant startedAt, long millis, long bytes, long compressedBytes, boolean copyOnly, long cpuMillis) {
+
+        /** A backup whose CPU was not observed. */
+        public Point(Instant startedAt, long millis, long bytes, long compressedBytes, boolean copyOnly) {
+            this(startedAt, millis, bytes, compressedBytes, copyOnly, -1);
+        }
+
+        /** Whether a poll saw it run long enough to tell its CPU. */
+        public boolean cpuObserved() {
+            return cpuMillis >= 0;
+        }
+
+        /** CPU seconds per GB of {@code backup_size} (1 GB = 2^30 bytes); NaN when not observed. */
+        public double cpuSecondsPerGb() {
+            return cpuObserved() ? cpuMillis / 1000.0 / (bytes / 1_073_741_824.0) : Double.NaN;
+        }
 
         /** How long it took. */
         public double seconds() {
@@ -97,8 +112,9 @@ public final class CompressionSamples {
         String target = b.target() == null || b.target().isBlank() ? "UNKNOWN" : b.target().trim().toUpperCase(Locale.ROOT);
         Key key = new Key(b.databaseName(), kind, target, backupEncrypted(b.keyAlgorithm()), method);
         long compressed = method.algorithm().equals(Method.NONE) ? b.backupSizeBytes() : b.compressedSizeBytes();
+        Long cpu = CpuEstimate.millis(b);
         boolean added = series.computeIfAbsent(key, k -> new Series())
-                .add(b.startedAt().toEpochMilli(), millis, b.backupSizeBytes(), compressed, b.copyOnly());
+                .add(b.startedAt().toEpochMilli(), millis, b.backupSizeBytes(), compressed, b.copyOnly(), cpu == null ? -1 : cpu);
         if (added) {
             version++;
         }
@@ -175,16 +191,17 @@ public final class CompressionSamples {
     }
 
     /**
-     * One series' backups in start order, at most {@link #KEPT_PER_SERIES}, four longs each (32 bytes): the start
-     * (epoch milliseconds) shifted left once with the copy-only bit, the duration in milliseconds, and the two sizes.
+     * One series' backups in start order, at most {@link #KEPT_PER_SERIES}, five longs each (40 bytes): the start
+     * (epoch milliseconds) shifted left once with the copy-only bit, the duration in milliseconds, the two sizes and the
+     * CPU milliseconds (-1 when not observed).
      */
     private static final class Series {
-        private static final int STRIDE = 4;
+        private static final int STRIDE = 5;
 
         long[] data = new long[2 * STRIDE];
         int size;
 
-        boolean add(long startMillis, long millis, long bytes, long compressed, boolean copyOnly) {
+        boolean add(long startMillis, long millis, long bytes, long compressed, boolean copyOnly, long cpu) {
             long m = startMillis << 1 | (copyOnly ? 1 : 0);
             int at = size;
             while (at > 0 && (data[(at - 1) * STRIDE] > m || data[(at - 1) * STRIDE] == m && data[(at - 1) * STRIDE + 1] >= millis)) {
@@ -209,6 +226,7 @@ public final class CompressionSamples {
             data[at * STRIDE + 1] = millis;
             data[at * STRIDE + 2] = bytes;
             data[at * STRIDE + 3] = compressed;
+            data[at * STRIDE + 4] = cpu;
             size++;
             return true;
         }
@@ -234,7 +252,8 @@ public final class CompressionSamples {
             List<Point> out = new ArrayList<>(size);
             for (int i = 0; i < size; i++) {
                 int p = i * STRIDE;
-                out.add(new Point(Instant.ofEpochMilli(data[p] >> 1), data[p + 1], data[p + 2], data[p + 3], (data[p] & 1) == 1));
+                out.add(new Point(Instant.ofEpochMilli(data[p] >> 1), data[p + 1], data[p + 2], data[p + 3], (data[p] & 1) == 1,
+                        data[p + 4]));
             }
             return out;
         }

@@ -12,11 +12,21 @@ import java.util.List;
  * @param minSizeGainPercent  compressed-size reduction that makes a method SMALLER
  * @param maxSlowdownPercent  MB/s loss beyond which a method is SLOWER (and a size gain no longer counts)
  * @param minDurationSeconds  backups shorter than this are not compared: their time is mostly fixed cost
+ * @param minCpuGainPercent   CPU-seconds-per-GB reduction that makes a method CHEAPER (issue 30)
+ * @param maxCpuLossPercent   CPU-seconds-per-GB increase beyond which a method is COSTLIER
  */
 public record VerdictThresholds(Integer minBackups, Double minSpeedGainPercent, Double maxRatioLossPercent,
-                                Double minSizeGainPercent, Double maxSlowdownPercent, Integer minDurationSeconds) {
+                                Double minSizeGainPercent, Double maxSlowdownPercent, Integer minDurationSeconds,
+                                Double minCpuGainPercent, Double maxCpuLossPercent) {
 
-    public static final VerdictThresholds DEFAULTS = new VerdictThresholds(null, null, null, null, null, null);
+    public static final VerdictThresholds DEFAULTS = new VerdictThresholds(null, null, null, null, null, null, null, null);
+
+    /** As before issue 30: CPU thresholds at their defaults. */
+    public VerdictThresholds(Integer minBackups, Double minSpeedGainPercent, Double maxRatioLossPercent,
+                             Double minSizeGainPercent, Double maxSlowdownPercent, Integer minDurationSeconds) {
+        this(minBackups, minSpeedGainPercent, maxRatioLossPercent, minSizeGainPercent, maxSlowdownPercent, minDurationSeconds,
+                null, null);
+    }
 
     public VerdictThresholds {
         minBackups = minBackups == null ? 3 : minBackups;
@@ -25,6 +35,8 @@ public record VerdictThresholds(Integer minBackups, Double minSpeedGainPercent, 
         minSizeGainPercent = minSizeGainPercent == null ? 20.0 : minSizeGainPercent;
         maxSlowdownPercent = maxSlowdownPercent == null ? 10.0 : maxSlowdownPercent;
         minDurationSeconds = minDurationSeconds == null ? 60 : minDurationSeconds;
+        minCpuGainPercent = minCpuGainPercent == null ? 25.0 : minCpuGainPercent;
+        maxCpuLossPercent = maxCpuLossPercent == null ? 25.0 : maxCpuLossPercent;
     }
 
     /** Adds a problem per bad value, each naming its key under {@code key}. */
@@ -36,6 +48,11 @@ public record VerdictThresholds(Integer minBackups, Double minSpeedGainPercent, 
         percent(problems, key + ".maxRatioLossPercent", maxRatioLossPercent, true);
         percent(problems, key + ".minSizeGainPercent", minSizeGainPercent, false);
         percent(problems, key + ".maxSlowdownPercent", maxSlowdownPercent, true);
+        percent(problems, key + ".minCpuGainPercent", minCpuGainPercent, false);
+        percent(problems, key + ".maxCpuLossPercent", maxCpuLossPercent, true);
+        if (minCpuGainPercent >= 100) {
+            problems.add(key + ".minCpuGainPercent: must be under 100 (a backup cannot cost no CPU), got " + minCpuGainPercent);
+        }
         if (minSizeGainPercent >= 100) {
             problems.add(key + ".minSizeGainPercent: must be under 100 (a backup cannot shrink by all of it), got " + minSizeGainPercent);
         }

@@ -1,5 +1,6 @@
 package io.qatwatch.collector.store;
 
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupCpu;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -12,8 +13,11 @@ import java.time.Instant;
  * columns read only when one is set, and on SQLite the other texts come as one, split here: 8 column reads a row
  * instead of 30. Which texts are null the flags say; a row whose texts hold the separator is read column by column.
  * It reads the log-chain columns of issue 31 (LSNs, differential base, recovery model, begins_log_chain, device name),
- * which the alert stage turns into compact {@code LogChain}s and does not keep in its records; not the CPU of issue 30
- * (null in its records): {@link BackupsTable#read} reads every column.
+ * which the alert stage turns into compact {@code LogChain}s and does not keep in its records. Of the CPU of issue 30
+ * it reads what the compression comparison needs, one column for a row without it (the first sample's time, null), four
+ * more for a row with it (request and process milliseconds, the last sample's time, whether the process figure is
+ * reliable): those records' {@code samples} is 1, the session figure and the note null. {@link BackupsTable#read} reads
+ * every column.
  */
 final class BackupRows {
 
@@ -56,7 +60,8 @@ final class BackupRows {
             joined = j.toString();
         }
         return "backup_set_id, started_at, finished_at, size_bytes, compressed_bytes, " + flags() + ", " + joined + ", "
-                + texts + ", key_algorithm, encryptor_thumbprint, encryptor_type";
+                + texts + ", key_algorithm, encryptor_thumbprint, encryptor_type, cpu_first_at, cpu_last_at, cpu_request_ms, "
+                + "cpu_process_ms, cpu_process_reliable";
     }
 
     /** The record of a row selected with {@link #columns}, its first column at {@code at}. */
@@ -110,7 +115,22 @@ final class BackupRows {
                 flag(texts[14]),
                 flag(texts[15]),
                 texts[16],
-                null);
+                cpu(rs, encryption + 3));
+    }
+
+    /** The CPU the compression comparison weighs; null (one column read) for a backup no poll saw run. */
+    private static BackupCpu cpu(ResultSet rs, int at) throws SQLException {
+        long first = rs.getLong(at);
+        if (rs.wasNull()) {
+            return null;
+        }
+        Instant last = Instant.ofEpochMilli(rs.getLong(at + 1));
+        long request = rs.getLong(at + 2);
+        Long requestMs = rs.wasNull() ? null : request;
+        long process = rs.getLong(at + 3);
+        Long processMs = rs.wasNull() ? null : process;
+        Boolean reliable = processMs == null ? null : rs.getInt(at + 4) != 0;
+        return new BackupCpu(requestMs, null, 1, Instant.ofEpochMilli(first), last, processMs, null, reliable, null);
     }
 
     /** A flag column read as text: SQLite's and PostgreSQL's integers 0 and 1. */

@@ -137,10 +137,16 @@ public record CompressionQuery(String host, String instance, String database, Ve
             a.put("mbpsIqr", List.of(round(s.mbps().q1(), 2), round(s.mbps().q3(), 2)));
             a.put("medianRatio", round(s.ratio().median(), 3));
             a.put("ratioIqr", List.of(round(s.ratio().q1(), 3), round(s.ratio().q3(), 3)));
+            a.put("cpuBackups", s.cpuBackups());
+            a.put("medianCpuSecondsPerGb", s.cpuSecondsPerGb() == null ? null : round(s.cpuSecondsPerGb().median(), 3));
+            a.put("cpuSecondsPerGbIqr", s.cpuSecondsPerGb() == null ? null
+                    : List.of(round(s.cpuSecondsPerGb().q1(), 3), round(s.cpuSecondsPerGb().q3(), 3)));
             a.put("latestFinish", s.latest());
             a.put("verdict", e.judgement() == null ? null : e.judgement().verdict().name());
             a.put("speedGainPercent", e.judgement() == null ? null : round(e.judgement().speedGainPercent(), 1));
             a.put("sizeGainPercent", e.judgement() == null ? null : round(e.judgement().sizeGainPercent(), 1));
+            a.put("cpuGainPercent", e.judgement() == null || !e.judgement().cpuObserved() ? null
+                    : round(e.judgement().cpuGainPercent(), 1));
             algorithms.add(a);
         }
         row.put("algorithms", algorithms);
@@ -150,6 +156,10 @@ public record CompressionQuery(String host, String instance, String database, Ve
         row.put("verdict", c.verdict().name());
         row.put("speedGainPercent", c.speedGainPercent() == null ? null : round(c.speedGainPercent(), 1));
         row.put("sizeGainPercent", c.sizeGainPercent() == null ? null : round(c.sizeGainPercent(), 1));
+        row.put("cpuGainPercent", c.cpuGainPercent() == null ? null : round(c.cpuGainPercent(), 1));
+        row.put("cpuNote", c.alternative() == null || c.cpuGainPercent() != null ? null
+                : "CPU not observed on enough backups of both methods (backups that ran between the agent's polls, or a login "
+                        + "without VIEW SERVER STATE): the verdict rests on time and size");
         return row;
     }
 

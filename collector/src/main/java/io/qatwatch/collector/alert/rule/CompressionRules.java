@@ -59,7 +59,7 @@ final class CompressionRules {
                 continue;
             }
             Judgement j = qat.get().judgement();
-            if (j.verdict() != Verdict.NO_GAIN && j.verdict() != Verdict.SLOWER) {
+            if (j.verdict() != Verdict.NO_GAIN && j.verdict() != Verdict.SLOWER && j.verdict() != Verdict.COSTLIER) {
                 continue;
             }
             AlgorithmStats mine = qat.get().stats();
@@ -68,6 +68,9 @@ final class CompressionRules {
             String how = j.verdict() == Verdict.SLOWER
                     ? Fmt.one(-j.speedGainPercent()) + " % slower than " + base.method().label()
                     : "no faster or smaller than " + base.method().label();
+            if (j.verdict() == Verdict.COSTLIER) {
+                how += ", and cost " + Fmt.one(-j.cpuGainPercent()) + " % more CPU per GB";
+            }
             List<Fact> facts = new ArrayList<>();
             facts.add(new Fact("Measured", measured(mine) + "; " + measured(base)));
             facts.add(new Fact("Verdict", j.verdict() + " (" + gains(j) + "; " + thresholds(t) + ")"));
@@ -86,15 +89,29 @@ final class CompressionRules {
         return c.kind().label() + " " + c.target() + (c.backupEncrypted() ? " encrypted" : "");
     }
 
-    /** "QAT_DEFLATE (HARDWARE): 8 fulls, median 1 h 23 min, 312.4 MB/s, 38.8 % saved". */
+    /**
+     * "QAT_DEFLATE (HARDWARE): 8 fulls, median 1 h 23 min, 312.4 MB/s, 38.8 % saved, 1.9 CPU s/GB (CPU seen on 6)";
+     * without the CPU part when no poll saw one run.
+     */
     static String measured(AlgorithmStats s) {
         return s.method().label() + ": " + s.backups() + " backups" + (s.copyOnlyBackups() > 0 ? " (" + s.copyOnlyBackups()
                 + " copy-only)" : "") + ", median " + Fmt.minutes(s.seconds().median() / 60) + ", " + Fmt.one(s.mbps().median())
-                + " MB/s, " + Fmt.one(s.savedPercent()) + " % saved";
+                + " MB/s, " + Fmt.one(s.savedPercent()) + " % saved"
+                + (s.cpuSecondsPerGb() == null ? "" : ", " + Fmt.two(s.cpuSecondsPerGb().median()) + " CPU s/GB (CPU seen on "
+                        + s.cpuBackups() + ")");
     }
 
     private static String gains(Judgement j) {
-        return Judgement.words(j.speedGainPercent(), j.sizeGainPercent());
+        return j.gainWords();
+    }
+
+    /** ", 71 % less CPU" / ", 40 % more CPU" when CPU was observed on both sides; empty otherwise. */
+    static String cpuWords(Judgement j) {
+        if (j == null || !j.cpuObserved()) {
+            return "";
+        }
+        double g = j.cpuGainPercent();
+        return ", " + Fmt.one(Math.abs(g)) + " % " + (g >= 0 ? "less" : "more") + " CPU";
     }
 
     private static String thresholds(VerdictThresholds t) {
@@ -212,7 +229,8 @@ final class CompressionRules {
                 }
             }
             if (best != null) {
-                out.add(new Fact("Remedy", remedy(fleet, ia, trend, d, c, now.get(), best, rules.backupWindowCreep().horizonDays())));
+                out.add(new Fact("Remedy", remedy(fleet, ia, trend, d, c, now.get(), best, Judgement.of(now.get(), best, t),
+                        rules.backupWindowCreep().horizonDays())));
             }
         }
         return out;
@@ -223,7 +241,7 @@ final class CompressionRules {
      * (...); margin then 5 h 02 min, above the safety margin of 1 h 00 min for the whole horizon (21 days)".
      */
     private static String remedy(FleetAnalysis fleet, InstanceAnalysis ia, CreepTrend trend, DatabaseDriver d, Comparison c,
-                                 AlgorithmStats now, AlgorithmStats alternative, int horizonDays) {
+                                 AlgorithmStats now, AlgorithmStats alternative, Judgement judgement, int horizonDays) {
         double saved = savedMinutes(d.latestDurationMinutes(), now, alternative);
         double marginThen = trend.projectedMarginMinutes() + saved;
         double safety = trend.safetyMarginMinutes();
@@ -235,7 +253,8 @@ final class CompressionRules {
                 .append(" saves ~").append(Fmt.minutes(saved)).append(" per ").append(c.kind().label()).append(", as measured on ")
                 .append(backups(alternative)).append(" (").append(now.method().label()).append(' ').append(Fmt.one(now.mbps().median()))
                 .append(" MB/s, ").append(alternative.method().label()).append(' ').append(Fmt.one(alternative.mbps().median()))
-                .append(" MB/s, ").append(FleetCompression.target(c.target())).append("); margin then ").append(Fmt.minutes(marginThen));
+                .append(" MB/s").append(cpuWords(judgement)).append(", ").append(FleetCompression.target(c.target()))
+                .append("); margin then ").append(Fmt.minutes(marginThen));
         if (marginThen < safety) {
             s.append(", still under the safety margin of ").append(Fmt.minutes(safety));
         } else if (atHorizon >= safety) {
