@@ -107,7 +107,7 @@ class ReportStoreTest {
                     List.of(withKey), golden.probes()), BASE);
 
             assertThat(store.backups("sql01", s.name(), BASE.minus(Duration.ofDays(400))))
-                    .as("the alert stage's reader: with issue 31's chain columns, without issue 30's CPU (BackupChainCpuColumnsTest)")
+                    .as("the alert stage's reader: with issue 31's chain columns and the CPU the comparison weighs (BackupChainCpuColumnsTest)")
                     .extracting(StoredBackup::backup).containsExactly(lean(b), snapshot);
             assertThat(store.fleet().get(0).instances().get(0).asymmetricKeys()).containsExactly(key);
             assertThat(store.fleet().get(0).instances().get(0).databases()).isEqualTo(s.databases());
@@ -197,9 +197,13 @@ class ReportStoreTest {
         }
     }
 
-    /** {@code b} as the alert stage's reader returns it: no LSNs, recovery model, device name or CPU. */
-    /** As the alert stage's reader reads it: everything but the CPU of issue 30. */
+    /**
+     * As the alert stage's reader reads it: of the CPU of issue 30 only what the compression comparison weighs (the
+     * request's and the process's milliseconds, the sample times, whether the process figure is reliable).
+     */
     private static SqlInstanceSnapshot.BackupRecord lean(SqlInstanceSnapshot.BackupRecord b) {
-        return b.withCpu(null);
+        SqlInstanceSnapshot.BackupCpu c = b.cpu();
+        return b.withCpu(c == null ? null : new SqlInstanceSnapshot.BackupCpu(c.requestCpuMs(), null, 1, c.firstSampleAt(),
+                c.lastSampleAt(), c.processCpuMs(), null, c.processCpuMs() == null ? null : c.processReliable(), null));
     }
 }

@@ -98,7 +98,8 @@ class CompressionApiTest {
             JsonArray rows = all.bodyAsJsonArray();
             JsonObject sales = rows.getJsonObject(0);
             assertThat(sales.fieldNames()).containsExactly("host", "instance", "database", "backupType", "target", "encrypted",
-                    "algorithms", "baseline", "alternative", "current", "verdict", "speedGainPercent", "sizeGainPercent");
+                    "algorithms", "baseline", "alternative", "current", "verdict", "speedGainPercent", "sizeGainPercent",
+                    "cpuGainPercent", "cpuNote");
             assertThat(List.of(sales.getString("host"), sales.getString("instance"), sales.getString("database"),
                     sales.getString("backupType"), sales.getString("target"), sales.getString("baseline"),
                     sales.getString("alternative"), sales.getString("current"), sales.getString("verdict")))
