@@ -1,6 +1,8 @@
 package io.qatwatch.collector.metrics;
 
 import io.qatwatch.collector.metrics.PrometheusText.Type;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -12,6 +14,7 @@ public final class CollectorMetrics implements MetricsSource {
     private final LongAdder duplicates = new LongAdder();
     private final LongAdder backupsStored = new LongAdder();
     private final Map<String, LongAdder> rejected = new ConcurrentHashMap<>();
+    private final Map<List<String>, LongAdder> apiBodiesRejected = new ConcurrentHashMap<>();
     private final LongAdder ingestSeconds = new LongAdder();
     private final LongAdder ingestCount = new LongAdder();
     private final Map<String, LongAdder> notificationsSent = new ConcurrentHashMap<>();
@@ -38,6 +41,11 @@ public final class CollectorMetrics implements MetricsSource {
     /** A refused report, by reason: {@code unauthorized}, {@code invalid}, {@code too_large}, {@code rate_limited}, ... */
     public void rejected(String reason) {
         rejected.computeIfAbsent(reason, r -> new LongAdder()).increment();
+    }
+
+    /** A request body an API route other than reports refused: its route ({@code notes}, {@code tokens}, ...) and reason. */
+    public void apiBodyRejected(String route, String reason) {
+        apiBodiesRejected.computeIfAbsent(List.of(route, reason), k -> new LongAdder()).increment();
     }
 
     /** A notification a chat channel accepted. */
@@ -77,6 +85,15 @@ public final class CollectorMetrics implements MetricsSource {
         out.family("qatwatch_reports_rejected_total", Type.COUNTER, "Reports refused, by reason.");
         rejected.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> out.sample(Map.of("reason", e.getKey()), e.getValue().sum()));
+        out.family("qatwatch_api_bodies_rejected_total", Type.COUNTER,
+                "Request bodies refused by an API route other than reports, by route and reason.");
+        apiBodiesRejected.entrySet().stream().sorted(Map.Entry.comparingByKey((a, b) -> String.join("/", a).compareTo(String.join("/", b))))
+                .forEach(e -> {
+                    Map<String, String> labels = new LinkedHashMap<>();
+                    labels.put("route", e.getKey().get(0));
+                    labels.put("reason", e.getKey().get(1));
+                    out.sample(labels, e.getValue().sum());
+                });
         out.family("qatwatch_ingest_latency_seconds", Type.HISTOGRAM, "Time from request to answer for accepted reports.");
         for (int i = 0; i < latencyBucketsMs.length; i++) {
             out.sample("_bucket", Map.of("le", Double.toString(latencyBucketsMs[i] / 1000.0)), latencyCounts[i].sum());

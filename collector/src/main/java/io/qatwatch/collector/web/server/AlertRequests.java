@@ -18,7 +18,6 @@ final class AlertRequests {
 
     /** The longest acknowledgement expiry accepted. */
     static final Duration LONGEST = Duration.ofDays(30);
-    private static final int MAX_TEXT = 2000;
 
     private final Supplier<AlertActions> actions;
     private final Clock clock;
@@ -102,7 +101,7 @@ final class AlertRequests {
     }
 
     private static String text(JsonObject json, String field) throws BadRequest {
-        return RequestFields.text(json, field, MAX_TEXT, true);
+        return RequestFields.note(json, field);
     }
 
     private static Instant expiry(JsonObject json, Instant now) throws BadRequest {

@@ -41,7 +41,6 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -154,36 +153,31 @@ public final class CollectorServer extends VerticleBase {
         ReadAccess readAccess = new ReadAccess(readWorker, tokens, sessions, clock, settings.statusPage().openOnLoopback());
         SignIn signIn = new SignIn(readWorker, tokens, sessions, clock, settings.tls().enabled(), settings.statusPage().notice());
         router.get("/login").handler(signIn::page);
-        router.post("/login").handler(BodyHandler.create(false).setBodyLimit(8 * 1024)).handler(signIn::signIn);
-        router.post("/logout").handler(BodyHandler.create(false).setBodyLimit(8 * 1024)).handler(signIn::signOut);
+        BodyLimit.SIGN_IN.answerOversized(router.post("/login").handler(BodyLimit.SIGN_IN.reader()).handler(signIn::signIn), metrics);
+        BodyLimit.SIGN_OUT.answerOversized(router.post("/logout").handler(BodyLimit.SIGN_OUT.reader()).handler(signIn::signOut), metrics);
         router.get("/api/v1/fleet").handler(ctx -> readAccess.require(ctx, false, () -> fleet(ctx)));
         router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
         AlertRequests alertRequests = new AlertRequests(() -> actions, clock);
         router.get("/api/v1/alerts/:id").handler(ctx -> readAccess.require(ctx, false, () -> alertRequests.show(ctx)));
-        changeWithBody(router, readAccess, "/api/v1/alerts/:id/acknowledge", Kind.OPERATOR, 16 * 1024, alertRequests::acknowledge);
+        changeWithBody(router, readAccess, "/api/v1/alerts/:id/acknowledge", Kind.OPERATOR, BodyLimit.ACKNOWLEDGE, alertRequests::acknowledge);
         router.delete("/api/v1/alerts/:id/acknowledge")
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.unacknowledge(ctx)));
-        changeWithBody(router, readAccess, "/api/v1/alerts/:id/notes", Kind.OPERATOR, 16 * 1024, alertRequests::note);
+        changeWithBody(router, readAccess, "/api/v1/alerts/:id/notes", Kind.OPERATOR, BodyLimit.NOTES, alertRequests::note);
         router.get("/api/v1/instances/:host/:instance/windows")
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
         router.get("/api/v1/instances/:host/:instance/accelerator")
                 .handler(ctx -> readAccess.require(ctx, false, () -> accelerator(ctx)));
         router.get("/api/v1/compression").handler(ctx -> readAccess.require(ctx, false, () -> compression(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
-        changeWithBody(router, readAccess, "/api/v1/silences", Kind.OPERATOR, 64 * 1024, this::createSilence);
+        changeWithBody(router, readAccess, "/api/v1/silences", Kind.OPERATOR, BodyLimit.SILENCES, this::createSilence);
         router.delete("/api/v1/silences/:id")
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> expireSilence(ctx)));
         TokenApi tokenApi = new TokenApi(storeWorker, tokens, clock);
         router.get("/api/v1/tokens").handler(ctx -> readAccess.require(ctx, Kind.ADMIN, false, () -> tokenApi.list(ctx)));
-        changeWithBody(router, readAccess, "/api/v1/tokens", Kind.ADMIN, 4 * 1024, tokenApi::add);
+        changeWithBody(router, readAccess, "/api/v1/tokens", Kind.ADMIN, BodyLimit.TOKENS, tokenApi::add);
         router.delete("/api/v1/tokens/:name")
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.ADMIN, () -> tokenApi.revoke(ctx)));
         router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
-        router.errorHandler(413, ctx -> {
-            metrics.rejected("too_large");
-            json(ctx, 413, new JsonObject().put("error", "body larger than ingest.maxBodyBytes ("
-                    + settings.ingest().maxBodyBytes() + " bytes); send fewer backups per report").put("field", "$"));
-        });
         router.errorHandler(404, ctx -> json(ctx, 404, new JsonObject().put("error", "no such path: "
                 + ctx.request().path() + " (see docs/collector.md for the API)")));
         router.errorHandler(405, ctx -> json(ctx, 405, new JsonObject().put("error", ctx.request().method()
@@ -389,19 +383,19 @@ public final class CollectorServer extends VerticleBase {
     }
 
     /**
-     * A {@code POST} that changes something and carries a JSON body of at most {@code limit} bytes: the token (or
+     * A {@code POST} that changes something and carries a JSON body within its route's {@code limit}: the token (or
      * session) and its role are checked first, on the request's headers alone, with the request paused; only then
      * does BodyHandler resume it and read the body, and a cookie session's CSRF token is checked against it. Nothing
      * of an unauthenticated client's body is read. (Two routes: Vert.x Web wants a route's BodyHandler first.)
      */
-    private static void changeWithBody(Router router, ReadAccess readAccess, String path, Kind needed, int limit,
+    private void changeWithBody(Router router, ReadAccess readAccess, String path, Kind needed, BodyLimit limit,
             Consumer<RoutingContext> handler) {
         router.post(path).handler(ctx -> {
             ctx.request().pause();
             readAccess.require(ctx, needed, false, ctx::next);
         });
-        router.post(path).handler(BodyHandler.create(false).setBodyLimit(limit))
-                .handler(ctx -> readAccess.requireToChange(ctx, needed, () -> handler.accept(ctx)));
+        limit.answerOversized(router.post(path).handler(limit.reader())
+                .handler(ctx -> readAccess.requireToChange(ctx, needed, () -> handler.accept(ctx))), metrics);
     }
 
     private void compression(RoutingContext ctx) {
