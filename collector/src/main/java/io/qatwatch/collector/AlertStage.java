@@ -258,10 +258,15 @@ public final class AlertStage {
             if (leases != null) {
                 // renew, and take what a dead collector left: ownership moves within a lease and a third even while
                 // an evaluation waits for a slow channel; giving slices up waits for an evaluation's start
-                renewTimer = vertx.setPeriodic(evaluation.renewMillis(), t -> vertx.executeBlocking(
-                                () -> leases.balance(slice -> false), false)
-                        .onSuccess(this::noticeLostLeases)
-                        .onFailure(e -> LOG.warn("alerts: renewing the slice leases failed: {}", e.toString())));
+                // one renewal at a time: while the database is away a tick that finds the last one waiting is skipped
+                SingleFlight renewal = new SingleFlight();
+                renewTimer = vertx.setPeriodic(evaluation.renewMillis(), t -> {
+                    Future<Set<Integer>> renewed = renewal.run(() -> vertx.executeBlocking(() -> leases.balance(slice -> false), false));
+                    if (renewed != null) {
+                        renewed.onSuccess(this::noticeLostLeases)
+                                .onFailure(e -> LOG.warn("alerts: renewing the slice leases failed: {}", e.toString()));
+                    }
+                });
             }
             return null;
         });
