@@ -412,10 +412,6 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     private record BackupPages(List<BackupRecord> rows, Long highWaterMark, boolean more) {
     }
 
-    /** A backupset row with the server that wrote it. */
-    private record HistoryRow(BackupRecord backup, String serverName) {
-    }
-
     /**
      * Keyset paging above the high-water mark, up to the highest backup_set_id asked first: the query itself leaves out
      * the rows another server wrote (a RESTORE copies the source's backup history into msdb), so a short page means
@@ -461,7 +457,10 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
 
     private List<BackupRecord> readBackups(ResultSet rs, boolean hasAlgorithm) throws SQLException {
         List<BackupRecord> list = new ArrayList<>();
+        boolean chainColumns = BackupChainColumns.present(rs);
         while (rs.next()) {
+            BackupChainColumns chain = chainColumns ? BackupChainColumns.read(rs) : BackupChainColumns.NONE;
+            String physicalDevice = rs.getString("physical_device_name");
             Integer timeZone = intOrNull(rs, "time_zone");
             long size = bytes(rs.getBigDecimal("backup_size"));
             BigDecimal compressed = rs.getBigDecimal("compressed_backup_size");
@@ -488,10 +487,13 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
                     SqlServerValues.thumbprint(rs.getBytes("encryptor_thumbprint")),
                     rs.getString("encryptor_type"),
                     SqlServerValues.deviceType(device),
-                    SqlServerValues.target(device, rs.getString("physical_device_name")),
+                    SqlServerValues.target(device, physicalDevice),
                     SqlServerValues.guid(rs.getString("family_guid")),
                     isSnapshot,
-                    mediaFamilies(intIfPresent(rs, "media_family_count"))));
+                    mediaFamilies(intIfPresent(rs, "media_family_count")),
+                    chain.firstLsn(), chain.lastLsn(), chain.checkpointLsn(), chain.databaseBackupLsn(),
+                    chain.differentialBaseLsn(), chain.differentialBaseGuid(), chain.recoveryModel(), chain.beginsLogChain(),
+                    chain.hasIncompleteMetadata(), physicalDevice, null));
         }
         return list;
     }
