@@ -137,9 +137,14 @@ public final class CollectorServer extends VerticleBase {
         readWorker = vertx.createSharedWorkerExecutor("qatwatch-read-" + instance, 2);
         Router router = Router.router(vertx);
         HeaderDeadline deadline = new HeaderDeadline(vertx, settings.ingest().headerTimeoutSeconds() * 1000L);
+        AmbiguousLength ambiguous = new AmbiguousLength();
         router.route().handler(ctx -> {
             // no answer is sniffed into something else: a 400 that repeats a filter stays text
             ctx.response().putHeader("X-Content-Type-Options", "nosniff");
+            if (ambiguous.refused(ctx.request())) {
+                metrics.rejected("invalid");
+                return;
+            }
             deadline.requestStarted(ctx);
             ctx.next();
         });
@@ -211,7 +216,10 @@ public final class CollectorServer extends VerticleBase {
                     .setKeyPath(settings.tls().keyFile().toString()));
         }
         settings.listen().plainTextWarning(settings.tls()).ifPresent(LOG::warn);
-        return vertx.createHttpServer(options).connectionHandler(deadline::opened).invalidRequestHandler(this::invalidRequest)
+        return vertx.createHttpServer(options).connectionHandler(connection -> {
+                    ambiguous.watch(connection, options);
+                    deadline.opened(connection);
+                }).invalidRequestHandler(this::invalidRequest)
                 .requestHandler(router).listen().onSuccess(s -> server = s);
     }
 
