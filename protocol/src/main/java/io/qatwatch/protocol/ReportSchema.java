@@ -33,6 +33,10 @@ public final class ReportSchema {
     public static final int MAX_HISTORY_ROWS_PER_INSTANCE = 20_000;
     /** BACKUP writes to at most 64 devices (files or URLs) at once. */
     public static final int MAX_MEDIA_FAMILIES = 64;
+    /** An LSN is {@code numeric(25,0)} in msdb: at most 25 decimal digits. */
+    public static final int LSN_DIGITS = 25;
+    /** {@code backupmediafamily.physical_device_name} is {@code nvarchar(260)}. */
+    public static final int PHYSICAL_DEVICE_CHARS = 260;
 
     /** The characters no string of a report may hold: C0 and C1 controls, DEL, and the line and paragraph separators. */
     public static boolean isControl(char c) {
@@ -288,7 +292,22 @@ public final class ReportSchema {
                                     + "null from agents before issue 14"),
                             opt("mediaFamilyCount", integer(1, MAX_MEDIA_FAMILIES), "the stripes (files, URLs, devices) it was "
                                     + "written to: `backupmediafamily` rows of its media set, mirrors not counted; null from "
-                                    + "agents before issue 15"))
+                                    + "agents before issue 15"),
+                            opt("firstLsn", lsn(), "`backupset.first_lsn`; this and every field below added by issues 30 "
+                                    + "and 31, null from older agents"),
+                            opt("lastLsn", lsn(), "`backupset.last_lsn`: the next log backup of an unbroken chain starts at it"),
+                            opt("checkpointLsn", lsn(), "`backupset.checkpoint_lsn`"),
+                            opt("databaseBackupLsn", lsn(), "`backupset.database_backup_lsn`: the `checkpointLsn` of the "
+                                    + "latest full before it"),
+                            opt("differentialBaseLsn", lsn(), "`backupset.differential_base_lsn`: a differential's base full"),
+                            opt("differentialBaseGuid", text(64), "`backupset.differential_base_guid`"),
+                            opt("recoveryModel", oneOf("FULL", "BULK-LOGGED", "SIMPLE"), "`backupset.recovery_model` "
+                                    + "as msdb spells it"),
+                            opt("beginsLogChain", bool(), "`backupset.begins_log_chain`"),
+                            opt("hasIncompleteMetadata", bool(), "`backupset.has_incomplete_metadata`"),
+                            opt("physicalDeviceName", text(PHYSICAL_DEVICE_CHARS), "`backupmediafamily.physical_device_name`"
+                                    + " of the first media family: a file, a URL, `NUL`, a virtual device's name"),
+                            opt("cpu", cpu(), "the CPU the backup was seen to use while it ran; null when no poll saw it"))
                             .notBefore("finishedAt", "startedAt", "finishes before it starts"), MAX_BACKUPS_PER_INSTANCE),
                             "backups this instance took (`msdb.dbo.backupset` rows whose `server_name` is the instance's), "
                             + "above the previous high-water mark; null when not read"),
@@ -454,6 +473,27 @@ public final class ReportSchema {
 
     private static Text pciId() {
         return new Text(9, true, List.of(), Pattern.compile("[0-9a-f]{4}:[0-9a-f]{4}"), "vendor:device in lower-case hex, e.g. 8086:4940");
+    }
+
+    /** An LSN: {@code numeric(25,0)} as its decimal digits, so that no JSON reader rounds it through a double. */
+    private static Text lsn() {
+        return new Text(LSN_DIGITS, true, List.of(), Pattern.compile("[0-9]{1," + LSN_DIGITS + "}"),
+                "decimal digits, at most " + LSN_DIGITS + " (`numeric(25,0)`), as a JSON string");
+    }
+
+    /** {@code BackupCpu}: what the polls of a running backup or restore saw it use. */
+    private static Obj cpu() {
+        return object(
+                opt("requestCpuMs", count(), "`sys.dm_exec_requests.cpu_time` at the last poll that saw the request"),
+                opt("sessionCpuMs", count(), "growth of `sys.dm_exec_sessions.cpu_time` between the first and last poll"),
+                req("samples", integer(1, Integer.MAX_VALUE), "polls that saw the request"),
+                req("firstSampleAt", observed(), ""),
+                req("lastSampleAt", observed(), ""),
+                opt("processCpuMs", count(), "the SQL Server process's CPU over the run less its rate before it"),
+                opt("processSamples", integer(0, Integer.MAX_VALUE), ""),
+                opt("processReliable", bool(), "false when other work overlapped the run"),
+                opt("processNote", freeText(), "why the process figure is unreliable or missing"))
+                .notBefore("lastSampleAt", "firstSampleAt", "last sample before the first");
     }
 
     private static Text guid() {

@@ -169,6 +169,19 @@ public record SqlInstanceSnapshot(
      * @param mediaFamilyCount the number of media families (stripes: files, URLs or devices) the backup was written to:
      *                       {@code backupmediafamily} rows of its {@code media_set_id}, mirrors not counted; null from
      *                       agents before issue 15
+     * @param firstLsn       {@code backupset.first_lsn} ({@code numeric(25,0)}), as decimal digits: never a {@code long}.
+     *                       Added by issues 30 and 31 with every field after it; null from older agents
+     * @param lastLsn        {@code backupset.last_lsn}: a log backup chains to the next one whose {@code first_lsn} equals it
+     * @param checkpointLsn  {@code backupset.checkpoint_lsn}: the LSN a differential's {@code differential_base_lsn} names
+     * @param databaseBackupLsn {@code backupset.database_backup_lsn}: the {@code checkpoint_lsn} of the latest full before it
+     * @param differentialBaseLsn {@code backupset.differential_base_lsn}: for a differential, the base full's LSN
+     * @param differentialBaseGuid {@code backupset.differential_base_guid}: for a differential, the base full's identity
+     * @param recoveryModel  {@code backupset.recovery_model} as msdb spells it: {@code FULL}, {@code BULK-LOGGED}, {@code SIMPLE}
+     * @param beginsLogChain {@code backupset.begins_log_chain}: the first log backup of a chain
+     * @param hasIncompleteMetadata {@code backupset.has_incomplete_metadata}: a tail-log backup with incomplete metadata
+     * @param physicalDeviceName {@code backupmediafamily.physical_device_name} of the first media family: the file, URL,
+     *                       {@code NUL} or a virtual device's name
+     * @param cpu            the CPU the backup was seen to use while it ran (issue 30); null when no poll saw it run
      */
     public record BackupRecord(
             long backupSetId,
@@ -190,7 +203,18 @@ public record SqlInstanceSnapshot(
             String target,
             String familyGuid,
             Boolean snapshot,
-            Integer mediaFamilyCount) {
+            Integer mediaFamilyCount,
+            String firstLsn,
+            String lastLsn,
+            String checkpointLsn,
+            String databaseBackupLsn,
+            String differentialBaseLsn,
+            String differentialBaseGuid,
+            String recoveryModel,
+            Boolean beginsLogChain,
+            Boolean hasIncompleteMetadata,
+            String physicalDeviceName,
+            BackupCpu cpu) {
 
         /** {@code backupset.key_algorithm} of a backup taken without encryption. */
         public static final String NO_ENCRYPTION = "NO_Encryption";
@@ -216,6 +240,27 @@ public record SqlInstanceSnapshot(
                     deviceType, target, familyGuid, snapshot, null);
         }
 
+        /** As issue 15 left it: no LSNs, recovery model, device name or CPU. */
+        public BackupRecord(long backupSetId, String databaseName, String databaseGuid, String type, boolean copyOnly,
+                            Instant startedAt, Instant finishedAt, boolean timeZoneKnown, long backupSizeBytes,
+                            Long compressedSizeBytes, String compressionAlgorithm, boolean hasChecksums, String keyAlgorithm,
+                            String encryptorThumbprint, String encryptorType, String deviceType, String target,
+                            String familyGuid, Boolean snapshot, Integer mediaFamilyCount) {
+            this(backupSetId, databaseName, databaseGuid, type, copyOnly, startedAt, finishedAt, timeZoneKnown, backupSizeBytes,
+                    compressedSizeBytes, compressionAlgorithm, hasChecksums, keyAlgorithm, encryptorThumbprint, encryptorType,
+                    deviceType, target, familyGuid, snapshot, mediaFamilyCount, null, null, null, null, null, null, null, null,
+                    null, null, null);
+        }
+
+        /** This backup with the CPU a poll saw it use. */
+        public BackupRecord withCpu(BackupCpu observed) {
+            return new BackupRecord(backupSetId, databaseName, databaseGuid, type, copyOnly, startedAt, finishedAt,
+                    timeZoneKnown, backupSizeBytes, compressedSizeBytes, compressionAlgorithm, hasChecksums, keyAlgorithm,
+                    encryptorThumbprint, encryptorType, deviceType, target, familyGuid, snapshot, mediaFamilyCount, firstLsn,
+                    lastLsn, checkpointLsn, databaseBackupLsn, differentialBaseLsn, differentialBaseGuid, recoveryModel,
+                    beginsLogChain, hasIncompleteMetadata, physicalDeviceName, observed);
+        }
+
         /**
          * Whether the backup itself was encrypted ({@code BACKUP ... WITH ENCRYPTION}): its key algorithm names one.
          * msdb writes {@code NO_Encryption} for an unencrypted backup, not null (backupset page). A TDE database's
@@ -237,6 +282,37 @@ public record SqlInstanceSnapshot(
         public boolean sizeIsEstimate() {
             return Boolean.TRUE.equals(snapshot);
         }
+    }
+
+    /**
+     * The CPU one backup (or restore) was seen to use, from two independent signals (issue 30). SQL Server's own
+     * {@code cpu_time} leaves out time spent in preemptive mode (code outside its scheduler, such as an external
+     * compression library), so it is a lower bound; the SQL Server process's CPU on the host over the backup's run,
+     * less the process's rate just before it started, is the second signal. Either may be null when not observed.
+     *
+     * @param requestCpuMs   {@code sys.dm_exec_requests.cpu_time} of the request at the last poll that saw it (ms)
+     * @param sessionCpuMs   growth of {@code sys.dm_exec_sessions.cpu_time} of its session from the first to the last poll
+     *                       that saw the request (ms)
+     * @param samples        how many polls saw the request
+     * @param firstSampleAt  when the first poll saw it
+     * @param lastSampleAt   when the last poll saw it: coverage is the part of the run between the two
+     * @param processCpuMs   the SQL Server process's CPU (kernel + user, every thread) over the run, less its rate before
+     *                       the run started (ms); null when the host signal was not read
+     * @param processSamples how many host samples that figure is made of
+     * @param processReliable false when another backup, a restore or heavy work overlapped the run, so the process's
+     *                       CPU is not this backup's alone
+     * @param processNote    why the process figure is unreliable or missing, in a sentence; null when reliable
+     */
+    public record BackupCpu(
+            Long requestCpuMs,
+            Long sessionCpuMs,
+            int samples,
+            Instant firstSampleAt,
+            Instant lastSampleAt,
+            Long processCpuMs,
+            Integer processSamples,
+            Boolean processReliable,
+            String processNote) {
     }
 
     /**

@@ -27,7 +27,7 @@ class ProtocolDocumentTest {
         String table = Files.readString(DOC);
         table = table.substring(table.indexOf("## Fields"), table.indexOf("## A complete example"));
         for (Class<?> type : List.of(SqlInstanceSnapshot.class, SqlInstanceSnapshot.DatabaseInfo.class,
-                SqlInstanceSnapshot.BackupRecord.class, SqlInstanceSnapshot.RunningBackup.class,
+                SqlInstanceSnapshot.BackupRecord.class, SqlInstanceSnapshot.BackupCpu.class, SqlInstanceSnapshot.RunningBackup.class,
                 SqlInstanceSnapshot.CertificateInfo.class, SqlInstanceSnapshot.AsymmetricKeyInfo.class,
                 SqlInstanceSnapshot.ServerInfo.class, SqlInstanceSnapshot.AcceleratorStatus.class,
                 SqlInstanceSnapshot.AgentJob.class, SqlInstanceSnapshot.JobSchedule.class, SqlInstanceSnapshot.JobRun.class,

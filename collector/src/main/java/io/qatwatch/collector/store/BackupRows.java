@@ -11,6 +11,8 @@ import java.time.Instant;
  * each against ~1 µs to step to the row). So the flags and nulls are packed into one integer in SQL, the encryption
  * columns read only when one is set, and on SQLite the seven other texts come as one, split here: 8 column reads a row
  * instead of 20. Which texts are null the flags say; a row whose texts hold the separator is read column by column.
+ * It does not read the LSNs, recovery model, device name and CPU of issues 30 and 31 (they stay null in its records):
+ * {@link BackupsTable#read} reads every column.
  */
 final class BackupRows {
 

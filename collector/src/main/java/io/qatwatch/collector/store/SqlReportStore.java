@@ -1,5 +1,9 @@
 package io.qatwatch.collector.store;
 
+import static io.qatwatch.collector.store.SqlValues.setInstant;
+import static io.qatwatch.collector.store.SqlValues.setInteger;
+import static io.qatwatch.collector.store.SqlValues.setLong;
+
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.qatwatch.protocol.AgentInfo;
@@ -265,6 +269,7 @@ public final class SqlReportStore implements ReportStore {
             db.migrate("host-tags", POSTGRES_TAGS_STEPS);
             db.migrate("jobs", POSTGRES_JOBS_STEPS);
             db.migrate("backups-indexes", INDEX_STEPS);
+            db.migrate(BackupsTable.CHAIN_AND_CPU_COMPONENT, BackupsTable.chainAndCpuSteps(kind));
             return;
         }
         db.migrate("reports", List.of(String.join(";\n", """
@@ -434,6 +439,7 @@ public final class SqlReportStore implements ReportStore {
                   PRIMARY KEY (host, instance, restore_history_id))""",
                 "CREATE INDEX restores_by_time ON restores(host, instance, restored_at)")));
         db.migrate("backups-indexes", INDEX_STEPS);
+        db.migrate(BackupsTable.CHAIN_AND_CPU_COMPONENT, BackupsTable.chainAndCpuSteps(kind));
     }
 
     @Override
@@ -854,12 +860,6 @@ public final class SqlReportStore implements ReportStore {
 
     /** Backup rows one PostgreSQL statement inserts: a round trip per report's backups, not per backup. */
     private static final int BACKUPS_PER_STATEMENT = 100;
-    private static final String BACKUP_COLUMNS = "INSERT INTO backups(host, instance, backup_set_id, database_name, "
-            + "database_guid, type, copy_only, started_at, finished_at, tz_known, size_bytes, compressed_bytes, algorithm, "
-            + "checksums, key_algorithm, encryptor_thumbprint, encryptor_type, device_type, target, family_guid, snapshot, "
-            + "media_families) VALUES ";
-    private static final String BACKUP_ROW = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-    private static final int BACKUP_PARAMS = 22;
 
     /**
      * Inserts the backups a backup stored before is not; returns how many were new. On SQLite one prepared statement
@@ -876,70 +876,16 @@ public final class SqlReportStore implements ReportStore {
         int perStatement = onlyWriter ? 1 : BACKUPS_PER_STATEMENT;
         for (int from = 0; from < backups.size(); from += perStatement) {
             List<BackupRecord> chunk = backups.subList(from, Math.min(backups.size(), from + perStatement));
-            PreparedStatement s = statement(c, BACKUP_COLUMNS + (BACKUP_ROW + ",").repeat(chunk.size() - 1) + BACKUP_ROW
+            PreparedStatement s = statement(c, BackupsTable.INSERT + (BackupsTable.ROW + ",").repeat(chunk.size() - 1) + BackupsTable.ROW
                     + " ON CONFLICT(host, instance, backup_set_id) DO NOTHING");
             int at = 0;
             for (BackupRecord b : chunk) {
-                bindBackup(s, at, host, snap.name(), b);
-                at += BACKUP_PARAMS;
+                BackupsTable.bind(s, at, host, snap.name(), b);
+                at += BackupsTable.PARAMS;
             }
             inserted += s.executeUpdate();
         }
         return inserted;
-    }
-
-    private static void bindBackup(PreparedStatement s, int at, String host, String instance, BackupRecord b)
-            throws SQLException {
-        s.setString(at + 1, host);
-        s.setString(at + 2, instance);
-        s.setLong(at + 3, b.backupSetId());
-        s.setString(at + 4, b.databaseName());
-        s.setString(at + 5, b.databaseGuid());
-        s.setString(at + 6, b.type());
-        s.setInt(at + 7, b.copyOnly() ? 1 : 0);
-        s.setLong(at + 8, b.startedAt().toEpochMilli());
-        s.setLong(at + 9, b.finishedAt().toEpochMilli());
-        s.setInt(at + 10, b.timeZoneKnown() ? 1 : 0);
-        s.setLong(at + 11, b.backupSizeBytes());
-        if (b.compressedSizeBytes() == null) {
-            s.setNull(at + 12, Types.BIGINT);
-        } else {
-            s.setLong(at + 12, b.compressedSizeBytes());
-        }
-        s.setString(at + 13, b.compressionAlgorithm());
-        s.setInt(at + 14, b.hasChecksums() ? 1 : 0);
-        s.setString(at + 15, b.keyAlgorithm());
-        s.setString(at + 16, b.encryptorThumbprint());
-        s.setString(at + 17, b.encryptorType());
-        s.setString(at + 18, b.deviceType());
-        s.setString(at + 19, b.target());
-        s.setString(at + 20, b.familyGuid());
-        if (b.snapshot() == null) {
-            s.setNull(at + 21, Types.INTEGER);
-        } else {
-            s.setInt(at + 21, b.snapshot() ? 1 : 0);
-        }
-        setInteger(s, at + 22, b.mediaFamilyCount());
-    }
-
-    private static void setInteger(PreparedStatement s, int at, Integer value) throws SQLException {
-        if (value == null) {
-            s.setNull(at, Types.INTEGER);
-        } else {
-            s.setInt(at, value);
-        }
-    }
-
-    private static void setLong(PreparedStatement s, int at, Long value) throws SQLException {
-        if (value == null) {
-            s.setNull(at, Types.BIGINT);
-        } else {
-            s.setLong(at, value);
-        }
-    }
-
-    private static void setInstant(PreparedStatement s, int at, Instant value) throws SQLException {
-        setLong(s, at, value == null ? null : value.toEpochMilli());
     }
 
     /** Columns and a row of {@code job_runs}, {@code command_log} and {@code restores}, and their keys. */
@@ -1666,33 +1612,7 @@ public final class SqlReportStore implements ReportStore {
 
     /** Maps a {@code backups} row back to its record. */
     static BackupRecord backupOf(ResultSet rs) throws SQLException {
-        long compressed = rs.getLong("compressed_bytes");
-        Long compressedBytes = rs.wasNull() ? null : compressed;
-        int snapshot = rs.getInt("snapshot");
-        Boolean isSnapshot = rs.wasNull() ? null : snapshot != 0;
-        int families = rs.getInt("media_families");
-        Integer mediaFamilies = rs.wasNull() ? null : families;
-        return new BackupRecord(
-                rs.getLong("backup_set_id"),
-                rs.getString("database_name"),
-                rs.getString("database_guid"),
-                rs.getString("type"),
-                rs.getInt("copy_only") != 0,
-                Instant.ofEpochMilli(rs.getLong("started_at")),
-                Instant.ofEpochMilli(rs.getLong("finished_at")),
-                rs.getInt("tz_known") != 0,
-                rs.getLong("size_bytes"),
-                compressedBytes,
-                rs.getString("algorithm"),
-                rs.getInt("checksums") != 0,
-                rs.getString("key_algorithm"),
-                rs.getString("encryptor_thumbprint"),
-                rs.getString("encryptor_type"),
-                rs.getString("device_type"),
-                rs.getString("target"),
-                rs.getString("family_guid"),
-                isSnapshot,
-                mediaFamilies);
+        return BackupsTable.read(rs);
     }
 
     @Override
