@@ -147,7 +147,7 @@ final class DemoFleet {
             // tonight (k = 0) the Warehouse full is slow: it runs now and will finish at 08:00, after opening
             long minutes = k == 0 ? 540 : 300 + 5L * Math.floorMod(k, 3);
             LocalDateTime start = evening.atTime(23, 0);
-            backups.add(full("Warehouse", WAREHOUSE, start, start.plusMinutes(minutes), 2_400L * 1024 * 1024 * MB, 2.7,
+            backups.add(full("Warehouse", WAREHOUSE, start, start.plusMinutes(minutes), 2_400L * 1024 * MB, 2.7,
                     "QAT_DEFLATE", disk("Warehouse", evening)));
         }
         return new SimulatedServer("demo-sql-amd01", "PROD", zone, clock, "16.0.4135.4",

@@ -79,6 +79,7 @@ public final class FleetCompression {
     private final List<TargetVerdicts> fleet;
     private final List<String> restoreReady;
     private final int probedHosts;
+    private final int withoutQatFacts;
     private final Map<String, List<Comparison>> byInstance = new LinkedHashMap<>();
     /** Each host's rows: from and to (exclusive) in {@link #rows}. */
     private final Map<String, int[]> hostRows = new java.util.HashMap<>();
@@ -121,6 +122,7 @@ public final class FleetCompression {
         Map<String, Map<String, Map<Verdict, Integer>>> fleetCounts = new TreeMap<>();
         TreeSet<String> ready = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         int probed = 0;
+        int unknown = 0;
         for (HostState h : state.hosts()) {
             List<String> names = new ArrayList<>(h.instances().size());
             List<List<Comparison>> lists = new ArrayList<>(h.instances().size());
@@ -143,11 +145,12 @@ public final class FleetCompression {
                             .computeIfAbsent(target, t -> new EnumMap<>(Verdict.class)).merge(v, n, Integer::sum))));
             hostRows.put(h.host(), new int[] {from, all.size()});
             hosts.put(h.host(), part.verdict());
-            if (h.qat() != null) {
-                probed++;
-                if (lacksQat(h) == null) {
-                    ready.add(h.host());
-                }
+            // every host that reported counts: one whose agent sent no QAT facts cannot be shown able to restore
+            probed++;
+            if (h.qat() == null) {
+                unknown++;
+            } else if (lacksQat(h) == null) {
+                ready.add(h.host());
             }
         }
         this.rows = List.copyOf(all);
@@ -155,6 +158,7 @@ public final class FleetCompression {
         this.fleet = verdicts(fleetCounts);
         this.restoreReady = List.copyOf(ready);
         this.probedHosts = probed;
+        this.withoutQatFacts = unknown;
     }
 
     /** One host's rows, verdict counts and whether it took QAT_DEFLATE backups. */
@@ -300,7 +304,7 @@ public final class FleetCompression {
         return restoreReady;
     }
 
-    /** Hosts whose agent reported QAT facts: the restore-ready hosts are counted out of these. */
+    /** Hosts that reported: the restore-ready hosts are counted out of these (those without QAT facts as not ready). */
     public int probedHosts() {
         return probedHosts;
     }
@@ -320,10 +324,17 @@ public final class FleetCompression {
         return job == null ? Optional.empty() : Optional.of(new Row(host, instance, job));
     }
 
-    /** "restorable on 3 of 12 probed hosts: a, b, c": the restore burden in words. */
+    /**
+     * "restorable on 3 of 12 probed hosts: a, b, c", "restorable on 0 of 1 probed host (it sent no QAT facts yet)":
+     * the restore burden in words.
+     */
     public String restoreBurden() {
         StringBuilder s = new StringBuilder("restorable on ").append(restoreReady.size()).append(" of ").append(probedHosts)
                 .append(probedHosts == 1 ? " probed host" : " probed hosts");
+        if (withoutQatFacts > 0) {
+            s.append(" (").append(withoutQatFacts == probedHosts && probedHosts == 1 ? "it" : withoutQatFacts + " of them")
+                    .append(" sent no QAT facts yet)");
+        }
         if (!restoreReady.isEmpty()) {
             s.append(": ").append(names(restoreReady));
         }

@@ -20,6 +20,13 @@ import java.util.Map;
  */
 public final class CompressionSamples {
 
+    /**
+     * The most MB/s a backup is believed: a backup reads and writes every byte, and a PCIe 4.0 x16 link moves about
+     * 32 GB/s, so a {@code backup_size} over its duration above this is a size in the wrong unit or an estimate, not a
+     * measurement (issue 29: a demo full of 5 h at "137,518.2 MB/s").
+     */
+    public static final double MAX_PLAUSIBLE_MBPS = 30_000;
+
     /** Backups kept per series: enough for a median and quartiles, few enough to keep for a whole fleet. */
     public static final int KEPT_PER_SERIES = 32;
 
@@ -75,7 +82,7 @@ public final class CompressionSamples {
 
     /**
      * Takes one backup: true when it counts (a full or differential, not a snapshot, not shorter than the
-     * minimum, not already taken: the same start, duration and sizes). A series keeps its newest backups by start.
+     * minimum, not faster than {@link #MAX_PLAUSIBLE_MBPS}, not already taken: the same start, duration and sizes). A series keeps its newest backups by start.
      */
     public boolean add(BackupRecord b, QatModes modes) {
         BackupKind kind = BackupKind.of(b.type());
@@ -83,7 +90,7 @@ public final class CompressionSamples {
             return false;
         }
         long millis = Duration.between(b.startedAt(), b.finishedAt()).toMillis();
-        if (millis < minDurationSeconds * 1000L) {
+        if (millis < minDurationSeconds * 1000L || b.backupSizeBytes() / 1_048_576.0 / (millis / 1000.0) > MAX_PLAUSIBLE_MBPS) {
             return false;
         }
         Method method = Method.of(b, modes.at(b.startedAt()));

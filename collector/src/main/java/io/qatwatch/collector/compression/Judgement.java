@@ -42,4 +42,24 @@ public record Judgement(Verdict verdict, double speedGainPercent, double sizeGai
         }
         return new Judgement(v, speed, size);
     }
+
+    /**
+     * The two gains as people read them everywhere (status page, alerts), with the signs the API gives
+     * {@code speedGainPercent} and {@code sizeGainPercent}: "speed gain +12.3 % (faster), size gain -5.4 % (larger)".
+     */
+    public static String words(double speedGainPercent, double sizeGainPercent) {
+        String speed = signed(speedGainPercent);
+        String size = signed(sizeGainPercent);
+        return "speed gain " + speed + " %" + (speed.equals("0.0") ? "" : speedGainPercent > 0 ? " (faster)" : " (slower)")
+                + ", size gain " + size + " %" + (size.equals("0.0") ? "" : sizeGainPercent > 0 ? " (smaller)" : " (larger)");
+    }
+
+    /** {@code +2.0}, {@code -25.8}, and {@code 0.0} for anything that rounds to zero (never {@code -0.0}). */
+    static String signed(double v) {
+        String t = String.format(java.util.Locale.ROOT, "%.1f", v);
+        if (t.equals("-0.0") || t.equals("0.0")) {
+            return "0.0";
+        }
+        return t.startsWith("-") ? t : "+" + t;
+    }
 }

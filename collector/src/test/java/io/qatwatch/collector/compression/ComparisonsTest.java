@@ -126,4 +126,25 @@ class ComparisonsTest {
         s.dropBefore(b.get(0).startedAt().plusMillis(1));
         assertThat(s.series()).isEmpty();
     }
+
+    @Test
+    void aBackupFasterThanAnyHostCanWriteIsNotAMeasurementAndDoesNotCount() {
+        // the demo's Warehouse: 2,400 TiB (a unit too many) in 5 h 05 min came out at 137,518.2 MB/s (issue 29 item 10)
+        long tib = 1L << 40;
+        List<BackupRecord> wrongUnit = runs("Warehouse", "QAT_DEFLATE", "LOCAL", false, 2_400L * tib, 0.37, 18_300);
+        List<BackupRecord> real = runs("Warehouse", "QAT_DEFLATE", "LOCAL", false, 2_400L * (1L << 30), 0.37, 18_300);
+        CompressionSamples s = new CompressionSamples(60);
+        assertThat(s.add(wrongUnit.get(0), QatModes.constant("SOFTWARE"))).isFalse();
+        assertThat(s.add(real.get(0), QatModes.constant("SOFTWARE"))).isTrue();
+        assertThat(s.series().values().iterator().next()).singleElement()
+                .satisfies(p -> assertThat(p.mbps()).isCloseTo(134.3, org.assertj.core.data.Offset.offset(0.1))
+                        .isLessThan(CompressionSamples.MAX_PLAUSIBLE_MBPS));
+    }
+
+    @Test
+    void gainsReadWithTheApisSignsPositiveIsFasterAndSmaller() {
+        assertThat(Judgement.words(109.2, -5.4)).isEqualTo("speed gain +109.2 % (faster), size gain -5.4 % (larger)");
+        assertThat(Judgement.words(-12.0, 24.6)).isEqualTo("speed gain -12.0 % (slower), size gain +24.6 % (smaller)");
+        assertThat(Judgement.words(-0.04, 0.04)).as("no -0.0 against +0.0").isEqualTo("speed gain 0.0 %, size gain 0.0 %");
+    }
 }

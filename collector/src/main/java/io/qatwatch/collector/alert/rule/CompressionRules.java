@@ -94,14 +94,7 @@ final class CompressionRules {
     }
 
     private static String gains(Judgement j) {
-        return "MB/s " + signed(j.speedGainPercent()) + " %, compressed size " + signed(-j.sizeGainPercent()) + " %";
-    }
-
-    /** {@code +2.0}, {@code -25.8}, and {@code 0.0} rather than {@code -0.0}. */
-    private static String signed(double v) {
-        String t = Fmt.one(v);
-        t = t.equals("-0.0") ? "0.0" : t;
-        return t.startsWith("-") ? t : "+" + t;
+        return Judgement.words(j.speedGainPercent(), j.sizeGainPercent());
     }
 
     private static String thresholds(VerdictThresholds t) {

@@ -86,6 +86,12 @@ final class ReadAccess {
     void requireToChange(RoutingContext ctx, Kind needed, Runnable then) {
         require(ctx, needed, false, () -> {
             Session session = ctx.get(SESSION);
+            String crossSite = session == null ? null : CrossSite.refusal(ctx.request());
+            if (crossSite != null) {
+                ctx.response().setStatusCode(403).putHeader("Content-Type", "application/json")
+                        .end(new JsonObject().put("error", "refused: posted from another site (" + crossSite + ")").encode());
+                return;
+            }
             if (session != null && !Sessions.csrfMatches(session, csrfOf(ctx))) {
                 ctx.response().setStatusCode(403).putHeader("Content-Type", "application/json")
                         .end(new JsonObject().put("error", "a request made with the session cookie must carry the session's"

@@ -22,6 +22,8 @@ final class Sessions {
 
     /** The cookie's name. */
     static final String COOKIE = "qatwatch_session";
+    /** The sign-in form's cookie: its value, keyed with this process's secret, is the form's CSRF token. */
+    static final String SIGN_IN_COOKIE = "qatwatch_signin";
     /** More sign-ins than this push out the oldest: a bound on memory whoever posts the form. */
     static final int MAX_SESSIONS = 10_000;
 
@@ -36,9 +38,41 @@ final class Sessions {
     private final Duration lifetime;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Session> byHash = new ConcurrentHashMap<>();
+    private final byte[] signInKey = new byte[32];
 
     Sessions(Duration lifetime) {
         this.lifetime = lifetime;
+        random.nextBytes(signInKey);
+    }
+
+    /** A fresh sign-in form: the cookie value the browser keeps, and the form's CSRF token that goes with it. */
+    SignInForm signInForm() {
+        String cookie = randomToken();
+        return new SignInForm(cookie, signInToken(cookie));
+    }
+
+    /** The browser's sign-in cookie and the form's hidden field. */
+    record SignInForm(String cookie, String csrf) {
+    }
+
+    /**
+     * Whether {@code presented} is the CSRF token of the sign-in form that set {@code cookie}: another site can
+     * neither read the cookie nor compute the token from it (login CSRF signs a victim into the attacker's session).
+     */
+    boolean signInMatches(String cookie, String presented) {
+        return cookie != null && presented != null && MessageDigest.isEqual(signInToken(cookie)
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII), presented.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    }
+
+    private String signInToken(String cookie) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(signInKey, "HmacSHA256"));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(
+                    mac.doFinal(cookie.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 missing from the JDK", e);
+        }
     }
 
     Duration lifetime() {

@@ -6,21 +6,23 @@ import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.Cookie;
 import io.vertx.core.http.CookieSameSite;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.net.HostAndPort;
 import io.vertx.ext.web.RoutingContext;
-import java.net.URI;
 import java.time.Clock;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
  * {@code GET/POST /login} and {@code POST /logout}: a person opens the status page from another machine by giving a
  * read token once; the answer sets the session cookie ({@code HttpOnly}, {@code SameSite=Strict}, {@code Secure}
- * with TLS, expiring with the session). Forms posted from another site are refused by their {@code Origin}.
+ * with TLS, expiring with the session). Forms posted from another site are refused ({@link CrossSite}), and each form
+ * carries a CSRF token: the sign-in form's goes with a cookie of its own, sign-out's is the session's.
  */
 final class SignIn {
 
-    /** Headers for every page: not cached, not framed, nothing loaded from elsewhere, forms posted here only. */
+    /**
+     * Headers for every page: not cached, not framed, nothing loaded from elsewhere, forms posted here only. The
+     * referrer policy {@code same-origin} tells nothing to other sites yet keeps the {@code Origin} of the page's own
+     * forms ({@code no-referrer} made Chromium post them with {@code Origin: null}).
+     */
     static final String CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
             + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -44,32 +46,48 @@ final class SignIn {
     void page(RoutingContext ctx) {
         String message = ctx.queryParams().contains("expired") ? "Your session expired or ended: sign in again."
                 : ctx.queryParams().contains("signedout") ? "Signed out." : null;
-        html(ctx.response(), 200).end(SignInPage.render(message, false, notice));
+        form(ctx, 200, message, false);
+    }
+
+    /** The sign-in form with a fresh CSRF token and its cookie. */
+    private void form(RoutingContext ctx, int status, String message, boolean error) {
+        Sessions.SignInForm form = sessions.signInForm();
+        ctx.response().addCookie(Cookie.cookie(Sessions.SIGN_IN_COOKIE, form.cookie()).setPath("/login").setHttpOnly(true)
+                .setSecure(secure).setSameSite(CookieSameSite.STRICT).setMaxAge(sessions.lifetime().toSeconds()));
+        html(ctx.response(), status).end(SignInPage.render(message, error, notice, form.csrf()));
     }
 
     /** POST /login with the form field {@code token}: a read token starts a session; anything else gets the form again. */
     void signIn(RoutingContext ctx) {
-        if (!sameOrigin(ctx)) {
-            html(ctx.response(), 403).end(SignInPage.render("This form was posted from another site: refused.", true, notice));
+        String crossSite = CrossSite.refusal(ctx.request());
+        if (crossSite != null) {
+            form(ctx, 403, "This form was posted from another site (" + crossSite + "): refused.", true);
+            return;
+        }
+        Cookie formCookie = ctx.request().getCookie(Sessions.SIGN_IN_COOKIE);
+        if (!sessions.signInMatches(formCookie == null ? null : formCookie.getValue(), ctx.request().getFormAttribute("csrf"))) {
+            form(ctx, 403, "This sign-in form is not one this collector gave out (or it is from before a restart): "
+                    + "sign in again with the form below.", true);
             return;
         }
         String token = ctx.request().getFormAttribute("token");
         if (token == null || token.isBlank()) {
-            html(ctx.response(), 400).end(SignInPage.render("Give a read token.", true, notice));
+            form(ctx, 400, "Give a read token.", true);
             return;
         }
         String presented = token.trim();
         worker.executeBlocking(() -> tokens.authenticate(presented), false).onComplete(r -> {
             Optional<TokenStore.TokenInfo> info = r.succeeded() ? r.result() : Optional.empty();
             if (info.isEmpty() || !info.get().kind().allows(TokenStore.Kind.READ)) {
-                html(ctx.response(), 401).end(SignInPage.render(info.isPresent()
+                form(ctx, 401, info.isPresent()
                         ? "That is an agent token: the status page takes a read, operator or admin token (qatwatch collector token add NAME --read)."
                         : "That is not an active read token. Issue one on the collector with: qatwatch collector token add NAME --read",
-                        true, notice));
+                        true);
                 return;
             }
             Sessions.Started started = sessions.start(info.get().name(), presented, clock.instant());
             ctx.response().addCookie(cookie(started.cookie(), sessions.lifetime().toSeconds()));
+            ctx.response().addCookie(Cookie.cookie(Sessions.SIGN_IN_COOKIE, "").setPath("/login").setMaxAge(0));
             ctx.response().setStatusCode(303).putHeader("Location", "/").putHeader("Cache-Control", "no-store").end();
         });
     }
@@ -82,9 +100,8 @@ final class SignIn {
             ctx.response().setStatusCode(303).putHeader("Location", "/login").end();
             return;
         }
-        if (!sameOrigin(ctx) || !Sessions.csrfMatches(session.get(), ReadAccess.csrfOf(ctx))) {
-            html(ctx.response(), 403).end(SignInPage.render("Signing out needs the form of the status page itself: refused.",
-                    true, notice));
+        if (CrossSite.refusal(ctx.request()) != null || !Sessions.csrfMatches(session.get(), ReadAccess.csrfOf(ctx))) {
+            form(ctx, 403, "Signing out needs the form of the status page itself: refused.", true);
             return;
         }
         sessions.end(cookie.getValue());
@@ -97,30 +114,9 @@ final class SignIn {
                 .setSameSite(CookieSameSite.STRICT).setMaxAge(maxAgeSeconds);
     }
 
-    /** A form posted by a page of this server: its {@code Origin}, when the browser sends one, names this host. */
-    static boolean sameOrigin(RoutingContext ctx) {
-        String origin = ctx.request().getHeader("Origin");
-        if (origin == null) {
-            return true;
-        }
-        // the authority the request was sent to: Host in HTTP/1.1, :authority in HTTP/2
-        HostAndPort authority = ctx.request().authority();
-        try {
-            URI uri = URI.create(origin);
-            if (authority == null || uri.getHost() == null) {
-                return false;
-            }
-            int port = uri.getPort() != -1 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
-            int requested = authority.port() != -1 ? authority.port() : ctx.request().isSSL() ? 443 : 80;
-            return uri.getHost().toLowerCase(Locale.ROOT).equals(authority.host().toLowerCase(Locale.ROOT)) && port == requested;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-    }
-
     static HttpServerResponse html(HttpServerResponse response, int status) {
         return response.setStatusCode(status).putHeader("Content-Type", "text/html; charset=utf-8")
                 .putHeader("Cache-Control", "no-store").putHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-                .putHeader("X-Frame-Options", "DENY").putHeader("Referrer-Policy", "no-referrer");
+                .putHeader("X-Frame-Options", "DENY").putHeader("Referrer-Policy", "same-origin");
     }
 }

@@ -25,9 +25,9 @@ public final class SignInPage {
 
     /**
      * The page; {@code message} (may be null) says why the browser is here: an expired session, a wrong token,
-     * having signed out. {@code error} draws it as an error.
+     * having signed out. {@code error} draws it as an error; {@code csrf} is the form's CSRF token.
      */
-    public static String render(String message, boolean error, String notice) {
+    public static String render(String message, boolean error, String notice, String csrf) {
         StringBuilder html = new StringBuilder(2048);
         html.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
@@ -40,7 +40,8 @@ public final class SignInPage {
             html.append("<p class=\"message").append(error ? " error" : "").append("\" id=\"message\">")
                     .append(StatusPage.esc(message)).append("</p>");
         }
-        html.append("<form method=\"post\" action=\"/login\"><label for=\"token\">Read token</label>")
+        html.append("<form method=\"post\" action=\"/login\"><input type=\"hidden\" name=\"csrf\" value=\"")
+                .append(StatusPage.esc(csrf)).append("\"><label for=\"token\">Read token</label>")
                 .append("<input id=\"token\" name=\"token\" type=\"password\" autocomplete=\"off\" required autofocus>")
                 .append("<button type=\"submit\">Sign in</button></form>")
                 .append("<p class=\"muted\">A read token is issued on the collector with ")

@@ -81,6 +81,11 @@ public final class StatusPage {
             svg .bar.breach{fill:var(--bad)}
             svg .bar.diff{opacity:.55}
             svg .bar.running{stroke:var(--fg);stroke-dasharray:3 2}
+            svg .bar.predicted{fill-opacity:.35;stroke-width:1.2;stroke-dasharray:4 3}
+            svg .bar.predicted.ok{stroke:var(--ok)}
+            svg .bar.predicted.near{stroke:var(--near)}
+            svg .bar.predicted.breach{stroke:var(--bad)}
+            svg .now{stroke:var(--fg);stroke-width:2}
             svg .job{fill:var(--fg);opacity:.6}
             svg .trend line{stroke:var(--trend);stroke-width:2.2}
             svg .trend .projection{stroke-dasharray:7 5}
@@ -114,6 +119,10 @@ public final class StatusPage {
             table.cards td.num{text-align:right}
             }
             """;
+
+    /** How {@code qatwatch up} is given its SQL Server: the same hint wherever the page says none is watched. */
+    static final String UP_SQL = "on a machine started with <code>qatwatch up</code>: run it again with <code>--sql "
+            + "jdbc:sqlserver://HOST:1433 --sql-user USER --sql-password-file FILE</code>";
 
     /** What every verdict means, for the tag's tooltip and the legend under the hosts (DESIGN.md, Contract 1). */
     static final Map<String, String> VERDICTS = verdicts();
@@ -291,7 +300,7 @@ public final class StatusPage {
         if (view.windows().isEmpty()) {
             html.append("<p class=\"muted empty\" id=\"no-windows\">No nightly backup window yet: windows appear once an instance has reported "
                     + "full or differential backups between business days. An agent watches a SQL Server when its "
-                    + "<code>agent.yaml</code> lists it under <code>sqlserver.instances</code>; business hours are the "
+                    + "<code>agent.yaml</code> lists it under <code>sqlserver.instances</code> (" + UP_SQL + "); business hours are the "
                     + "<code>alerts.calendars</code> of the collector's config (docs/alerts.md).</p>");
         }
         int i = 0;
@@ -327,6 +336,8 @@ public final class StatusPage {
                     .append("<span><i class=\"line\" style=\"background:var(--near)\"></i>safety margin</span>")
                     .append("<span><i class=\"line\" style=\"background:var(--trend)\"></i>trend of the window end, dashed: forecast</span>")
                     .append("<span>paler bars: differential nights</span>")
+                    .append("<span><i style=\"background:var(--bad);opacity:.35;outline:1px dashed var(--bad)\"></i>a backup still "
+                            + "running: solid up to the last report (the black tick), pale to its predicted end</span>")
                     .append("<span><i style=\"background:var(--fg);opacity:.6\"></i>other SQL Server Agent jobs running in the window</span></p>");
         }
         html.append("</section>");
@@ -368,7 +379,8 @@ public final class StatusPage {
                     .append("<code>agent.yaml</code> (<code>collector.url</code>, <code>collector.tokenFile</code>), then start it")
                     .append(" (docs/install.md, \"Enrolling agents\")</li>")
                     .append("<li>to see its SQL Server too, add the instance under <code>sqlserver.instances</code> in ")
-                    .append("<code>agent.yaml</code>, with a login made by <code>install/sql/create-monitor-login.sql</code></li></ol>")
+                    .append("<code>agent.yaml</code>, with a login made by <code>install/sql/create-monitor-login.sql</code> (")
+                    .append(UP_SQL).append(")</li></ol>")
                     .append("<p class=\"muted\">On one machine, <code>qatwatch up</code> does all of this for itself; ")
                     .append("<code>qatwatch demo</code> shows a simulated fleet.</p></div></section>");
             return;
@@ -402,8 +414,8 @@ public final class StatusPage {
             }
             html.append("</span></td><td data-label=\"SQL Server\"><span>");
             if (row.instances().isEmpty()) {
-                html.append("<span class=\"muted\" title=\"add the instance under sqlserver.instances in the agent's agent.yaml\">"
-                        + "none reported: add one under <code>sqlserver.instances</code> in its <code>agent.yaml</code></span>");
+                html.append("<span class=\"muted\">none reported: add one under <code>sqlserver.instances</code> in its "
+                        + "<code>agent.yaml</code> (" + UP_SQL + ")</span>");
             }
             for (SqlInstanceRow i : row.instances()) {
                 html.append("<span class=\"instance\">").append(esc(i.name()));
@@ -639,8 +651,8 @@ public final class StatusPage {
                         .append("\">").append(esc(r.verdict())).append("</span>");
                 if (r.alternative() != null) {
                     html.append(" <span class=\"muted\">").append(esc(r.alternative())).append(" vs ").append(esc(r.baseline()))
-                            .append(String.format(Locale.ROOT, ": MB/s %+.1f %%, size %+.1f %%", r.speedGainPercent(),
-                                    -r.sizeGainPercent())).append("</span>");
+                            .append(": ").append(esc(io.qatwatch.collector.compression.Judgement.words(r.speedGainPercent(),
+                                    r.sizeGainPercent()))).append("</span>");
                 }
                 html.append("</span></td></tr>");
             }

@@ -210,10 +210,11 @@ public record StatusView(
     /**
      * One night's backup window against the business start that followed it.
      *
-     * @param kind          FULL or DIFFERENTIAL night
+     * @param kind          FULL or DIFFERENTIAL night; null for a night whose only backup still runs
      * @param lastFinish    end of the last backup, or the time of the report while one still runs
-     * @param marginSeconds business start minus window end; negative for a breach
+     * @param marginSeconds business start minus window end (so far, while one still runs); negative for a breach
      * @param stillRunning  a backup of this night had not finished at the last report
+     * @param running       the backup still running and where it is predicted to end; null when none runs
      */
     public record Night(
             LocalDate morning,
@@ -223,17 +224,41 @@ public record StatusView(
             Instant lastFinish,
             long marginSeconds,
             boolean stillRunning,
-            List<JobMark> jobs) {
+            List<JobMark> jobs,
+            Running running) {
 
         public Night {
             jobs = jobs == null ? List.of() : List.copyOf(jobs);
         }
 
+        /** A night without a running backup. */
+        public Night(LocalDate morning, String kind, Instant businessStart, Instant firstStart, Instant lastFinish,
+                     long marginSeconds, boolean stillRunning, List<JobMark> jobs) {
+            this(morning, kind, businessStart, firstStart, lastFinish, marginSeconds, stillRunning, jobs, null);
+        }
+
         /** A night without overlapping jobs. */
         public Night(LocalDate morning, String kind, Instant businessStart, Instant firstStart, Instant lastFinish,
                      long marginSeconds, boolean stillRunning) {
-            this(morning, kind, businessStart, firstStart, lastFinish, marginSeconds, stillRunning, List.of());
+            this(morning, kind, businessStart, firstStart, lastFinish, marginSeconds, stillRunning, List.of(), null);
         }
+
+        /** The margin to colour the night by: the predicted one while a backup runs. */
+        public long judgedMarginSeconds() {
+            return running == null ? marginSeconds : running.predictedMarginSeconds();
+        }
+    }
+
+    /**
+     * A backup running at the last report, as the spill forecast saw it.
+     *
+     * @param startedAt              its start
+     * @param seenAt                 the report that saw it running ("now" on the chart)
+     * @param predictedWindowEnd     where the night's window is predicted to end (its finish plus the tail)
+     * @param predictedMarginSeconds business start minus the predicted end; negative predicts a spill
+     */
+    public record Running(String database, Instant startedAt, Instant seenAt, double percentComplete,
+                          Instant predictedWindowEnd, long predictedMarginSeconds) {
     }
 
     /** A run of a job that does not back up, clipped to the night's window: the chart marks it beside the bar. */

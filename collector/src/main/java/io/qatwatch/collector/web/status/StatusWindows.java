@@ -47,12 +47,13 @@ public final class StatusWindows {
     static StatusView.InstanceWindows of(FleetAnalysis analysis, InstanceAnalysis ia) {
         List<NightlyWindow> sorted = ia.windows().stream().sorted(Comparator.comparing(NightlyWindow::morning)).toList();
         List<NightlyWindow> last = sorted.subList(Math.max(0, sorted.size() - NIGHTS), sorted.size());
-        List<StatusView.Night> nights = last.stream()
+        List<StatusView.Night> nights = new java.util.ArrayList<>(last.stream()
                 .map(w -> new StatusView.Night(w.morning(), w.kind().name(), w.businessStart(), w.firstStart(), w.lastFinish(),
                         w.marginSeconds(), runningIn(ia.spills(), w), JobOverlaps.of(w, ia.instance().jobs().jobs(),
                                 ia.instance().jobs().runs()).stream()
                                 .map(o -> new StatusView.JobMark(o.jobName(), o.from(), o.to())).toList()))
-                .toList();
+                .toList());
+        ia.spills().stream().max(Comparator.comparing(SpillForecast::predictedWindowEnd)).ifPresent(s -> withRunning(nights, s));
         return new StatusView.InstanceWindows(ia.host().host(), ia.instance().name(), ia.calendar().zone(),
                 ia.calendar().safetyMargin().toSeconds() / 60.0, nights, trend(ia), restoreTests(analysis, ia));
     }
@@ -74,6 +75,34 @@ public final class StatusWindows {
         return new StatusView.Trend(pick.kind().name(), pick.slopeMinutesPerDay(), pick.nights().size(),
                 pick.nights().get(pick.nights().size() - 1).morning(), pick.projectedMarginMinutes(), pick.forecastDate(),
                 pick.daysUntilForecast());
+    }
+
+    /**
+     * The night a running backup belongs to, drawn from its first start to the report that saw it running, with the
+     * predicted end (issue 29: it was drawn as the finished backups' stub, "margin 8 h 10 min", beside an alert that
+     * said it would end after opening). A night whose only backup still runs is added.
+     */
+    static void withRunning(List<StatusView.Night> nights, SpillForecast s) {
+        Instant seen = s.startedAt().plusSeconds(s.elapsedSeconds());
+        StatusView.Running running = new StatusView.Running(s.database(), s.startedAt(), seen, s.percentComplete(),
+                s.predictedWindowEnd(), s.marginSeconds());
+        for (int i = 0; i < nights.size(); i++) {
+            StatusView.Night n = nights.get(i);
+            if (n.morning().equals(s.morning())) {
+                Instant first = n.firstStart().isBefore(s.startedAt()) ? n.firstStart() : s.startedAt();
+                Instant last = n.lastFinish().isAfter(seen) ? n.lastFinish() : seen;
+                nights.set(i, new StatusView.Night(n.morning(), n.kind(), n.businessStart(), first, last,
+                        java.time.Duration.between(last, n.businessStart()).getSeconds(), true, n.jobs(), running));
+                return;
+            }
+        }
+        if (nights.isEmpty() || nights.get(nights.size() - 1).morning().isBefore(s.morning())) {
+            nights.add(new StatusView.Night(s.morning(), null, s.businessStart(), s.startedAt(), seen,
+                    java.time.Duration.between(seen, s.businessStart()).getSeconds(), true, List.of(), running));
+            if (nights.size() > NIGHTS) {
+                nights.remove(0);
+            }
+        }
     }
 
     /** A spill forecast is a backup still running; it belongs to the night it started in. */

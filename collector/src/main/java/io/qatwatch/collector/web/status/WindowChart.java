@@ -60,7 +60,7 @@ final class WindowChart {
         this.endDay = end;
         this.slot = (double) (WIDTH - LEFT - RIGHT) / (ChronoUnit.DAYS.between(firstDay, endDay) + 1);
         double earliest = nights.stream().mapToDouble(WindowChart::startMinutes).min().orElse(-60);
-        double latest = nights.stream().mapToDouble(WindowChart::endMinutes).max().orElse(0);
+        double latest = nights.stream().mapToDouble(n -> Math.max(endMinutes(n), predictedEndMinutes(n))).max().orElse(0);
         this.top = Math.floor(Math.max(-MAX_LOOKBACK_MINUTES, Math.min(earliest, -windows.safetyMarginMinutes() - 60)) / 60) * 60;
         this.bottom = Math.max(120, Math.ceil(Math.max(latest, 0) / 60) * 60 + 60);
     }
@@ -134,7 +134,8 @@ final class WindowChart {
         double start = Math.max(startMinutes(n), top);
         double end = Math.min(endMinutes(n), bottom);
         double width = Math.max(2, slot * 0.7);
-        String state = n.marginSeconds() < 0 ? "breach" : n.marginSeconds() < windows.safetyMarginMinutes() * 60 ? "near" : "ok";
+        long judged = n.judgedMarginSeconds();
+        String state = judged < 0 ? "breach" : judged < windows.safetyMarginMinutes() * 60 ? "near" : "ok";
         s.append("<rect class=\"bar ").append(state);
         if ("DIFFERENTIAL".equals(n.kind())) {
             s.append(" diff");
@@ -145,6 +146,16 @@ final class WindowChart {
         s.append("\" x=\"").append(f(x(n.morning()) - width / 2)).append("\" y=\"").append(f(y(start)))
                 .append("\" width=\"").append(f(width)).append("\" height=\"").append(f(Math.max(2, y(end) - y(start))))
                 .append("\"><title>").append(esc(tooltip(n))).append("</title></rect>");
+        if (n.running() != null && predictedEndMinutes(n) > end) {
+            // from the report that saw it running to its predicted end: hatched, and a line at "now"
+            double to = Math.min(predictedEndMinutes(n), bottom);
+            s.append("<rect class=\"bar predicted ").append(state).append("\" x=\"").append(f(x(n.morning()) - width / 2))
+                    .append("\" y=\"").append(f(y(end))).append("\" width=\"").append(f(width)).append("\" height=\"")
+                    .append(f(Math.max(2, y(to) - y(end)))).append("\"><title>").append(esc(tooltip(n))).append("</title></rect>");
+            s.append("<line class=\"now\" x1=\"").append(f(x(n.morning()) - width / 2 - 3)).append("\" x2=\"")
+                    .append(f(x(n.morning()) + width / 2 + 3)).append("\" y1=\"").append(f(y(end))).append("\" y2=\"")
+                    .append(f(y(end))).append("\"/>");
+        }
         // jobs that do not back up, running inside the window: a thin mark right of the bar, over the minutes they overlap
         for (StatusView.JobMark j : n.jobs()) {
             double from = Math.max(minutes(j.from(), n), top);
@@ -166,12 +177,34 @@ final class WindowChart {
         return (t.getEpochSecond() - n.businessStart().getEpochSecond()) / 60.0;
     }
 
+    /** The night in words; a running one as the spill alert tells it: running since, so far, predicted end. */
+    static String tooltip(Night n, java.time.ZoneId zone) {
+        String kind = n.kind() == null ? "" : n.kind().toLowerCase(Locale.ROOT) + " night, ";
+        String night = "Night before " + n.morning().format(NIGHT) + ": ";
+        StatusView.Running r = n.running();
+        if (r != null) {
+            return night + "running since " + n.firstStart().atZone(zone).toLocalTime().format(CLOCK) + ", "
+                    + StatusPage.duration(r.seenAt().getEpochSecond() - n.firstStart().getEpochSecond()) + " so far ("
+                    + r.database() + String.format(Locale.ROOT, " %.0f %% done", r.percentComplete()) + " at "
+                    + r.seenAt().atZone(zone).toLocalTime().format(CLOCK) + "), " + kind + "predicted end "
+                    + r.predictedWindowEnd().atZone(zone).toLocalTime().format(CLOCK) + ", " + margin(r.predictedMarginSeconds());
+        }
+        return night + n.firstStart().atZone(zone).toLocalTime().format(CLOCK) + " to "
+                + n.lastFinish().atZone(zone).toLocalTime().format(CLOCK) + (n.stillRunning() ? " (still running)" : "") + ", "
+                + kind + margin(n.marginSeconds());
+    }
+
+    private static String margin(long seconds) {
+        return seconds < 0 ? StatusPage.duration(-seconds) + " into business hours" : "margin " + StatusPage.duration(seconds);
+    }
+
     private String tooltip(Night n) {
-        String margin = n.marginSeconds() < 0 ? StatusPage.duration(-n.marginSeconds()) + " into business hours"
-                : "margin " + StatusPage.duration(n.marginSeconds());
-        return "Night before " + n.morning().format(NIGHT) + ": " + localTime(n.firstStart()).format(CLOCK) + " to "
-                + localTime(n.lastFinish()).format(CLOCK) + (n.stillRunning() ? " (still running)" : "") + ", "
-                + (n.kind() == null ? "" : n.kind().toLowerCase(Locale.ROOT) + " night, ") + margin;
+        return tooltip(n, windows.zone());
+    }
+
+    private static double predictedEndMinutes(Night n) {
+        return n.running() == null ? Double.NEGATIVE_INFINITY
+                : (n.running().predictedWindowEnd().getEpochSecond() - n.businessStart().getEpochSecond()) / 60.0;
     }
 
     /** The fitted margin (solid over the nights, dashed beyond) as window-end minutes, and where it crosses the safety margin. */

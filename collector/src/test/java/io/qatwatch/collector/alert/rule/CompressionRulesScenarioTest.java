@@ -222,7 +222,7 @@ class CompressionRulesScenarioTest {
         assertThat(a.details())
                 .contains("Measured: QAT_DEFLATE (HARDWARE): 16 backups, median 33 min, 97.3 MB/s, 66.7 % saved; "
                         + "MS_XPRESS: 14 backups, median 33 min, 95.4 MB/s, 66.7 % saved")
-                .contains("Verdict: NO_GAIN (MB/s +2.0 %, compressed size +0.0 %; a gain counts from 25.0 % faster or 20.0 % smaller)")
+                .contains("Verdict: NO_GAIN (speed gain +2.0 % (faster), size gain 0.0 %; a gain counts from 25.0 % faster or 20.0 % smaller)")
                 .contains("Restore burden: QAT_DEFLATE backups restorable on 1 of 1 probed host: sql-fra-01")
                 .contains("Msg 17441");
     }

@@ -105,12 +105,27 @@ class StatusPageSignInTest {
 
     /** The session cookie a response sets, as the browser would send it back ({@code name=value}). */
     private static String sessionCookie(HttpResponse<String> response) {
-        String set = response.headers().firstValue("Set-Cookie").orElseThrow(() -> new AssertionError("no Set-Cookie"));
+        List<String> all = response.headers().allValues("Set-Cookie");
+        String set = all.stream().filter(c -> c.startsWith("qatwatch_session=")).findFirst()
+                .orElseGet(() -> all.stream().findFirst().orElseThrow(() -> new AssertionError("no Set-Cookie")));
         return set.substring(0, set.indexOf(';'));
     }
 
+    /** Opens the sign-in form as a browser does: its cookie ({@code name=value}) and its CSRF token. */
+    private String[] signInForm() throws Exception {
+        HttpResponse<String> form = get("/login", null);
+        assertThat(form.statusCode()).isEqualTo(200);
+        return new String[] {sessionCookie(form), csrfOf(form.body())};
+    }
+
+    /** Posts the sign-in form with {@code token}, as the browser that opened it. */
+    private HttpResponse<String> postSignIn(String origin, String token) throws Exception {
+        String[] form = signInForm();
+        return postForm("/login", form[0], origin, "csrf", form[1], "token", token);
+    }
+
     private String signIn(String token) throws Exception {
-        HttpResponse<String> signedIn = postForm("/login", null, base, "token", token);
+        HttpResponse<String> signedIn = postSignIn(base, token);
         assertThat(signedIn.statusCode()).as(signedIn.body()).isEqualTo(303);
         assertThat(signedIn.headers().firstValue("Location")).hasValue("/");
         return sessionCookie(signedIn);
@@ -126,14 +141,16 @@ class StatusPageSignInTest {
         assertThat(anonymous.headers().firstValue("Location")).hasValue("/login");
         HttpResponse<String> form = get("/login", null);
         assertThat(form.statusCode()).isEqualTo(200);
-        assertThat(form.body()).contains("<form method=\"post\" action=\"/login\">", "name=\"token\" type=\"password\"")
+        assertThat(form.body()).contains("<form method=\"post\" action=\"/login\">", "name=\"token\" type=\"password\"",
+                        "name=\"csrf\"")
                 .doesNotContain("<script");
         assertThat(form.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(csp ->
                 assertThat(csp).contains("frame-ancestors 'none'", "form-action 'self'"));
 
-        HttpResponse<String> signedIn = postForm("/login", null, base, "token", read);
+        HttpResponse<String> signedIn = postSignIn(base, read);
         assertThat(signedIn.statusCode()).isEqualTo(303);
-        String setCookie = signedIn.headers().firstValue("Set-Cookie").orElseThrow();
+        String setCookie = signedIn.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("qatwatch_session="))
+                .findFirst().orElseThrow();
         assertThat(setCookie).startsWith("qatwatch_session=").containsIgnoringCase("HttpOnly")
                 .contains("SameSite=Strict", "Path=/", "Max-Age=3600").doesNotContainIgnoringCase("Secure");
         String cookie = sessionCookie(signedIn);
@@ -152,7 +169,7 @@ class StatusPageSignInTest {
         HttpResponse<String> out = postForm("/logout", cookie, base, "csrf", csrf);
         assertThat(out.statusCode()).isEqualTo(303);
         assertThat(out.headers().firstValue("Location")).hasValue("/login?signedout=1");
-        assertThat(out.headers().firstValue("Set-Cookie")).hasValueSatisfying(c -> assertThat(c).contains("Max-Age=0"));
+        assertThat(out.headers().allValues("Set-Cookie")).anySatisfy(c -> assertThat(c).startsWith("qatwatch_session=").contains("Max-Age=0"));
         HttpResponse<String> after = get("/", cookie);
         assertThat(after.statusCode()).isEqualTo(303);
         assertThat(after.headers().firstValue("Location")).hasValue("/login?expired=1");
@@ -164,11 +181,11 @@ class StatusPageSignInTest {
     void aWrongTokenOrAnAgentTokenIsRefusedWithTheFormAgain() throws Exception {
         start(CollectorConfig.defaults());
         String agent = running.token("sql01", TokenStore.Kind.AGENT);
-        HttpResponse<String> wrong = postForm("/login", null, base, "token", "qw_000000000000_" + "x".repeat(43));
+        HttpResponse<String> wrong = postSignIn(base, "qw_000000000000_" + "x".repeat(43));
         assertThat(wrong.statusCode()).isEqualTo(401);
         assertThat(wrong.body()).contains("That is not an active read token", "token add NAME --read");
-        assertThat(wrong.headers().firstValue("Set-Cookie")).isEmpty();
-        HttpResponse<String> agentToken = postForm("/login", null, base, "token", agent);
+        assertThat(wrong.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("qatwatch_session="));
+        HttpResponse<String> agentToken = postSignIn(base, agent);
         assertThat(agentToken.statusCode()).isEqualTo(401);
         assertThat(agentToken.body()).contains("That is an agent token");
     }
@@ -207,9 +224,14 @@ class StatusPageSignInTest {
         assertThat(silence(null, null, read).statusCode()).as("a Bearer token needs no CSRF token").isEqualTo(201);
         assertThat(silence(null, null, null).statusCode()).isEqualTo(401);
 
-        HttpResponse<String> crossSite = postForm("/login", null, "https://evil.example", "token", read);
+        HttpResponse<String> crossSite = postSignIn("https://evil.example", read);
         assertThat(crossSite.statusCode()).as("a sign-in form posted from another site").isEqualTo(403);
-        assertThat(crossSite.headers().firstValue("Set-Cookie")).isEmpty();
+        assertThat(crossSite.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("qatwatch_session="));
+        HttpResponse<String> noReferrer = postSignIn("null", read);
+        assertThat(noReferrer.statusCode()).as("Origin: null is what a hostile page asking for no referrer sends").isEqualTo(403);
+        HttpResponse<String> withoutForm = postForm("/login", null, base, "token", read);
+        assertThat(withoutForm.statusCode()).as("a sign-in without the form's cookie and CSRF token").isEqualTo(403);
+        assertThat(withoutForm.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("qatwatch_session="));
     }
 
     @Test
@@ -230,11 +252,14 @@ class StatusPageSignInTest {
         HttpClient https = HttpClient.newBuilder().sslContext(tls).followRedirects(HttpClient.Redirect.NEVER).build();
 
         String read = running.token("grafana", TokenStore.Kind.READ);
+        HttpResponse<String> form = https.send(HttpRequest.newBuilder(URI.create(base + "/login")).build(),
+                HttpResponse.BodyHandlers.ofString());
         HttpResponse<String> signedIn = https.send(HttpRequest.newBuilder(URI.create(base + "/login"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("token=" + read)).build(), HttpResponse.BodyHandlers.ofString());
+                .header("Content-Type", "application/x-www-form-urlencoded").header("Cookie", sessionCookie(form))
+                .POST(HttpRequest.BodyPublishers.ofString("csrf=" + csrfOf(form.body()) + "&token=" + read)).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(signedIn.statusCode()).isEqualTo(303);
-        assertThat(signedIn.headers().allValues("Set-Cookie")).singleElement().satisfies(c ->
+        assertThat(signedIn.headers().allValues("Set-Cookie")).filteredOn(c -> c.startsWith("qatwatch_session=")).singleElement().satisfies(c ->
                 assertThat(List.of(c.toLowerCase(java.util.Locale.ROOT).split(";\\s*"))).contains("secure", "httponly", "samesite=strict"));
     }
 

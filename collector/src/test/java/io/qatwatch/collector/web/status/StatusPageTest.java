@@ -103,7 +103,7 @@ class StatusPageTest {
                 .contains("<tr data-verdict=\"FASTER\">").contains("Sales <span class=\"muted\">MSSQLSERVER</span>")
                 .contains("full to UNC").contains("QAT_DEFLATE (HARDWARE): 6 (6 copy-only), 1 h 30 min, 412.3 MB/s, 65.0 % saved")
                 .contains("<span class=\"tag good\">FASTER</span>")
-                .contains("QAT_DEFLATE (HARDWARE) vs MS_XPRESS: MB/s +109.2 %, size -2.8 %");
+                .contains("QAT_DEFLATE (HARDWARE) vs MS_XPRESS: speed gain +109.2 % (faster), size gain +2.8 % (smaller)");
         String sql02 = between(section, "<article class=\"host-compression\" data-host=\"sql02\">", "</article>");
         assertThat(sql02).contains("One algorithm per database and target: nothing compared.").contains("encryption: TDE")
                 .contains("SINGLE_ALGORITHM").doesNotContain("Takes QAT_DEFLATE backups");
