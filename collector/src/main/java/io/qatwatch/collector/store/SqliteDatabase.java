@@ -106,6 +106,8 @@ public final class SqliteDatabase implements Database {
      */
     private void checkpoints(Connection c) {
         try (c; Statement s = c.createStatement()) {
+            // said once while checkpoints keep failing (a full disk fails one every 200 ms), and when they work again
+            boolean failing = false;
             while (!closing) {
                 try {
                     if (checkpoint(s) >= RESTART_FRAMES) {
@@ -116,9 +118,15 @@ public final class SqliteDatabase implements Database {
                             writer.unlock();
                         }
                     }
+                    if (failing) {
+                        LOG.info("{}: WAL checkpoints work again", file);
+                        failing = false;
+                    }
                 } catch (SQLException e) {
-                    if (!closing) {
-                        LOG.warn("{}: WAL checkpoint failed (retried): {}", file, e.getMessage());
+                    if (!closing && !failing) {
+                        LOG.warn("{}: WAL checkpoint failed (retried every {} ms; said again when it works): {}", file,
+                                CHECKPOINT_EVERY_MILLIS, e.getMessage());
+                        failing = true;
                     }
                 }
                 try {

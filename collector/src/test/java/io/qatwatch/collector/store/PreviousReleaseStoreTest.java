@@ -54,6 +54,7 @@ class PreviousReleaseStoreTest {
     /** The fixture as this code writes it: one host's golden report, one evaluation, what the API showed. */
     private void regenerate() throws Exception {
         Path data = dir.resolve("generate");
+        Files.createDirectories(FIXTURE);
         try (RunningCollector running = RunningCollector.withAlertStage(CollectorConfig.defaults(), data, CLOCK)) {
             String agent = running.token("sql01", TokenStore.Kind.AGENT);
             String read = running.token("grafana", TokenStore.Kind.READ);
