@@ -1,6 +1,6 @@
 package io.qatwatch.collector.web.status;
 
-import static io.qatwatch.collector.web.status.StatusPage.esc;
+import static io.qatwatch.collector.web.status.Html.esc;
 
 import io.qatwatch.collector.web.status.StatusView.InstanceWindows;
 import io.qatwatch.collector.web.status.StatusView.Night;
@@ -167,7 +167,7 @@ final class WindowChart {
                     .append("\" width=\"").append(f(Math.max(1.5, width / 3))).append("\" height=\"")
                     .append(f(Math.max(1, y(to) - y(from)))).append("\" data-job=\"").append(esc(j.job())).append("\"><title>")
                     .append(esc(j.job() + " overlaps the window " + localTime(j.from()).format(CLOCK) + " to "
-                            + localTime(j.to()).format(CLOCK) + " (" + StatusPage.duration(j.to().getEpochSecond()
+                            + localTime(j.to()).format(CLOCK) + " (" + Html.duration(j.to().getEpochSecond()
                             - j.from().getEpochSecond()) + ")"))
                     .append("</title></rect>");
         }
@@ -184,7 +184,7 @@ final class WindowChart {
         StatusView.Running r = n.running();
         if (r != null) {
             return night + "running since " + n.firstStart().atZone(zone).toLocalTime().format(CLOCK) + ", "
-                    + StatusPage.duration(r.seenAt().getEpochSecond() - n.firstStart().getEpochSecond()) + " so far ("
+                    + Html.duration(r.seenAt().getEpochSecond() - n.firstStart().getEpochSecond()) + " so far ("
                     + r.database() + String.format(Locale.ROOT, " %.0f %% done", r.percentComplete()) + " at "
                     + r.seenAt().atZone(zone).toLocalTime().format(CLOCK) + "), " + kind + "predicted end "
                     + r.predictedWindowEnd().atZone(zone).toLocalTime().format(CLOCK) + ", " + margin(r.predictedMarginSeconds());
@@ -195,7 +195,7 @@ final class WindowChart {
     }
 
     private static String margin(long seconds) {
-        return seconds < 0 ? StatusPage.duration(-seconds) + " into business hours" : "margin " + StatusPage.duration(seconds);
+        return seconds < 0 ? Html.duration(-seconds) + " into business hours" : "margin " + Html.duration(seconds);
     }
 
     private String tooltip(Night n) {
