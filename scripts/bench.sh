@@ -6,6 +6,8 @@
 #   scripts/bench.sh --only ingest   one part: ingest, analysis, growth, jmh (comma-separated)
 #   scripts/bench.sh --only collectors   ingest into 1, 2 and 3 collectors on PostgreSQL against 1 on SQLite: starts
 #                                    its own PostgreSQL 15 (Debian's postgresql package) on a loopback port, fsync on
+#   scripts/bench.sh --only fleet100k    100,000 instances x 30 nights over 3 collectors on one PostgreSQL (its own, as
+#                                    above): each collector's heap, RSS, first evaluation and minute; --quick: 2,000 x 7
 #   scripts/bench.sh --only analysis --analysis-split 2,3   also the alert stage as one of 2 and of 3 collectors
 #   scripts/bench.sh --help          every option (agents, rates, durations, fleet sizes, server JVM options)
 #
@@ -24,7 +26,7 @@ if [[ "${BENCH_SKIP_BUILD:-}" != 1 ]]; then
 fi
 
 extra=()
-if [[ " $* " == *"collectors"* && " $* " != *"--pg-url"* ]]; then
+if [[ ( " $* " == *"collectors"* || " $* " == *"fleet100k"* ) && " $* " != *"--pg-url"* ]]; then
   # a PostgreSQL of the bench's own: a temporary data directory, loopback only, durable commits like SQLite's FULL
   pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
   pgdir=$(mktemp -d /tmp/qatwatch-bench-pg.XXXXXX)

@@ -7,12 +7,16 @@
 --             family_guid kept through restores, database_guid new on restore; server_name, the server that ran the backup),
 --             backupmediafamily-transact-sql.md (device_type 2/102 disk, 5/105 tape, 7 virtual device, 9 URL), "Backup history
 --             and header information" (a restore writes the source's backup sets into msdb); DBA Dash DBADash/SQL/SQLBackups.sql
---             (server_name = SERVERPROPERTY('SERVERNAME'), compared case-insensitively).
+--             (server_name = SERVERPROPERTY('SERVERNAME'), compared case-insensitively). The LSNs are numeric(25,0) (wider than a
+--             bigint: read as decimals, sent as their digits); begins_log_chain: "the first in a continuous chain of log backups";
+--             differential_base_lsn / differential_base_guid name a differential's base full (issue 31's log-chain checks).
 -- Columns:    backup_set_id int, database_name nvarchar(128), database_guid uniqueidentifier, type char(1), is_copy_only bit,
 --             backup_start_date datetime, backup_finish_date datetime, time_zone smallint, backup_size numeric(20,0),
 --             compressed_backup_size numeric(20,0), has_backup_checksums bit, key_algorithm nvarchar(32),
 --             encryptor_thumbprint varbinary(20), encryptor_type nvarchar(32), device_type tinyint, physical_device_name nvarchar(260),
---             server_name nvarchar(128), family_guid uniqueidentifier, is_snapshot bit, media_family_count int
+--             server_name nvarchar(128), family_guid uniqueidentifier, is_snapshot bit, media_family_count int, first_lsn numeric(25,0), last_lsn numeric(25,0),
+--             checkpoint_lsn numeric(25,0), database_backup_lsn numeric(25,0), differential_base_lsn numeric(25,0),
+--             differential_base_guid uniqueidentifier, recovery_model nvarchar(60), begins_log_chain bit, has_incomplete_metadata bit
 -- The page size (TOP) and the high-water mark are numbers the agent formats into the text; nothing else is substituted.
 -- A striped backup has one media family per stripe: the first family stands for the set, so each set is one row, and
 -- media_family_count counts the stripes (backupmediafamily: one row per family and mirror; family_sequence_number numbers
@@ -39,7 +43,16 @@ SELECT TOP ({page_size})
     bs.server_name,
     bs.family_guid,
     bs.is_snapshot,
-    mc.media_family_count
+    mc.media_family_count,
+    bs.first_lsn,
+    bs.last_lsn,
+    bs.checkpoint_lsn,
+    bs.database_backup_lsn,
+    bs.differential_base_lsn,
+    bs.differential_base_guid,
+    bs.recovery_model,
+    bs.begins_log_chain,
+    bs.has_incomplete_metadata
 FROM msdb.dbo.backupset AS bs
 OUTER APPLY (
     SELECT TOP (1) f.device_type, f.physical_device_name

@@ -25,11 +25,12 @@ import picocli.CommandLine.Spec;
         description = "Run qatwatch's benchmarks (ingest, analysis, growth, jmh) and print Markdown for docs/benchmarks.md.")
 public final class BenchMain implements Callable<Integer> {
 
-    private static final Set<String> PARTS = Set.of("ingest", "analysis", "growth", "jmh", "stalled", "collectors");
+    private static final Set<String> PARTS = Set.of("ingest", "analysis", "growth", "jmh", "stalled", "collectors",
+            "fleet100k");
 
     @Option(names = "--only", split = ",", paramLabel = "PART",
-            description = "Parts to run, comma-separated: ingest, analysis, growth, jmh, stalled, collectors (default: "
-                    + "all but collectors, which needs --pg-url; scripts/bench.sh provides it).")
+            description = "Parts to run, comma-separated: ingest, analysis, growth, jmh, stalled, collectors, fleet100k "
+                    + "(default: all but collectors and fleet100k, which need --pg-url; scripts/bench.sh provides it).")
     List<String> only = List.of("ingest", "analysis", "growth", "jmh", "stalled");
 
     @Option(names = "--pg-url", description = "Collectors: a PostgreSQL database the bench may empty (schema bench).")
@@ -91,6 +92,15 @@ public final class BenchMain implements Callable<Integer> {
 
     @Option(names = "--nights", description = "Growth: nights of history per agent (default 14; quick 7).")
     Integer nights;
+
+    @Option(names = "--fleet-instances", description = "Fleet100k: instances in the store (default 100000; quick 2000).")
+    Integer fleetInstances;
+
+    @Option(names = "--fleet-nights", description = "Fleet100k: nights of history per instance (default 30; quick 7).")
+    Integer fleetNights;
+
+    @Option(names = "--fleet-collectors", description = "Fleet100k: collectors sharing the store (default 3).")
+    Integer fleetCollectors;
 
     @Option(names = "--server-jvm", description = "JVM options of the server processes (default: the launcher's collector "
             + "options, '${DEFAULT-VALUE}').", defaultValue = "-Xms64m -XX:MaxRAMPercentage=25 -XX:+UseG1GC -XX:G1PeriodicGCInterval=60000 -XX:+ExplicitGCInvokesConcurrent -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true")
@@ -177,6 +187,19 @@ public final class BenchMain implements Callable<Integer> {
                     work.resolve("collectors"), or(collectorCounts, List.of(1, 2, 3)), pgUrl, pgUser, pgPasswordFile, pgPid));
             md.append("#### Ingest into several collectors on PostgreSQL\n\n")
                     .append(collectors.markdown(collectors.run(log))).append('\n');
+        }
+        if (only.contains("fleet100k")) {
+            if (pgUrl == null || pgPasswordFile == null) {
+                System.err.println("bench: --only fleet100k needs --pg-url and --pg-password-file (scripts/bench.sh starts a "
+                        + "PostgreSQL and passes them)");
+                return 2;
+            }
+            LargeFleetBenchmark fleet = new LargeFleetBenchmark(new LargeFleetBenchmark.Settings(
+                    or(fleetInstances, quick ? 2_000 : 100_000), or(fleetNights, quick ? 7 : 30), or(fleetCollectors, 3),
+                    jvm, work.resolve("fleet100k"), pgUrl, pgUser, pgPasswordFile,
+                    Duration.ofMinutes(quick ? 5 : 15), Duration.ofMinutes(1)));
+            md.append("#### A large fleet over several collectors on PostgreSQL\n\n")
+                    .append(fleet.markdown(fleet.run(log))).append('\n');
         }
         if (only.contains("jmh")) {
             JmhBenchmarks jmh = new JmhBenchmarks(new JmhBenchmarks.Settings("io\\.qatwatch\\.bench\\.jmh\\..*",

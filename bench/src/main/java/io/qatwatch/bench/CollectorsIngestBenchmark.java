@@ -57,12 +57,22 @@ public final class CollectorsIngestBenchmark {
     }
 
     private void resetSchema() throws Exception {
-        String password = java.nio.file.Files.readAllLines(settings.pgPasswordFile()).get(0).strip();
-        try (Connection c = DriverManager.getConnection(base(settings.pgUrl()), settings.pgUser(), password);
+        resetSchema(settings.pgUrl(), settings.pgUser(), settings.pgPasswordFile());
+    }
+
+    /** Drops and creates schema {@code bench} of the database at {@code pgUrl}: an empty store for the next run. */
+    static void resetSchema(String pgUrl, String pgUser, Path pgPasswordFile) throws Exception {
+        String password = java.nio.file.Files.readAllLines(pgPasswordFile).get(0).strip();
+        try (Connection c = DriverManager.getConnection(base(pgUrl), pgUser, password);
              Statement s = c.createStatement()) {
             s.execute("DROP SCHEMA IF EXISTS bench CASCADE");
             s.execute("CREATE SCHEMA bench");
         }
+    }
+
+    /** The collectors' store URL: the database of {@code pgUrl}, schema {@code bench}. */
+    static String benchSchema(String pgUrl) {
+        return base(pgUrl) + "?currentSchema=bench";
     }
 
     private static String base(String url) {
@@ -83,7 +93,7 @@ public final class CollectorsIngestBenchmark {
                         settings.workDir().resolve(name + "-" + k).toString(),
                         "--agents", Integer.toString(k == 0 ? settings.agents() : 0)));
                 if (!"SQLite".equals(store)) {
-                    args.addAll(List.of("--store-url", base(settings.pgUrl()) + "?currentSchema=bench", "--store-user",
+                    args.addAll(List.of("--store-url", benchSchema(settings.pgUrl()), "--store-user",
                             settings.pgUser(), "--store-password-file", settings.pgPasswordFile().toString()));
                 }
                 ServerProcess server = ServerProcess.start(name + "-" + k, settings.serverJvm(), args, settings.workDir());

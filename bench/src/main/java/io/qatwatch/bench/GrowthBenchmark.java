@@ -1,10 +1,8 @@
 package io.qatwatch.bench;
 
 import io.qatwatch.collector.store.Database;
-import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.store.TokenStore;
-import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -223,30 +221,13 @@ public final class GrowthBenchmark {
      */
     long fill(Path dir, int agents, BenchLog log) throws Exception {
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        Instant firstNight = SimulatedAgent.firstNight(now, settings.nights());
-        long rows = 0;
         try (Database db = Database.open(dir)) {
             BenchFill.fast(db);
             new TokenStore(db);
-            SqlReportStore store = new SqlReportStore(db);
-            List<ReportStore.Incoming> batch = new ArrayList<>(FILL_BATCH);
-            for (int i = 0; i < agents; i++) {
-                SimulatedAgent agent = new SimulatedAgent(i);
-                List<BackupRecord> backups = new ArrayList<>(agent.nightlyHistory(settings.nights(), firstNight));
-                backups.addAll(agent.latestLogBackups(backups.size() + 1, now));
-                batch.add(new ReportStore.Incoming(agent.host(),
-                        agent.report("growth-" + i + "-fill", now, backups, backups.size()), now));
-                if (batch.size() == FILL_BATCH || i == agents - 1) {
-                    rows += BenchFill.store(store, batch);
-                    batch.clear();
-                }
-                if ((i + 1) % 10_000 == 0) {
-                    log.say("growth: stored " + (i + 1) + " of " + agents + " agents");
-                }
-            }
+            long rows = BenchFill.history(new SqlReportStore(db), agents, settings.nights(), now, FILL_BATCH, "growth", log);
             BenchFill.checkpoint(db);
+            return rows;
         }
-        return rows;
     }
 
     private static Query time(HttpClient http, int port, String path, String token) {

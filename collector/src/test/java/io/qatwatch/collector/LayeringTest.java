@@ -33,6 +33,7 @@ class LayeringTest {
             "ingest",        // authenticate, validate, store a report
             "window",        // business calendars, nightly windows, creep, spill (pure)
             "compression",   // compression methods compared like with like, verdicts (pure)
+            "chain",         // log chains and restore plans across replicas (pure)
             "analysis",      // the fleet in memory and its per-minute analysis
             "alert",         // the alert model: Alert, Severity, AlertRecord
             "alert.rule",    // the rules and the evaluate stage

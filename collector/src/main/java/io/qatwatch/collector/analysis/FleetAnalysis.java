@@ -2,6 +2,8 @@ package io.qatwatch.collector.analysis;
 
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.chain.ChainBackup;
+import io.qatwatch.collector.chain.LogChain;
 import io.qatwatch.collector.compression.Comparison;
 import io.qatwatch.collector.compression.CompressionSamples;
 import io.qatwatch.collector.compression.QatModes;
@@ -50,6 +52,7 @@ public final class FleetAnalysis {
     private final Function<InstanceState, Map<String, BaselineFulls>> baselines;
     private final FleetCompression previousCompression;
     private final Function<InstanceState, DatabaseIdentities> identities;
+    private final Function<InstanceState, Map<String, LogChain>> chains;
 
     /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now) {
@@ -85,15 +88,16 @@ public final class FleetAnalysis {
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
                          Function<InstanceState, List<DatabaseBackup>> keyed,
                          Function<InstanceState, Map<String, BaselineFulls>> baselines) {
-        this(fleet, config, now, known, keyed, baselines, null, null);
+        this(fleet, config, now, known, keyed, baselines, null, null, null);
     }
 
     /** As above, reusing of {@code previous} (the alert stage's last compression) every host whose comparisons are the same. */
     FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
                   Function<InstanceState, List<DatabaseBackup>> keyed,
                   Function<InstanceState, Map<String, BaselineFulls>> baselines, FleetCompression previous,
-                  Function<InstanceState, DatabaseIdentities> identities) {
+                  Function<InstanceState, DatabaseIdentities> identities, Function<InstanceState, Map<String, LogChain>> chains) {
         this.identities = identities;
+        this.chains = chains;
         int count = 0;
         for (HostState h : fleet.hosts()) {
             for (InstanceState i : h.instances()) {
@@ -262,10 +266,28 @@ public final class FleetAnalysis {
      * @param silent     every agent holding a copy is silent: nothing here is current
      * @param fulls      each replica's fulls that the throughput baseline compares (in {@link #backups} only as far as
      *                   other rules read them), in the order of {@code replicas}
+     * @param chains     each replica's {@link LogChain} of the database (the replicas whose backups carry LSNs), in the order
+     *                   of {@code replicas}: what its restore plan and log-chain-broken read
      */
     public record MergedDatabase(String key, String name, String availabilityGroup, String host, String instance,
                                  String recoveryModel, List<String> replicas, List<DatabaseBackup> backups, boolean silent,
-                                 List<BaselineFulls> fulls) {
+                                 List<BaselineFulls> fulls, List<LogChain> chains) {
+    }
+
+    /**
+     * Each database's {@link LogChain} of one instance, by identity, from its backups in store order (those without
+     * LSNs left out); {@code everyLog} keeps each log backup a link of its own, as the restore plan API lists them.
+     */
+    public static Map<String, LogChain> chains(String scope, List<BackupRecord> backups, DatabaseIdentities ids,
+                                               boolean everyLog) {
+        Map<String, LogChain> out = new HashMap<>();
+        for (BackupRecord b : backups) {
+            ChainBackup c = ChainBackup.of(scope, b);
+            if (c != null) {
+                out.computeIfAbsent(ids.key(b), k -> new LogChain(everyLog)).add(c);
+            }
+        }
+        return out;
     }
 
     public Instant now() {
@@ -352,6 +374,7 @@ public final class FleetAnalysis {
         int capacity = (int) Math.min(1 << 30, instances.stream().mapToLong(ia -> ia.instance().databases().size()).sum() * 4 / 3 + 16);
         Map<String, List<DatabaseBackup>> backupsByKey = new HashMap<>(capacity);
         Map<String, List<BaselineFulls>> fullsByKey = new HashMap<>(capacity);
+        Map<String, List<LogChain>> chainsByKey = new HashMap<>(capacity);
         Map<String, List<DatabaseBackup>> agBackups = new LinkedHashMap<>();
         Map<String, BusinessCalendar> agCalendar = new LinkedHashMap<>();
         for (InstanceAnalysis ia : instances) {
@@ -366,13 +389,15 @@ public final class FleetAnalysis {
                 boolean silent = ia.silent() && (m == null || m.silent());
                 List<DatabaseBackup> backups = backupsByKey.computeIfAbsent(key, k -> new ArrayList<>());
                 List<BaselineFulls> fulls = fullsByKey.computeIfAbsent(key, k -> new ArrayList<>());
+                List<LogChain> logChains = chainsByKey.computeIfAbsent(key, k -> new ArrayList<>());
                 if (m == null || primary) {
                     m = new MergedDatabase(key, d.name(), d.availabilityGroup() != null ? d.availabilityGroup()
                             : m == null ? null : m.availabilityGroup(), ia.host().host(), ia.instance().name(),
-                            d.recoveryModel(), replicas, backups, silent, fulls);
+                            d.recoveryModel(), replicas, backups, silent, fulls, logChains);
                 } else {
                     m = new MergedDatabase(m.key(), m.name(), m.availabilityGroup() != null ? m.availabilityGroup()
-                            : d.availabilityGroup(), m.host(), m.instance(), m.recoveryModel(), replicas, backups, silent, fulls);
+                            : d.availabilityGroup(), m.host(), m.instance(), m.recoveryModel(), replicas, backups, silent, fulls,
+                            logChains);
                 }
                 databases.put(key, m);
                 if (d.availabilityGroup() != null) {
@@ -416,6 +441,13 @@ public final class FleetAnalysis {
             instanceFulls.forEach((key, f) -> {
                 if (f.size() > 0 && databases.containsKey(key)) {
                     fullsByKey.get(key).add(f);
+                }
+            });
+            Map<String, LogChain> instanceChains = chains != null ? chains.apply(ia.instance())
+                    : chains(ia.scope(), recent(ia.instance()), ids, false);
+            instanceChains.forEach((key, c) -> {
+                if (!c.isEmpty() && databases.containsKey(key)) {
+                    chainsByKey.get(key).add(c);
                 }
             });
         }

@@ -3,6 +3,8 @@ package io.qatwatch.collector.analysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.History;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.chain.ChainBackup;
+import io.qatwatch.collector.chain.LogChain;
 import io.qatwatch.collector.compression.CompressionSamples;
 import io.qatwatch.collector.compression.QatModes;
 import io.qatwatch.collector.store.AcceleratorChange;
@@ -106,6 +108,11 @@ public final class LiveFleet {
         CompressionSamples compression;
         /** The fulls backup-throughput-drop compares, by database identity: not in the digest. */
         Map<String, BaselineFulls> fulls = new HashMap<>();
+        /**
+         * Each database's log chain by identity: newest fulls and differential, log backups merged into links (issue 31),
+         * so the LSNs of every backup are not kept. Not in the digest.
+         */
+        Map<String, LogChain> chains = new HashMap<>();
         /** Backups that started after the evaluation that read them: they join {@link #fulls} once started. */
         List<BackupRecord> future = List.of();
         boolean stale = true;
@@ -247,7 +254,8 @@ public final class LiveFleet {
             fleet.add(new HostState(e.getKey(), tags(row), h.lastSeen, row.facts(), row.qat(), row.licence(), instances));
         }
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history.history(),
-                i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls, lastCompression, i -> slotOf.get(i).identities);
+                i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls, lastCompression, i -> slotOf.get(i).identities,
+                i -> slotOf.get(i).chains);
         lastCompression = analysis.compression();
         return new Refresh(analysis, rebuilt, newBackups);
     }
@@ -330,6 +338,18 @@ public final class LiveFleet {
         slot.added.add(b);
         slot.compression.add(b, slot.modes);
         full(slot, b);
+        chain(slot, b);
+    }
+
+    /** Takes {@code b}, started by now, into its database's log chain when it carries LSNs. */
+    private void chain(InstanceSlot slot, BackupRecord b) {
+        if (b.firstLsn() == null) {
+            return;
+        }
+        ChainBackup c = ChainBackup.of(slot.host + "/" + slot.sections.name(), b, this::canon);
+        if (c != null) {
+            slot.chains.computeIfAbsent(slot.identities.key(b), k -> new LogChain()).add(c);
+        }
     }
 
     /** Takes {@code b}, started by now, into the instance's baseline fulls when it is one. */
@@ -352,6 +372,7 @@ public final class LiveFleet {
                     still.add(b);
                 } else if (b.finishedAt().isAfter(from)) {
                     full(slot, b);
+                    chain(slot, b);
                 }
             }
             slot.future = List.copyOf(still);
@@ -437,6 +458,7 @@ public final class LiveFleet {
         slot.modes = FleetStates.qatModes(modesHistory, state);
         slot.compression = FleetStates.compressionSamples(loaded, slot.modes, config.compression(), now);
         slot.fulls = new HashMap<>();
+        slot.chains = new HashMap<>();
         List<BackupRecord> notStarted = new ArrayList<>();
         for (BackupRecord b : loaded) {
             if (b.startedAt() == null || b.finishedAt() == null) {
@@ -446,6 +468,7 @@ public final class LiveFleet {
                 notStarted.add(b);
             } else if (b.finishedAt().isAfter(since)) {
                 full(slot, b);
+                chain(slot, b);
             }
         }
         notStarted.sort(Comparator.comparing(BackupRecord::startedAt));

@@ -9,10 +9,11 @@ import java.time.Instant;
  * How the alert stage's reads decode {@code backups} rows (not host and instance), with as few column reads per row
  * as the database makes cheap: through sqlite-jdbc every column read is a native call, most of a row's cost (~0.3 µs
  * each against ~1 µs to step to the row). So the flags and nulls are packed into one integer in SQL, the encryption
- * columns read only when one is set, and on SQLite the seven other texts come as one, split here: 8 column reads a row
- * instead of 20. Which texts are null the flags say; a row whose texts hold the separator is read column by column.
- * It does not read the LSNs, recovery model, device name and CPU of issues 30 and 31 (they stay null in its records):
- * {@link BackupsTable#read} reads every column.
+ * columns read only when one is set, and on SQLite the other texts come as one, split here: 8 column reads a row
+ * instead of 30. Which texts are null the flags say; a row whose texts hold the separator is read column by column.
+ * It reads the log-chain columns of issue 31 (LSNs, differential base, recovery model, begins_log_chain, device name),
+ * which the alert stage turns into compact {@code LogChain}s and does not keep in its records; not the CPU of issue 30
+ * (null in its records): {@link BackupsTable#read} reads every column.
  */
 final class BackupRows {
 
@@ -22,7 +23,8 @@ final class BackupRows {
     /** Separates the texts SQLite joins into one. */
     private static final char SEPARATOR = '\u001f';
     private static final String[] TEXT_COLUMNS = {"database_name", "database_guid", "type", "algorithm", "device_type",
-            "target", "family_guid"};
+            "target", "family_guid", "first_lsn", "last_lsn", "checkpoint_lsn", "database_backup_lsn", "differential_base_lsn",
+            "differential_base_guid", "recovery_model", "begins_log_chain", "incomplete_metadata", "physical_device_name"};
     /** Bit of the flags saying the first text is null; the next texts' bits follow it. */
     private static final int TEXT_NULL = 128;
     private static final int MEDIA = TEXT_NULL << TEXT_COLUMNS.length;
@@ -97,7 +99,23 @@ final class BackupRows {
                 texts[5],
                 texts[6],
                 (flags & 8) != 0 ? null : (flags & 16) != 0,
-                flags >= MEDIA ? (int) (flags / MEDIA) - 1 : null);
+                flags >= MEDIA ? (int) (flags / MEDIA) - 1 : null,
+                texts[7],
+                texts[8],
+                texts[9],
+                texts[10],
+                texts[11],
+                texts[12],
+                texts[13],
+                flag(texts[14]),
+                flag(texts[15]),
+                texts[16],
+                null);
+    }
+
+    /** A flag column read as text: SQLite's and PostgreSQL's integers 0 and 1. */
+    private static Boolean flag(String text) {
+        return text == null ? null : !text.equals("0");
     }
 
     private static int separators(String joined) {

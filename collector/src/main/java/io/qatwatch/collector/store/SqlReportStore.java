@@ -1,8 +1,5 @@
 package io.qatwatch.collector.store;
 
-import static io.qatwatch.collector.store.SqlValues.setInstant;
-import static io.qatwatch.collector.store.SqlValues.setInteger;
-import static io.qatwatch.collector.store.SqlValues.setLong;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -32,7 +29,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.time.Instant;
 import io.qatwatch.collector.store.ReportSections.Digest;
 import io.qatwatch.collector.store.ReportSections.InstanceSections;
@@ -466,7 +462,8 @@ public final class SqlReportStore implements ReportStore {
      * Group commit: every report in one transaction, so the commit (with {@code synchronous=FULL}, the disk flush)
      * is paid once per batch. One report's failure must fail only that report: the batch is first stored without
      * savepoints (reports rarely fail, and two statements a report are saved); if one fails, the transaction is
-     * rolled back and the batch stored again with each report behind a savepoint of its own.
+     * rolled back and the batch stored again with each report behind a savepoint of its own. On PostgreSQL the first
+     * try is {@link PostgresReportBatch}: each table written once for the batch, not once per report.
      *
      * <p>On PostgreSQL the batch is stored in host order, so that two collectors storing reports of the same hosts
      * take the rows' locks in the same order and never deadlock.
@@ -485,7 +482,8 @@ public final class SqlReportStore implements ReportStore {
         List<Outcome> stored;
         try {
             stored = db.write(c -> {
-                List<Outcome> out = storeBatch(c, sorted, false);
+                // PostgreSQL: a round trip per table and batch instead of several per report
+                List<Outcome> out = onlyWriter ? storeBatch(c, sorted, false) : PostgresReportBatch.store(c, sorted);
                 return out != null ? out : storeBatch(c, sorted, true);
             });
         } catch (SQLException | IOException e) {
@@ -682,10 +680,7 @@ public final class SqlReportStore implements ReportStore {
         InstanceWritten known = onlyWriter ? instancesWritten.get(key) : null;
         if (known == null) {
             String[] previous = previousHistorySections(c, host, snap.name());
-            PreparedStatement s = statement(c, """
-                    INSERT INTO instances(host, name, last_seen, server_json, configuration_json, accelerators_json,
-                      databases_json, running_json, certificates_json, high_water_mark, asymmetric_keys_json)
-                      VALUES (?,?,?,?,?,?,?,?,?,?,?)
+            PreparedStatement s = statement(c, InstanceRow.INSERT + """
                     ON CONFLICT(host, name) DO UPDATE SET last_seen = excluded.last_seen,
                       server_json = COALESCE(excluded.server_json, instances.server_json),
                       configuration_json = COALESCE(excluded.configuration_json, instances.configuration_json),
@@ -696,21 +691,7 @@ public final class SqlReportStore implements ReportStore {
                       asymmetric_keys_json = COALESCE(excluded.asymmetric_keys_json, instances.asymmetric_keys_json),
                       high_water_mark = """ + kind.greatest("COALESCE(excluded.high_water_mark, 0)",
                 "COALESCE(instances.high_water_mark, 0)"));
-            s.setString(1, host);
-            s.setString(2, snap.name());
-            s.setLong(3, now.toEpochMilli());
-            s.setString(4, ReportSections.json(sections.server()));
-            s.setString(5, ReportSections.json(sections.configuration()));
-            s.setString(6, ReportSections.json(sections.accelerators()));
-            s.setString(7, ReportSections.json(sections.databases()));
-            s.setString(8, ReportSections.json(sections.running()));
-            s.setString(9, ReportSections.json(sections.certificates()));
-            if (snap.backupHighWaterMark() == null) {
-                s.setNull(10, Types.BIGINT);
-            } else {
-                s.setLong(10, snap.backupHighWaterMark());
-            }
-            s.setString(11, ReportSections.json(sections.asymmetricKeys()));
+            InstanceRow.bind(s, host, snap, sections, now);
             s.executeUpdate();
             recordChange(c, host, snap, "configuration", previous[0], ReportSections.json(sections.configuration()));
             recordChange(c, host, snap, "accelerators", previous[1], ReportSections.json(sections.accelerators()));
@@ -888,18 +869,6 @@ public final class SqlReportStore implements ReportStore {
         return inserted;
     }
 
-    /** Columns and a row of {@code job_runs}, {@code command_log} and {@code restores}, and their keys. */
-    private static final String JOB_RUN_INSERT = "INSERT INTO job_runs(host, instance, instance_id, job_id, job_name, "
-            + "step_id, step_name, status, started_at, duration_seconds, message, sql_message_id, sql_severity) "
-            + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(host, instance, instance_id) DO NOTHING";
-    private static final String COMMAND_LOG_INSERT = "INSERT INTO command_log(host, instance, id, database_name, "
-            + "command_type, command, started_at, ended_at, algorithm, level, error_number) "
-            + "VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(host, instance, id) DO NOTHING";
-    private static final String RESTORE_INSERT = "INSERT INTO restores(host, instance, restore_history_id, "
-            + "destination_database, restored_at, restore_type, source_server, source_database, source_database_guid, "
-            + "family_guid, backup_finished_at, backup_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
-            + "ON CONFLICT(host, instance, restore_history_id) DO NOTHING";
-
     /**
      * Stores an instance's job runs, CommandLog rows and restores once each (a row stored before is skipped, as a
      * backup is), its latest jobs section and high-water marks, and moves its {@code jobs_seq} when any of it changed.
@@ -907,108 +876,28 @@ public final class SqlReportStore implements ReportStore {
      */
     private void storeJobActivity(Connection c, String host, SqlInstanceSnapshot snap, InstanceSections sections)
             throws SQLException {
-        if (snap.jobsStatus() == null && snap.jobs() == null && snap.jobRuns() == null && snap.commandLog() == null
-                && snap.restores() == null) {
+        if (!JobActivityTables.reported(snap)) {
             return;
         }
         int inserted = 0;
         if (snap.jobRuns() != null && !snap.jobRuns().isEmpty()) {
-            PreparedStatement s = statement(c, JOB_RUN_INSERT);
-            for (JobRun r : snap.jobRuns()) {
-                s.setString(1, host);
-                s.setString(2, snap.name());
-                s.setLong(3, r.instanceId());
-                s.setString(4, r.jobId());
-                s.setString(5, r.jobName());
-                s.setInt(6, r.stepId());
-                s.setString(7, r.stepName());
-                s.setString(8, r.status());
-                s.setLong(9, r.startedAt().toEpochMilli());
-                s.setLong(10, r.durationSeconds());
-                s.setString(11, r.message());
-                setInteger(s, 12, r.sqlMessageId());
-                setInteger(s, 13, r.sqlSeverity());
-                s.addBatch();
-            }
-            inserted += added(s.executeBatch());
+            PreparedStatement s = statement(c, JobActivityTables.JOB_RUN_INSERT);
+            int n = JobActivityTables.addRuns(s, host, snap);
+            inserted += JobActivityTables.added(s.executeBatch(), 0, n);
         }
         if (snap.commandLog() != null && !snap.commandLog().isEmpty()) {
-            PreparedStatement s = statement(c, COMMAND_LOG_INSERT);
-            for (CommandLogEntry e : snap.commandLog()) {
-                s.setString(1, host);
-                s.setString(2, snap.name());
-                s.setLong(3, e.id());
-                s.setString(4, e.databaseName());
-                s.setString(5, e.commandType());
-                s.setString(6, e.command());
-                s.setLong(7, e.startedAt().toEpochMilli());
-                setInstant(s, 8, e.endedAt());
-                s.setString(9, e.algorithm());
-                s.setString(10, e.level());
-                setInteger(s, 11, e.errorNumber());
-                s.addBatch();
-            }
-            inserted += added(s.executeBatch());
+            PreparedStatement s = statement(c, JobActivityTables.COMMAND_LOG_INSERT);
+            int n = JobActivityTables.addCommands(s, host, snap);
+            inserted += JobActivityTables.added(s.executeBatch(), 0, n);
         }
         if (snap.restores() != null && !snap.restores().isEmpty()) {
-            PreparedStatement s = statement(c, RESTORE_INSERT);
-            for (RestoreRecord r : snap.restores()) {
-                s.setString(1, host);
-                s.setString(2, snap.name());
-                s.setLong(3, r.restoreHistoryId());
-                s.setString(4, r.destinationDatabase());
-                s.setLong(5, r.restoredAt().toEpochMilli());
-                s.setString(6, r.restoreType());
-                s.setString(7, r.sourceServer());
-                s.setString(8, r.sourceDatabase());
-                s.setString(9, r.sourceDatabaseGuid());
-                s.setString(10, r.familyGuid());
-                setInstant(s, 11, r.backupFinishedAt());
-                s.setString(12, r.backupType());
-                s.addBatch();
-            }
-            inserted += added(s.executeBatch());
+            PreparedStatement s = statement(c, JobActivityTables.RESTORE_INSERT);
+            int n = JobActivityTables.addRestores(s, host, snap);
+            inserted += JobActivityTables.added(s.executeBatch(), 0, n);
         }
-        // the old values on the right of SET: the counter moves when rows were added or the section differs
-        String json = kind == Database.Kind.POSTGRESQL ? "CAST(? AS jsonb)" : "?";
-        String differs = kind == Database.Kind.POSTGRESQL ? " IS DISTINCT FROM " : " IS NOT ";
-        PreparedStatement u = statement(c, "UPDATE instances SET jobs_seq = jobs_seq + CASE WHEN ? > 0"
-                + " OR (" + json + " IS NOT NULL AND jobs_json" + differs + json + ")"
-                + " OR (CAST(? AS TEXT) IS NOT NULL AND jobs_status" + differs + "CAST(? AS TEXT)) THEN 1 ELSE 0 END,"
-                + " jobs_json = COALESCE(" + json + ", jobs_json), jobs_status = COALESCE(CAST(? AS TEXT), jobs_status),"
-                + " job_history_hwm = " + mark("job_history_hwm") + ", command_log_hwm = " + mark("command_log_hwm")
-                + ", restore_hwm = " + mark("restore_hwm") + " WHERE host = ? AND name = ?");
-        String jobs = ReportSections.json(sections.jobs());
-        int i = 1;
-        u.setInt(i++, inserted);
-        u.setString(i++, jobs);
-        u.setString(i++, jobs);
-        u.setString(i++, snap.jobsStatus());
-        u.setString(i++, snap.jobsStatus());
-        u.setString(i++, jobs);
-        u.setString(i++, snap.jobsStatus());
-        for (Long m : new Long[] {snap.jobHistoryHighWaterMark(), snap.commandLogHighWaterMark(), snap.restoreHighWaterMark()}) {
-            setLong(u, i++, m);
-            setLong(u, i++, m);
-        }
-        u.setString(i++, host);
-        u.setString(i, snap.name());
+        PreparedStatement u = statement(c, JobActivityTables.update(kind));
+        JobActivityTables.bindUpdate(u, host, snap, ReportSections.json(sections.jobs()), inserted);
         u.executeUpdate();
-    }
-
-    /** A high-water mark column set to the larger of its value and the report's (which may be null: kept). */
-    private String mark(String column) {
-        return "CASE WHEN CAST(? AS BIGINT) IS NULL THEN " + column + " ELSE "
-                + kind.greatest("CAST(? AS BIGINT)", "COALESCE(" + column + ", 0)") + " END";
-    }
-
-    /** Rows a batch of {@code INSERT ... ON CONFLICT DO NOTHING} added. */
-    private static int added(int[] counts) {
-        int n = 0;
-        for (int k : counts) {
-            n += k == Statement.SUCCESS_NO_INFO ? 1 : Math.max(0, k);
-        }
-        return n;
     }
 
     @Override

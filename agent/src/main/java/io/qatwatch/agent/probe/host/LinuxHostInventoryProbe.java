@@ -17,11 +17,14 @@ public final class LinuxHostInventoryProbe implements HostInventoryProbe {
 
     private final LinuxRoot root;
     private final boolean live;
+    /** Kept across collections: it parses {@code pci.ids} once for the probe's life. */
+    private final LinuxPciReader pciReader;
 
     /** @param live whether the root is this machine's {@code /}, so that OSHI may fill gaps */
     public LinuxHostInventoryProbe(LinuxRoot root, boolean live) {
         this.root = root;
         this.live = live;
+        this.pciReader = new LinuxPciReader(root);
     }
 
     @Override
@@ -29,7 +32,7 @@ public final class LinuxHostInventoryProbe implements HostInventoryProbe {
         ProbeSteps steps = new ProbeSteps(live ? "run qatwatch as a user that can read /proc and /sys"
                 : "check that " + root.folder() + " holds a copy of a Linux root (proc/, sys/, lib/ ...)");
         HostReading reading = steps.run("host", null, new LinuxHostReader(root)::read);
-        List<PciDevice> pci = steps.run("pci", List.of(), new LinuxPciReader(root)::read);
+        List<PciDevice> pci = steps.run("pci", List.of(), pciReader::read);
         HostFacts host = reading == null ? HostReading.NO_FACTS : reading.toFacts(pci);
         if (live && OshiFacts.worthAsking(host)) {
             host = steps.run("oshi", OshiFacts.NONE, problems -> OshiFacts.readLive("linux", problems)).fillGaps(host);

@@ -18,7 +18,18 @@ public final class LinuxPciReader {
             "usr/share/misc/pci.ids", "usr/share/hwdata/pci.ids", "usr/share/pci.ids");
 
     private final LinuxRoot root;
+    /**
+     * The names {@code pci.ids} gave for the ids last wanted: a daemon probes the same devices every cycle, and a
+     * distribution's {@code pci.ids} is over a megabyte to read and split. Looked up again only when the devices
+     * change; not kept after a failed read, so that the problem is reported again.
+     */
+    private volatile PciNames known;
 
+    /** The names {@code pci.ids} has for {@code wanted}; {@code names} is null when no {@code pci.ids} was found. */
+    private record PciNames(Set<String> wanted, Map<String, String> names) {
+    }
+
+    /** A reader for one root; keep it for the root's life, so that {@code pci.ids} is parsed once. */
     public LinuxPciReader(LinuxRoot root) {
         this.root = root;
     }
@@ -71,19 +82,34 @@ public final class LinuxPciReader {
 
     private List<PciDevice> named(List<PciDevice> devices, ProbeProblems problems) {
         Set<String> wanted = devices.stream().map(PciDevice::pciId).collect(Collectors.toSet());
+        PciNames names = known;
+        if (names == null || !names.wanted().equals(wanted)) {
+            names = lookUp(wanted, problems);
+            if (names == null) {
+                return devices;
+            }
+            known = names;
+        }
+        Map<String, String> found = names.names();
+        return found == null ? devices : devices.stream().map(d -> d.withName(found.get(d.pciId()))).toList();
+    }
+
+    /** The first {@code pci.ids} found, parsed for {@code wanted}; null when one could not be read (a problem). */
+    private PciNames lookUp(Set<String> wanted, ProbeProblems problems) {
+        boolean failed = false;
         for (String candidate : PCI_IDS) {
             Optional<String> text;
             try {
                 text = root.read(candidate);
             } catch (IOException e) {
                 problems.cannotRead(LinuxRoot.display(candidate), e);
+                failed = true;
                 continue;
             }
             if (text.isPresent()) {
-                Map<String, String> names = PciIds.names(text.get(), wanted);
-                return devices.stream().map(d -> d.withName(names.get(d.pciId()))).toList();
+                return new PciNames(Set.copyOf(wanted), PciIds.names(text.get(), wanted));
             }
         }
-        return devices;
+        return failed ? null : new PciNames(Set.copyOf(wanted), null);
     }
 }

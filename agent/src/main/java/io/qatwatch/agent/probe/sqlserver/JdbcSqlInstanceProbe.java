@@ -459,7 +459,10 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
 
     private List<HistoryRow> readBackups(ResultSet rs, boolean hasAlgorithm) throws SQLException {
         List<HistoryRow> list = new ArrayList<>();
+        boolean chainColumns = BackupChainColumns.present(rs);
         while (rs.next()) {
+            BackupChainColumns chain = chainColumns ? BackupChainColumns.read(rs) : BackupChainColumns.NONE;
+            String physicalDevice = rs.getString("physical_device_name");
             Integer timeZone = intOrNull(rs, "time_zone");
             long size = bytes(rs.getBigDecimal("backup_size"));
             BigDecimal compressed = rs.getBigDecimal("compressed_backup_size");
@@ -486,10 +489,13 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
                     SqlServerValues.thumbprint(rs.getBytes("encryptor_thumbprint")),
                     rs.getString("encryptor_type"),
                     SqlServerValues.deviceType(device),
-                    SqlServerValues.target(device, rs.getString("physical_device_name")),
+                    SqlServerValues.target(device, physicalDevice),
                     SqlServerValues.guid(rs.getString("family_guid")),
                     isSnapshot,
-                    mediaFamilies(intIfPresent(rs, "media_family_count"))), rs.getString("server_name")));
+                    mediaFamilies(intIfPresent(rs, "media_family_count")),
+                    chain.firstLsn(), chain.lastLsn(), chain.checkpointLsn(), chain.databaseBackupLsn(),
+                    chain.differentialBaseLsn(), chain.differentialBaseGuid(), chain.recoveryModel(), chain.beginsLogChain(),
+                    chain.hasIncompleteMetadata(), physicalDevice, null), rs.getString("server_name")));
         }
         return list;
     }

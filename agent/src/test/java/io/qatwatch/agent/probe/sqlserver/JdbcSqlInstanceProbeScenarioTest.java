@@ -53,7 +53,8 @@ class JdbcSqlInstanceProbeScenarioTest {
     @ValueSource(strings = {"sql2019-standard", "sql2022-standard-software", "sql2022-enterprise-vm-no-qat",
             "sql2022-enterprise-hardware", "sql2025-zstd", "sql2022-ag-secondary", "sql2022-no-view-server-state",
             "sql2022-ola-backup-failed", "sql2022-maintenance-plan", "sql2022-express-no-agent", "sql2025-commandlog-zstd",
-            "sql2022-indexoptimize-overlap", "sql2022-url-stripes", "sql2022-restores-from-other-server"})
+            "sql2022-indexoptimize-overlap", "sql2022-url-stripes", "sql2022-restores-from-other-server", "sql2022-log-chains",
+            "sql2022-chain-ag-primary", "sql2022-chain-ag-secondary"})
     void scenarioMatchesItsGoldenFileAndPassesTheCollectorsValidation(String scenario) throws Exception {
         Run run = run(scenario);
         SqlProbeResult result = run.result();
@@ -280,5 +281,31 @@ class JdbcSqlInstanceProbeScenarioTest {
         Map<String, ProbeStatus> m = new LinkedHashMap<>();
         r.probes().stream().filter(p -> !p.ok()).forEach(p -> m.put(p.name(), p));
         return m;
+    }
+
+    /**
+     * backupset's numeric(25,0) LSNs come through mssql-jdbc as decimals and leave the agent as their exact digits, the
+     * largest value included; the differential's base, the recovery model, begins_log_chain and the device names as read.
+     */
+    @Test
+    void logChainColumnsArriveExactlyUpToTheLargestNumeric25() {
+        List<BackupRecord> backups = run("sql2022-log-chains").result().snapshot().backups();
+        assertThat(backups).filteredOn(b -> b.databaseName().equals("Archive") && b.type().equals("L"))
+                .extracting(BackupRecord::lastLsn).containsExactly("9999999999999999999995000", "9999999999999999999999999");
+        assertThat(backups).filteredOn(b -> b.databaseName().equals("Hr") && "NUL".equals(b.physicalDeviceName()))
+                .singleElement().satisfies(b -> assertThat(b.target()).isEqualTo("NUL"));
+        assertThat(backups).filteredOn(b -> b.databaseName().equals("Crm") && "VIRTUAL_DEVICE".equals(b.deviceType()))
+                .singleElement().satisfies(b -> assertThat(b.physicalDeviceName()).isEqualTo("{4F1A8D2C-3B6E-4C1D-9A7F-2E5B8C0D1F3A}1"));
+        assertThat(backups).filteredOn(b -> b.databaseName().equals("Stock"))
+                .extracting(BackupRecord::type, BackupRecord::recoveryModel, BackupRecord::beginsLogChain)
+                .contains(org.assertj.core.groups.Tuple.tuple("I", "SIMPLE", false),
+                        org.assertj.core.groups.Tuple.tuple("L", "FULL", true));
+        assertThat(backups).filteredOn(b -> b.databaseName().equals("Ledger") && b.type().equals("I")).singleElement()
+                .satisfies(b -> {
+                    assertThat(b.differentialBaseLsn()).isEqualTo("96000000010400001");
+                    assertThat(b.checkpointLsn()).isEqualTo("96000000091200001");
+                    assertThat(b.databaseBackupLsn()).isEqualTo("96000000010400001");
+                    assertThat(b.hasIncompleteMetadata()).isFalse();
+                });
     }
 }

@@ -31,6 +31,8 @@ public final class Rules {
         put(all, cfg.backupJobFailed().enabled(), "backup-job-failed", JobRules::jobFailed);
         put(all, cfg.backupUrlSizeCeiling().enabled(), "backup-url-size-ceiling", UrlCeilingRules::sizeCeiling);
         put(all, cfg.restoreUntested().enabled(), "restore-untested", JobRules::restoreUntested);
+        put(all, cfg.logChainBroken().enabled(), "log-chain-broken", ChainRules::logChainBroken);
+        put(all, cfg.differentialBaseMissing().enabled(), "differential-base-missing", ChainRules::differentialBaseMissing);
         return all;
     }
 

@@ -26,11 +26,26 @@ public record RulesConfig(
         Info compressionWorthTrying,
         JobFailed backupJobFailed,
         UrlSizeCeiling backupUrlSizeCeiling,
-        RestoreUntested restoreUntested) {
+        RestoreUntested restoreUntested,
+        Critical logChainBroken,
+        Basic differentialBaseMissing) {
 
     /** All defaults. */
     public static final RulesConfig DEFAULTS = new RulesConfig(null, null, null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null);
+
+    /** The rules before issue 31, the others at their defaults. */
+    public RulesConfig(Breach backupWindowBreach, SpillForecast backupWindowSpillForecast, Creep backupWindowCreep,
+            Missing backupMissing, ThroughputDrop backupThroughputDrop, Basic qatFallback, QatConfigMismatch qatConfigMismatch,
+            QatRestoreRisk qatRestoreRisk, LicenceRisk licenceRisk, CertKey certKeyNotBackedUp, AgentSilent agentSilent,
+            QatChange qatChange, QatVersionDrift qatVersionDrift, Basic qatSoftwareMissing,
+            VerdictThresholds compressionVerdicts, Info qatNoGain, Info compressionWorthTrying, JobFailed backupJobFailed,
+            UrlSizeCeiling backupUrlSizeCeiling, RestoreUntested restoreUntested) {
+        this(backupWindowBreach, backupWindowSpillForecast, backupWindowCreep, backupMissing, backupThroughputDrop, qatFallback,
+                qatConfigMismatch, qatRestoreRisk, licenceRisk, certKeyNotBackedUp, agentSilent, qatChange, qatVersionDrift,
+                qatSoftwareMissing, compressionVerdicts, qatNoGain, compressionWorthTrying, backupJobFailed, backupUrlSizeCeiling,
+                restoreUntested, null, null);
+    }
 
     /** The rules before issue 15, the others at their defaults. */
     public RulesConfig(Breach backupWindowBreach, SpillForecast backupWindowSpillForecast, Creep backupWindowCreep,
@@ -40,7 +55,7 @@ public record RulesConfig(
             VerdictThresholds compressionVerdicts, Info qatNoGain, Info compressionWorthTrying) {
         this(backupWindowBreach, backupWindowSpillForecast, backupWindowCreep, backupMissing, backupThroughputDrop, qatFallback,
                 qatConfigMismatch, qatRestoreRisk, licenceRisk, certKeyNotBackedUp, agentSilent, qatChange, qatVersionDrift,
-                qatSoftwareMissing, compressionVerdicts, qatNoGain, compressionWorthTrying, null, null, null);
+                qatSoftwareMissing, compressionVerdicts, qatNoGain, compressionWorthTrying, null, null, null, null, null);
     }
 
     public RulesConfig {
@@ -65,6 +80,8 @@ public record RulesConfig(
         backupUrlSizeCeiling = backupUrlSizeCeiling == null
                 ? new UrlSizeCeiling(null, null, null, null, null, null, null, null, null) : backupUrlSizeCeiling;
         restoreUntested = restoreUntested == null ? new RestoreUntested(null, null, null) : restoreUntested;
+        logChainBroken = logChainBroken == null ? new Critical(null, null) : logChainBroken;
+        differentialBaseMissing = differentialBaseMissing == null ? new Basic(null, null) : differentialBaseMissing;
     }
 
     public void validate(String key, List<String> problems) {
@@ -137,6 +154,14 @@ public record RulesConfig(
         public Basic {
             enabled = on(enabled);
             severity = sev(severity, Severity.WARNING);
+        }
+    }
+
+    /** A rule with a switch and a severity that is critical by default: log-chain-broken. */
+    public record Critical(Boolean enabled, Severity severity) {
+        public Critical {
+            enabled = on(enabled);
+            severity = sev(severity, Severity.CRITICAL);
         }
     }
 

@@ -11,6 +11,7 @@ import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.store.TokenStore.Kind;
 import io.qatwatch.collector.analysis.FleetStates;
+import io.qatwatch.collector.analysis.RestorePlans;
 import io.qatwatch.collector.web.AcceleratorTimeline;
 import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
@@ -22,6 +23,7 @@ import io.qatwatch.collector.web.FleetStatus;
 import io.qatwatch.collector.web.FleetView;
 import io.qatwatch.collector.web.HostState;
 import io.qatwatch.collector.web.ListenConfig;
+import io.qatwatch.collector.web.RestorePlanJson;
 import io.qatwatch.collector.web.SilencesApi;
 import io.qatwatch.collector.web.StatusPageConfig;
 import io.qatwatch.collector.web.TlsConfig;
@@ -97,8 +99,9 @@ public final class CollectorServer extends VerticleBase {
      * What the server takes from the configuration: where it listens, TLS, ingest limits, and the minutes after
      * which an agent counts as silent (the fleet's state column).
      */
+    /** @param lookbackDays days of backup history the analysis reads: what a restore plan is read from */
     public record Settings(ListenConfig listen, TlsConfig tls, IngestConfig ingest, int agentSilentMinutes,
-            StatusPageConfig statusPage) {
+            StatusPageConfig statusPage, int lookbackDays) {
     }
 
     /**
@@ -171,6 +174,8 @@ public final class CollectorServer extends VerticleBase {
         changeWithBody(router, readAccess, "/api/v1/alerts/:id/notes", Kind.OPERATOR, 16 * 1024, alertRequests::note);
         router.get("/api/v1/instances/:host/:instance/windows")
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
+        router.get("/api/v1/databases/:host/:instance/:database/restore-plan")
+                .handler(ctx -> readAccess.require(ctx, false, () -> restorePlan(ctx)));
         router.get("/api/v1/instances/:host/:instance/accelerator")
                 .handler(ctx -> readAccess.require(ctx, false, () -> accelerator(ctx)));
         router.get("/api/v1/compression").handler(ctx -> readAccess.require(ctx, false, () -> compression(ctx)));
@@ -366,6 +371,29 @@ public final class CollectorServer extends VerticleBase {
                 .onSuccess(value -> {
                     if (value == null) {
                         json(ctx, 404, new JsonObject().put("error", "no instance " + instance + " on host " + host));
+                    } else {
+                        ctx.response().putHeader("Content-Type", "application/json").end(ReportJson.toPrettyString(value));
+                    }
+                })
+                .onFailure(ctx::fail);
+    }
+
+    /** A database's restore plan now, across its replicas, from the store (issue 31). */
+    private void restorePlan(RoutingContext ctx) {
+        String host = ctx.pathParam("host");
+        String instance = ctx.pathParam("instance");
+        String database = ctx.pathParam("database");
+        if (!TokenStore.NAME.matcher(host).matches() || !ReportValidator.IDENTIFIER.matcher(instance).matches()
+                || database == null || database.isBlank() || database.length() > 128) {
+            json(ctx, 400, new JsonObject().put("error", "host, instance or database name not valid"));
+            return;
+        }
+        Instant since = clock.instant().minus(java.time.Duration.ofDays(settings.lookbackDays()));
+        readWorker.executeBlocking(() -> RestorePlans.read(store, host, instance, database, since).map(RestorePlanJson::of)
+                        .orElse(null), false)
+                .onSuccess(value -> {
+                    if (value == null) {
+                        json(ctx, 404, new JsonObject().put("error", "no database " + database + " on " + host + "/" + instance));
                     } else {
                         ctx.response().putHeader("Content-Type", "application/json").end(ReportJson.toPrettyString(value));
                     }

@@ -2,7 +2,6 @@ package io.qatwatch.collector.alert.rule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.qatwatch.collector.AlertsConfig;
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.analysis.FleetAnalysis;
@@ -11,12 +10,11 @@ import io.qatwatch.collector.analysis.FleetStates;
 import io.qatwatch.collector.analysis.RestoreTests;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.SqlReportStore;
+import io.qatwatch.collector.testing.AgentGoldens;
 import io.qatwatch.collector.testing.Jobs;
 import io.qatwatch.collector.window.JobOverlaps;
-import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.JobRun;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -34,16 +32,6 @@ class AgentScenariosTest {
 
     @TempDir
     Path dir;
-
-    private static SqlInstanceSnapshot golden(String scenario) throws Exception {
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.exists(p.resolve("agent/src/test/resources/sqlserver/golden"))) {
-            p = p.getParent();
-        }
-        JsonNode node = ReportJson.mapper().readTree(p.resolve("agent/src/test/resources/sqlserver/golden/" + scenario + ".json")
-                .toFile());
-        return ReportJson.mapper().treeToValue(node.get("snapshot"), SqlInstanceSnapshot.class);
-    }
 
     private static SqlInstanceSnapshot withRuns(SqlInstanceSnapshot s, List<JobRun> runs) {
         return new SqlInstanceSnapshot(s.name(), s.collectedAt(), s.server(), s.configuration(), s.accelerators(), s.databases(),
@@ -64,7 +52,7 @@ class AgentScenariosTest {
      */
     @Test
     void theAgentsScenariosFireAndResolveInTheCollector() throws Exception {
-        SqlInstanceSnapshot ola = golden("sql2022-ola-backup-failed");
+        SqlInstanceSnapshot ola = AgentGoldens.snapshot("sql2022-ola-backup-failed");
         JobRun failedOutcome = ola.jobRuns().stream().filter(r -> r.stepId() == 0 && r.status().equals("FAILED")).findFirst()
                 .orElseThrow();
         JobRun failedStep = ola.jobRuns().stream().filter(r -> r.stepId() != 0 && r.status().equals("FAILED")).findFirst()
@@ -95,7 +83,7 @@ class AgentScenariosTest {
             assertThat(CONFIG.evaluator().evaluate(analyse(store, tonight.plusSeconds(660))).alerts())
                     .as("the FULL job's next good run resolves it").noneMatch(a -> a.rule().equals("backup-job-failed"));
 
-            SqlInstanceSnapshot dr = golden("sql2022-restores-from-other-server");
+            SqlInstanceSnapshot dr = AgentGoldens.snapshot("sql2022-restores-from-other-server");
             store.store("sqlstd22", Jobs.report("sqlstd22", dr.collectedAt(), dr), dr.collectedAt());
             FleetAnalysis fleet = analyse(store, dr.collectedAt());
             var payments = fleet.instance("sql01", ola.name()).orElseThrow().instance().databases().stream()
@@ -106,7 +94,7 @@ class AgentScenariosTest {
             assertThat(test.restore().restoredAt()).isEqualTo(dr.restores().stream().filter(r -> r.familyGuid() != null
                     && r.familyGuid().equals(payments.familyGuid())).map(r -> r.restoredAt()).max(Instant::compareTo).orElseThrow());
 
-            SqlInstanceSnapshot overlap = golden("sql2022-indexoptimize-overlap");
+            SqlInstanceSnapshot overlap = AgentGoldens.snapshot("sql2022-indexoptimize-overlap");
             store.store("sql02", Jobs.report("sql02", overlap.collectedAt(), overlap), overlap.collectedAt());
             InstanceAnalysis ia = analyse(store, overlap.collectedAt()).instance("sql02", overlap.name()).orElseThrow();
             List<JobOverlaps.JobOverlap> trend = JobOverlaps.trend(ia.windows(), ia.instance().jobs().jobs(),
@@ -122,8 +110,8 @@ class AgentScenariosTest {
     /** Stripe counts and the CommandLog's ZSTD level, as the agent read them, reach the rules. */
     @Test
     void stripesAndTheJobsAlgorithmComeThrough() throws Exception {
-        SqlInstanceSnapshot stripes = golden("sql2022-url-stripes");
-        SqlInstanceSnapshot zstd = golden("sql2025-commandlog-zstd");
+        SqlInstanceSnapshot stripes = AgentGoldens.snapshot("sql2022-url-stripes");
+        SqlInstanceSnapshot zstd = AgentGoldens.snapshot("sql2025-commandlog-zstd");
         try (Database db = Database.open(dir)) {
             SqlReportStore store = new SqlReportStore(db);
             store.store("sql03", Jobs.report("sql03", stripes.collectedAt(), stripes), stripes.collectedAt());

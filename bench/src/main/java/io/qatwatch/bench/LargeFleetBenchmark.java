@@ -1,0 +1,235 @@
+package io.qatwatch.bench;
+
+import io.qatwatch.collector.config.Secrets;
+import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.SqlReportStore;
+import io.qatwatch.collector.store.StoreConfig;
+import io.qatwatch.collector.store.TokenStore;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A large fleet over several collectors on one PostgreSQL ({@code --only fleet100k}): the store filled through the
+ * collectors' own store code ({@link SqlReportStore#storeAll}) with {@code instances} simulated instances' history,
+ * then the collectors started together, each in its own JVM with its alert stage, dividing the fleet's slices
+ * between them. For each collector: when its first evaluation was served after its start, the CPU it used over a
+ * quiet minute afterwards (one evaluation, no ingest), its heap after a full collection and its RSS.
+ */
+public final class LargeFleetBenchmark {
+
+    /** Agents stored per transaction by the fill: each carries {@code nights} × 20 backups. */
+    private static final int FILL_BATCH = 200;
+    /** Answers 503 until the collector's first evaluation has run, then a small 200 (no host matches). */
+    private static final String FIRST_EVALUATION = "/api/v1/compression?host=bench-no-such-host";
+
+    /**
+     * How to run it.
+     *
+     * @param firstEvaluationLimit how long to wait for a collector's first evaluation before giving up on it
+     * @param minute               the quiet period whose CPU is measured (a minute: one evaluation)
+     */
+    public record Settings(int instances, int nights, int collectors, List<String> serverJvm, Path workDir, String pgUrl,
+            String pgUser, Path pgPasswordFile, Duration firstEvaluationLimit, Duration minute) {
+    }
+
+    /**
+     * One collector.
+     *
+     * @param firstEvaluation from its start to its first evaluation served; null when none came within the limit
+     * @param minuteCpu       its CPU over the quiet minute; null when it was not measured
+     * @param heapBytes       live heap after a full collection (the class histogram's total); -1 when not measured
+     * @param failure         why it stopped (e.g. out of heap), or null
+     */
+    public record Collector(int index, Duration firstEvaluation, Duration minuteCpu, long heapBytes, long rssBytes,
+            String failure) {
+    }
+
+    /** The run: the fill, then each collector. */
+    public record Result(long backupRows, Duration fill, List<Collector> collectors) {
+    }
+
+    private final Settings settings;
+
+    public LargeFleetBenchmark(Settings settings) {
+        this.settings = settings;
+    }
+
+    public Result run(BenchLog log) throws Exception {
+        GrowthBenchmark.deleteTree(settings.workDir());
+        CollectorsIngestBenchmark.resetSchema(settings.pgUrl(), settings.pgUser(), settings.pgPasswordFile());
+        long started = System.nanoTime();
+        long rows = fill(log);
+        Duration fill = Duration.ofNanos(System.nanoTime() - started);
+        log.say(String.format(Locale.ROOT, "fleet100k: %d instances, %d backup rows stored in %d s", settings.instances(),
+                rows, fill.toSeconds()));
+        List<String> jvm = new ArrayList<>(settings.serverJvm());
+        jvm.add("-XX:+ExitOnOutOfMemoryError");
+        ExecutorService pool = Executors.newFixedThreadPool(settings.collectors());
+        List<ServerProcess> servers = new ArrayList<>();
+        try {
+            // started together, as after a restart of all of them: they divide the slices as they come up
+            List<Future<ServerProcess>> starting = new ArrayList<>();
+            long[] startedAt = new long[settings.collectors()];
+            for (int k = 0; k < settings.collectors(); k++) {
+                int index = k;
+                starting.add(pool.submit(() -> {
+                    startedAt[index] = System.nanoTime();
+                    return ServerProcess.start("fleet-" + index, jvm, serveArgs(index), settings.workDir());
+                }));
+            }
+            for (Future<ServerProcess> f : starting) {
+                servers.add(f.get());
+            }
+            String token = servers.get(0).tokens().get("bench-reader");
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            List<Future<Duration>> waiting = new ArrayList<>();
+            for (int k = 0; k < servers.size(); k++) {
+                ServerProcess server = servers.get(k);
+                long from = startedAt[k];
+                waiting.add(pool.submit(() -> awaitFirstEvaluation(http, server, token, from)));
+            }
+            List<Duration> first = new ArrayList<>();
+            for (int k = 0; k < servers.size(); k++) {
+                first.add(waiting.get(k).get());
+                log.say("fleet100k: collector " + k + ": first evaluation "
+                        + (first.get(k) == null ? "not served" : "served " + first.get(k).toMillis() + " ms after its start"));
+            }
+            List<ProcessStats.Sample> before = servers.stream().map(ServerProcess::sample).toList();
+            log.say("fleet100k: measuring a quiet " + settings.minute().toSeconds() + " s");
+            Thread.sleep(settings.minute().toMillis());
+            List<Collector> out = new ArrayList<>();
+            for (int k = 0; k < servers.size(); k++) {
+                ServerProcess server = servers.get(k);
+                ProcessStats.Sample after = server.sample();
+                Duration cpu = server.alive() && before.get(k).alive() ? after.cpu().minus(before.get(k).cpu()) : null;
+                long heap = server.alive() ? liveHeapBytes(server.pid()) : -1;
+                Collector c = new Collector(k, first.get(k), cpu, heap, after.rssBytes(), server.exitReason());
+                log.say(String.format(Locale.ROOT, "fleet100k: collector %d: minute %s s CPU, heap %d MiB, RSS %d MiB%s", k,
+                        cpu == null ? "n/a" : String.format(Locale.ROOT, "%.2f", cpu.toMillis() / 1000.0), heap >> 20,
+                        after.rssBytes() >> 20, c.failure() == null ? "" : "; " + c.failure()));
+                out.add(c);
+            }
+            return new Result(rows, fill, out);
+        } finally {
+            pool.shutdownNow();
+            for (ServerProcess s : servers) {
+                s.close();
+            }
+        }
+    }
+
+    private List<String> serveArgs(int index) {
+        List<String> args = new ArrayList<>(List.of("collector", "--data",
+                settings.workDir().resolve("fleet-" + index).toString(), "--store-url",
+                CollectorsIngestBenchmark.benchSchema(settings.pgUrl()), "--store-user", settings.pgUser(),
+                "--store-password-file", settings.pgPasswordFile().toString()));
+        if (index == 0) {
+            // one read token for all: the token store is shared, and a second --reader would revoke the first's
+            args.add("--reader");
+        }
+        return args;
+    }
+
+    /** The store filled as the collectors would have filled it, through their store code on the same schema. */
+    private long fill(BenchLog log) throws Exception {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        StoreConfig config = StoreConfig.postgresql(CollectorsIngestBenchmark.benchSchema(settings.pgUrl()),
+                settings.pgUser(), settings.pgPasswordFile(), null, 2);
+        try (Database db = Database.open(config, settings.workDir(), new Secrets(Map.of()))) {
+            new TokenStore(db);
+            return BenchFill.history(new SqlReportStore(db), settings.instances(), settings.nights(), now, FILL_BATCH,
+                    "fleet100k", log);
+        }
+    }
+
+    /** From {@code startedAt} until the collector's first evaluation is served; null when not within the limit. */
+    private Duration awaitFirstEvaluation(HttpClient http, ServerProcess server, String token, long startedAt)
+            throws InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + FIRST_EVALUATION))
+                .timeout(Duration.ofMinutes(1)).header("Authorization", "Bearer " + token).GET().build();
+        while (System.nanoTime() - startedAt < settings.firstEvaluationLimit().toNanos() && server.alive()) {
+            try {
+                // 503 until the first evaluation; anything but 200 after it (a token not known yet) is not it either
+                if (http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return Duration.ofNanos(System.nanoTime() - startedAt);
+                }
+            } catch (IOException e) {
+                return null;
+            }
+            Thread.sleep(250);
+        }
+        return null;
+    }
+
+    /**
+     * The live heap of process {@code pid}: {@code jcmd GC.class_histogram} collects fully first (with or without
+     * {@code -XX:+ExplicitGCInvokesConcurrent}), then its "Total" line counts every object left. -1 when it failed.
+     */
+    static long liveHeapBytes(long pid) throws InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        try {
+            Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.class_histogram")
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(5, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                return -1;
+            }
+            return histogramTotalBytes(out);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** The bytes of a class histogram's {@code Total <instances> <bytes>} line; -1 when it has none. */
+    static long histogramTotalBytes(String histogram) {
+        for (String line : histogram.split("\n")) {
+            String[] fields = line.trim().split("\\s+");
+            if (fields.length == 3 && fields[0].equals("Total")) {
+                return Long.parseLong(fields[2]);
+            }
+        }
+        return -1;
+    }
+
+    /** The Markdown of docs/benchmarks.md, with the goals of issue 33. */
+    public String markdown(Result r) {
+        StringBuilder md = new StringBuilder();
+        md.append(String.format(Locale.ROOT, "%,d simulated instances × %d nights (%,d backup rows) stored into one "
+                        + "PostgreSQL 15 through the collectors' store code in %d s, %d agents a transaction; then %d "
+                        + "collectors started together on it, each in its own JVM with its alert stage. First evaluation: "
+                        + "from a collector's start until `%s` answers 200 (503 before). Minute: the collector's CPU over the "
+                        + "%d s after every first evaluation (one evaluation each, no ingest). Heap: live objects after "
+                        + "the full collection of `jcmd GC.class_histogram`, at the end. Goals (issue 33): heap ≤ 2 GiB, "
+                        + "first evaluation ≤ 60 s, minute ≤ 1 s of CPU, each. Server JVM: `%s`.%n%n",
+                settings.instances(), settings.nights(), r.backupRows(), r.fill().toSeconds(), FILL_BATCH,
+                settings.collectors(), FIRST_EVALUATION, settings.minute().toSeconds(), String.join(" ", settings.serverJvm())));
+        md.append("| collector | first evaluation s | minute: CPU s | heap after full GC MiB | RSS MiB | note |\n");
+        md.append("|---:|---:|---:|---:|---:|---|\n");
+        for (Collector c : r.collectors()) {
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %d | %s |%n", c.index(),
+                    c.firstEvaluation() == null ? "not served" : String.format(Locale.ROOT, "%.1f",
+                            c.firstEvaluation().toMillis() / 1000.0),
+                    c.minuteCpu() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", c.minuteCpu().toMillis() / 1000.0),
+                    c.heapBytes() < 0 ? "n/a" : Long.toString(c.heapBytes() >> 20), c.rssBytes() >> 20,
+                    c.failure() == null ? "" : c.failure()));
+        }
+        return md.toString();
+    }
+}

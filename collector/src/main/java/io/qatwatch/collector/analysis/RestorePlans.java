@@ -1,0 +1,89 @@
+package io.qatwatch.collector.analysis;
+
+import io.qatwatch.collector.chain.RestorePlan;
+import io.qatwatch.collector.chain.RestorePlanner;
+import io.qatwatch.collector.store.FleetRow;
+import io.qatwatch.collector.store.ReportStore;
+import io.qatwatch.collector.store.StoredBackup;
+import io.qatwatch.protocol.SqlInstanceSnapshot;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A database's restore plan read from the store: its backups on every replica (an availability database's copies share
+ * its {@code group_database_id}) since a time, every log backup listed. Blocking: it reads the store.
+ */
+public final class RestorePlans {
+
+    private RestorePlans() {
+    }
+
+    /**
+     * The database as the store knows it, with its plan.
+     *
+     * @param replicas {@code host/instance} of every copy whose backups were read
+     * @param plan     empty when no replica holds a full with LSNs (or the agents predate issue 31)
+     */
+    public record Found(String host, String instance, DatabaseInfo database, List<String> replicas, Optional<RestorePlan> plan) {
+    }
+
+    /** Empty when the host, instance or database is unknown (names compare case-insensitively). */
+    public static Optional<Found> read(ReportStore store, String host, String instance, String database, Instant since)
+            throws Exception {
+        Optional<FleetRow> row = store.fleetRow(host);
+        if (row.isEmpty()) {
+            return Optional.empty();
+        }
+        SqlInstanceSnapshot snap = row.get().instances().stream().filter(i -> i.name().equalsIgnoreCase(instance)).findFirst()
+                .orElse(null);
+        DatabaseInfo d = snap == null ? null : find(snap, database);
+        if (d == null) {
+            return Optional.empty();
+        }
+        Map<String, List<BackupRecord>> byReplica = new LinkedHashMap<>();
+        List<String> replicas = new ArrayList<>();
+        if (d.groupDatabaseId() == null) {
+            read(store, row.get().host(), snap.name(), d, byReplica, replicas, since);
+        } else {
+            for (FleetRow r : store.fleet()) {
+                for (SqlInstanceSnapshot s : r.instances()) {
+                    for (DatabaseInfo copy : s.databases() == null ? List.<DatabaseInfo>of() : s.databases()) {
+                        if (d.groupDatabaseId().equalsIgnoreCase(String.valueOf(copy.groupDatabaseId()))) {
+                            read(store, r.host(), s.name(), copy, byReplica, replicas, since);
+                        }
+                    }
+                }
+            }
+        }
+        return Optional.of(new Found(row.get().host(), snap.name(), d, List.copyOf(replicas), RestorePlanner.ofBackups(byReplica)));
+    }
+
+    private static DatabaseInfo find(SqlInstanceSnapshot s, String name) {
+        if (s.databases() == null) {
+            return null;
+        }
+        return s.databases().stream().filter(d -> d.name() != null && d.name().equalsIgnoreCase(name)).findFirst().orElse(null);
+    }
+
+    /** The copy's backups: its name, and its database_guid when both sides know one (a re-created database is another). */
+    private static void read(ReportStore store, String host, String instance, DatabaseInfo copy,
+                             Map<String, List<BackupRecord>> into, List<String> replicas, Instant since) throws Exception {
+        String scope = host + "/" + instance;
+        replicas.add(scope);
+        List<BackupRecord> mine = new ArrayList<>();
+        for (StoredBackup sb : store.backups(host, instance, since)) {
+            BackupRecord b = sb.backup();
+            if (b.databaseName() != null && b.databaseName().equalsIgnoreCase(copy.name())
+                    && (copy.databaseGuid() == null || b.databaseGuid() == null || copy.databaseGuid().equalsIgnoreCase(b.databaseGuid()))) {
+                mine.add(b);
+            }
+        }
+        into.put(scope, mine);
+    }
+}
