@@ -66,9 +66,9 @@ public final class DatabasePage {
         cpu(html, v);
         html.append("<section id=\"restore\"><h2>Restore</h2><h3>Restore estimate</h3><p class=\"muted\" id=\"restore-estimate\">"
                 + "Not estimated yet: the collector does not yet work out how long a restore of this database would take.</p>"
-                + "<h3>Restore plan</h3><p class=\"muted\" id=\"restore-plan\">Not worked out yet: the collector does not yet "
-                + "build the chain of backups (full, differential, logs by LSN) a restore would need.</p><h3>Last restore test</h3>"
-                + "<p id=\"restore-test\">");
+                + "<h3>Restore plan</h3>");
+        restorePlan(html, v);
+        html.append("<h3>Last restore test</h3><p id=\"restore-test\">");
         if (v.restoreTest() == null || v.restoreTest().restoredAt() == null) {
             html.append("None in the lookback period: no host of the fleet restored its backups.");
         } else {
@@ -132,6 +132,42 @@ public final class DatabasePage {
             html.append("</article>");
         });
         html.append("</section>");
+    }
+
+    /** The chain of backups a restore now needs, across the replicas, as {@code /api/v1/databases/.../restore-plan} has it. */
+    private static void restorePlan(StringBuilder html, DatabaseView v) {
+        io.qatwatch.collector.web.RestorePlanJson.Plan p = v.restorePlan();
+        if (p == null) {
+            html.append("<p class=\"muted\" id=\"restore-plan\">Not worked out: no replica holds a full backup with LSNs in the "
+                    + "lookback period (agents before issue 31 do not report them).</p>");
+            return;
+        }
+        html.append("<div id=\"restore-plan\"><p>").append(esc(p.head())).append("</p><dl class=\"facts\"><dt>Latest point in time")
+                .append("</dt><dd>").append(p.latestPointInTime() == null ? "unknown" : esc(WHEN.format(p.latestPointInTime()
+                        .atZone(v.zone())))).append("</dd><dt>Files</dt><dd>").append(p.files()).append(" (").append(bytes(p.bytes()))
+                .append(p.whole() ? ")" : "), not every log since the full").append("</dd>");
+        step(html, "Full", p.full(), v);
+        step(html, "Differential", p.differential(), v);
+        if (!p.logs().isEmpty()) {
+            html.append("<dt>Logs</dt><dd>from ").append(esc(WHEN.format(p.logs().get(0).startedAt().atZone(v.zone()))))
+                    .append(" to ").append(esc(WHEN.format(p.logs().get(p.logs().size() - 1).startedAt().atZone(v.zone()))))
+                    .append("</dd>");
+        }
+        if (p.broken() != null) {
+            html.append("<dt>Chain broken</dt><dd class=\"bad\">").append(esc(p.broken().kind())).append(": ")
+                    .append(esc(p.broken().cause())).append("</dd>");
+        }
+        html.append("</dl></div>");
+    }
+
+    private static void step(StringBuilder html, String label, io.qatwatch.collector.web.RestorePlanJson.Step s, DatabaseView v) {
+        if (s == null) {
+            return;
+        }
+        html.append("<dt>").append(label).append("</dt><dd>").append(esc(WHEN.format(s.startedAt().atZone(v.zone()))))
+                .append(" on ").append(hostLink(s.host())).append(" / ").append(esc(s.instance())).append(s.copyOnly() ? " (copy-only)" : "")
+                .append(", ").append(bytes(s.sizeBytes())).append(s.file() == null ? "" : ", <code>" + esc(s.file()) + "</code>")
+                .append("</dd>");
     }
 
     /** CPU seconds per GB of {@code backup_size}, per algorithm (median), from the backups whose CPU was measured. */

@@ -17,11 +17,14 @@ import java.util.List;
  * @param restoreTest its last restore test anywhere in the fleet; null when the window analysis has none
  * @param replicas    the other copies of it in its availability group, {@code host/instance (ROLE)}
  * @param alerts      the active alerts about it, most severe first
+ * @param restorePlan how it restores now across its replicas ({@code /api/v1/databases/.../restore-plan}'s plan);
+ *                    null when no replica holds a full backup with LSNs
  */
 public record DatabaseView(Instant renderedAt, String host, String instance, String database, List<StatusView.Fact> facts,
                            List<BackupRecord> backups, int lookbackDays, ZoneId zone,
                            List<StatusView.CompressionRow> compression, StatusView.RestoreTest restoreTest,
-                           List<Replica> replicas, List<StatusView.ActiveAlert> alerts) {
+                           List<Replica> replicas, List<StatusView.ActiveAlert> alerts,
+                           io.qatwatch.collector.web.RestorePlanJson.Plan restorePlan) {
 
     public DatabaseView {
         facts = List.copyOf(facts);

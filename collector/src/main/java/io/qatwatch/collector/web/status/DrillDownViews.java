@@ -111,7 +111,10 @@ public final class DrillDownViews {
         List<AlertsView.ActiveAlert> active = s.alerts() == null ? List.of() : s.alerts().active();
         return Optional.of(new DatabaseView(now, hostName, snapshot.name(), name, databaseFacts(info), backups, LOOKBACK_DAYS,
                 mine == null ? ZoneOffset.UTC : mine.zone(), compression, restore, replicas(s.store(), hostName, snapshot.name(), info),
-                alertsOn(active, hostName, snapshot.name(), name)));
+                alertsOn(active, hostName, snapshot.name(), name),
+                io.qatwatch.collector.analysis.RestorePlans.read(s.store(), hostName, snapshot.name(), name,
+                        now.minus(Duration.ofDays(LOOKBACK_DAYS))).map(io.qatwatch.collector.web.RestorePlanJson::of)
+                        .map(io.qatwatch.collector.web.RestorePlanJson::plan).orElse(null)));
     }
 
     /** The active alerts on a host (and, when given, its instance and database), most severe first. */

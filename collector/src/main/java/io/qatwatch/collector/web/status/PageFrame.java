@@ -51,9 +51,9 @@ final class PageFrame {
             .alert p{margin:.2rem 0}
             .alert p.why{white-space:pre-line}
             .sev{display:inline-block;font-size:.72rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em;
-            padding:.05rem .4rem;border-radius:3px;color:#fff;background:var(--near);margin-right:.4rem;vertical-align:2px}
-            .critical .sev{background:var(--bad)}
-            .info .sev{background:var(--info)}
+            padding:.05rem .4rem;border-radius:3px;color:#fff;background:#8a5a00;margin-right:.4rem;vertical-align:2px}
+            .critical .sev{background:#a12828}
+            .info .sev{background:#2f55b0}
             .rule{font-family:ui-monospace,Consolas,monospace;font-size:.85rem;color:var(--muted)}
             dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.3rem 0 0;font-size:.9rem}
             dl.facts dt{color:var(--muted)}
@@ -131,15 +131,13 @@ final class PageFrame {
     }
 
     /**
-     * Opens a page: head (title, inline CSS; {@code refresh}: reload every minute), the header with the fleet's
+     * Opens a page: head (title, inline CSS; no timed reload: it would throw away a half-typed acknowledgement, and
+     * axe-core counts it a critical accessibility failure; {@code refresh} is unused), the header with the fleet's
      * counts ({@code counts}, HTML, may be empty) and the sign-out form, the notice, and {@code <main>}.
      */
     static void open(StringBuilder html, String title, boolean refresh, String counts, StatusPage.Chrome chrome) {
         html.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
-        if (refresh) {
-            html.append("<meta http-equiv=\"refresh\" content=\"60\">");
-        }
         html.append("<title>").append(esc(title)).append("</title><style>").append(CSS).append("</style></head><body>")
                 .append("<header><a class=\"brand\" href=\"/\">qatwatch</a>").append(counts);
         if (chrome.signedInAs() != null) {
@@ -157,7 +155,8 @@ final class PageFrame {
     /** Closes a page opened by {@link #open}. */
     static void close(StringBuilder html, Instant renderedAt, boolean refresh) {
         html.append("<p class=\"muted rendered\">Rendered ").append(UTC.format(renderedAt))
-                .append(refresh ? ". The page refreshes every minute." : ".").append("</p></main></body></html>");
+                .append(refresh ? ". Reload the page for the latest (the alerts are evaluated every minute)." : ".")
+                .append("</p></main></body></html>");
     }
 
     /** The fleet's hosts and active alerts, for the header. */

@@ -40,14 +40,15 @@ class DrillDownPagesTest {
     void theDatabasePageChartsDurationSizeAndThroughputWithTheAlgorithmMarkedAndItsChangesAnnotated() {
         DatabaseView v = new DatabaseView(NOW, "sql01", "MSSQLSERVER", "Sales",
                 List.of(new StatusView.Fact("Recovery model", "FULL")), sales(), 30, ZoneOffset.UTC, List.of(), null, List.of(),
-                List.of());
+                List.of(), null);
         String html = DatabasePage.render(v, READER);
         assertThat(html).contains("<h1 class=\"page-title\">Sales", "<a class=\"host-link\" href=\"/hosts/sql01\">sql01</a>")
                 .contains(">Duration (min)</text>", ">Size (GB)</text>", ">Throughput (MB/s)</text>")
                 .contains("data-algorithm=\"MS_XPRESS\"><circle", "data-algorithm=\"QAT_DEFLATE\"><path")
                 .contains("MS_XPRESS \u2192 QAT_DEFLATE", "to LOCAL \u2192 URL")
                 .contains("QAT_DEFLATE <span class=\"muted\">(triangle)</span>", "MS_XPRESS <span class=\"muted\">(circle)</span>")
-                .contains("CPU per GB: not measured yet", "id=\"restore-plan\"", "id=\"restore-estimate\"")
+                .contains("CPU per GB: not measured yet", "id=\"restore-estimate\"")
+                .contains("<p class=\"muted\" id=\"restore-plan\">Not worked out: no replica holds a full backup with LSNs")
                 .contains("None in the lookback period: no host of the fleet restored its backups.")
                 .doesNotContain("<script");
         assertThat(html.split("class=\"point\"", -1)).as("20 backups in each of the 3 panels").hasSize(61);
