@@ -225,8 +225,12 @@ final class WindowChart {
             s.append("<circle class=\"forecast\" cx=\"").append(f(x)).append("\" cy=\"").append(f(y)).append("\" r=\"5\"><title>")
                     .append(esc("Projected under the safety margin on the night before " + t.forecastDate().format(NIGHT)))
                     .append("</title></circle>");
-            s.append("<text class=\"forecast-label\" x=\"").append(f(x - 8)).append("\" y=\"").append(f(y - 10))
-                    .append("\" text-anchor=\"end\">").append(t.forecastDate().format(DAY)).append("</text>");
+            // kept inside the plot at the phone font size too (it was clipped to "14 De"): left of the circle unless
+            // that runs past the axis, and never above the chart's top
+            boolean left = x - 8 - 80 >= LEFT;
+            s.append("<text class=\"forecast-label\" x=\"").append(f(left ? x - 8 : x + 8)).append("\" y=\"")
+                    .append(f(Math.max(y - 10, TOP + 22))).append("\" text-anchor=\"").append(left ? "end" : "start").append("\">")
+                    .append(t.forecastDate().format(DAY)).append("</text>");
         }
     }
 
