@@ -4,10 +4,10 @@ import io.qatwatch.agent.probe.HostInventory;
 import io.qatwatch.agent.ship.DeliveryVerticle;
 import io.qatwatch.agent.ship.Outbox;
 import io.qatwatch.agent.ship.OutboxStats;
+import io.qatwatch.agent.ship.WireJson;
 import io.qatwatch.protocol.AgentInfo;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.ProbeStatus;
-import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.ReportTidy;
 import io.qatwatch.protocol.ReportValidator;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
@@ -95,7 +95,7 @@ public final class ReportPublisher {
      * collector refuse the whole report for good.
      */
     byte[] wire(AgentReport report) {
-        byte[] json = ReportJson.toBytes(report);
+        byte[] json = WireJson.report(report);
         Optional<ReportValidator.Violation> problem = ReportValidator.validate(json, clock.instant());
         if (problem.isEmpty()) {
             return json;

@@ -1,7 +1,6 @@
 package io.qatwatch.agent.ship;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.qatwatch.protocol.ReportJson;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -101,7 +100,7 @@ public sealed interface DeliveryDecision {
             return null;
         }
         try {
-            return ReportJson.mapper().readTree(body);
+            return WireJson.tree(body);
         } catch (Exception notJson) {
             return null;
         }
