@@ -16,6 +16,7 @@ public final class CollectorMetrics implements MetricsSource {
     private final LongAdder ingestCount = new LongAdder();
     private final Map<String, LongAdder> notificationsSent = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> notificationsFailed = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> notificationsDropped = new ConcurrentHashMap<>();
     private final long[] latencyBucketsMs = {5, 10, 25, 50, 100, 250, 500, 1000, 5000};
     private final LongAdder[] latencyCounts = new LongAdder[latencyBucketsMs.length];
     private final Map<String, Long> outboxDepths = new ConcurrentHashMap<>();
@@ -43,6 +44,11 @@ public final class CollectorMetrics implements MetricsSource {
     /** A notification a chat channel accepted. */
     public void notificationSent(String channel) {
         notificationsSent.computeIfAbsent(channel, c -> new LongAdder()).increment();
+    }
+
+    /** A notification put off to the next evaluation: its channel was retrying its most groups already. */
+    public void notificationDropped(String channel) {
+        notificationsDropped.computeIfAbsent(channel, c -> new LongAdder()).increment();
     }
 
     /** A delivery attempt a chat channel failed or refused (each retry counts). */
@@ -99,6 +105,8 @@ public final class CollectorMetrics implements MetricsSource {
                 notificationsSent);
         perChannel(out, "qatwatch_notifications_failed_total",
                 "Delivery attempts a chat channel failed or refused (each retry counts), by channel.", notificationsFailed);
+        perChannel(out, "qatwatch_notifications_dropped_total", "Notifications put off to the next evaluation because "
+                + "the channel was retrying its most groups already, by channel.", notificationsDropped);
     }
 
     private static void perChannel(PrometheusText out, String name, String help, Map<String, LongAdder> counts) {

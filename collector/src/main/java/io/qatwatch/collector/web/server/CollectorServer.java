@@ -7,6 +7,7 @@ import io.qatwatch.collector.metrics.JvmMetrics;
 import io.qatwatch.collector.metrics.MetricsSource;
 import io.qatwatch.collector.metrics.PrometheusText;
 import io.qatwatch.collector.store.ReportStore;
+import io.qatwatch.collector.store.StoreCondition;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.store.TokenStore.Kind;
@@ -72,6 +73,7 @@ public final class CollectorServer extends VerticleBase {
     private final Settings settings;
     private final TokenStore tokens;
     private final ReportStore store;
+    private final StoreCondition condition;
     private final Clock clock;
     private final CollectorMetrics metrics;
     private final Consumer<IngestHandler.AcceptedReport> onAccepted;
@@ -112,7 +114,7 @@ public final class CollectorServer extends VerticleBase {
      * @param compression the compression comparison's view, or null until it is wired (503)
      * @param influxMetrics the InfluxDB sink's families for {@code /metrics}, read per scrape ({@link MetricsSource#NONE} without one)
      */
-    public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
+    public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, StoreCondition condition, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
             WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
             AlertActions actions, Function<String, Set<String>> tagsOf, CompressionView compression,
@@ -126,6 +128,7 @@ public final class CollectorServer extends VerticleBase {
         this.settings = settings;
         this.tokens = tokens;
         this.store = store;
+        this.condition = condition;
         this.clock = clock;
         this.metrics = metrics;
         this.onAccepted = onAccepted;
@@ -145,19 +148,23 @@ public final class CollectorServer extends VerticleBase {
         readWorker = vertx.createSharedWorkerExecutor("qatwatch-read-" + instance, 2);
         Router router = Router.router(vertx);
         HeaderDeadline deadline = new HeaderDeadline(vertx, settings.ingest().headerTimeoutSeconds() * 1000L);
+        AmbiguousLength ambiguous = new AmbiguousLength();
         router.route().handler(ctx -> {
             // no answer is sniffed into something else: a 400 that repeats a filter stays text
             ctx.response().putHeader("X-Content-Type-Options", "nosniff");
+            if (ambiguous.refused(ctx.request())) {
+                metrics.rejected("invalid");
+                return;
+            }
             deadline.requestStarted(ctx);
             ctx.next();
         });
-        router.get("/healthz").handler(ctx -> ctx.response().putHeader("Content-Type", "application/json")
-                .end("{\"status\":\"ok\"}"));
+        router.get("/healthz").handler(ctx -> StoreHealth.answer(ctx, condition));
         router.get("/metrics").handler(this::metrics);
         // no BodyHandler: the ingest handler checks the token before it reads a byte of the body, then reads it
         // within the size limit and the body timeouts
         router.post("/api/v1/reports")
-                .handler(new IngestHandler(vertx, storeWorker, tokens, store, settings.ingest(), clock, metrics, onAccepted));
+                .handler(new IngestHandler(vertx, storeWorker, tokens, store, condition, settings.ingest(), clock, metrics, onAccepted));
         Sessions sessions = new Sessions(Duration.ofMinutes(settings.statusPage().sessionMinutes()));
         ReadAccess readAccess = new ReadAccess(readWorker, tokens, sessions, clock, settings.statusPage().openOnLoopback());
         SignIn signIn = new SignIn(readWorker, tokens, sessions, clock, settings.tls().enabled(), settings.statusPage().notice());
@@ -224,7 +231,10 @@ public final class CollectorServer extends VerticleBase {
                     .setKeyPath(settings.tls().keyFile().toString()));
         }
         settings.listen().plainTextWarning(settings.tls()).ifPresent(LOG::warn);
-        return vertx.createHttpServer(options).connectionHandler(deadline::opened).invalidRequestHandler(this::invalidRequest)
+        return vertx.createHttpServer(options).connectionHandler(connection -> {
+                    ambiguous.watch(connection, options);
+                    deadline.opened(connection);
+                }).invalidRequestHandler(this::invalidRequest)
                 .requestHandler(router).listen().onSuccess(s -> server = s);
     }
 
@@ -267,6 +277,7 @@ public final class CollectorServer extends VerticleBase {
         readWorker.executeBlocking(() -> {
             PrometheusText out = new PrometheusText();
             metrics.writeTo(out);
+            StoreHealth.writeTo(out, condition);
             influxMetrics.writeTo(out);
             fleetMetrics(out, now);
             JvmMetrics.writeTo(out);
