@@ -173,9 +173,9 @@ class DemoTest {
                 "AG ag-orders SECONDARY", "AG ag-orders PRIMARY");
         assertThat(dom).contains("<svg class=\"windows\"", "<circle class=\"forecast\"");
         String compression = dom.substring(dom.indexOf("<section id=\"compression\">"));
-        assertThat(compression).containsPattern("data-host=\"demo-sql-qat01\">.*?SalesDW <span class=\"muted\">PROD</span>"
+        assertThat(compression).containsPattern("data-host=\"demo-sql-qat01\">.*?SalesDW</a> <span class=\"muted\">PROD</span>"
                         + ".*?MS_XPRESS: \\d+, 8 min 19\\.6 s.*?QAT_DEFLATE \\(HARDWARE\\): \\d+, 3 min 58\\.6 s.*?>FASTER</span>")
-                .containsPattern("Archive <span class=\"muted\">PROD</span>.*?MS_XPRESS: \\d+, 19 min.*?QAT_DEFLATE \\(HARDWARE\\): "
+                .containsPattern("Archive</a> <span class=\"muted\">PROD</span>.*?MS_XPRESS: \\d+, 19 min.*?QAT_DEFLATE \\(HARDWARE\\): "
                         + "\\d+, 18 min.*?>NO_GAIN</span>");
         assertThat(dom).doesNotContain("<script");
     }

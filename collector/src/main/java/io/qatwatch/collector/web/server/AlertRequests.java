@@ -100,11 +100,11 @@ final class AlertRequests {
         return RequestFields.object(ctx.body().buffer(), emptyAllowed ? null : "empty body: send a JSON object");
     }
 
-    private static String text(JsonObject json, String field) throws BadRequest {
+    static String text(JsonObject json, String field) throws BadRequest {
         return RequestFields.note(json, field);
     }
 
-    private static Instant expiry(JsonObject json, Instant now) throws BadRequest {
+    static Instant expiry(JsonObject json, Instant now) throws BadRequest {
         Instant at = RequestFields.minutesFrom(json, now);
         if (at == null) {
             if (json.getValue("expiresAt") instanceof String s) {

@@ -29,6 +29,11 @@ import io.qatwatch.collector.web.SilencesApi;
 import io.qatwatch.collector.web.StatusPageConfig;
 import io.qatwatch.collector.web.TlsConfig;
 import io.qatwatch.collector.web.WindowsView;
+import io.qatwatch.collector.web.status.DatabasePage;
+import io.qatwatch.collector.web.status.DrillDownViews;
+import io.qatwatch.collector.web.status.FormAnswerPage;
+import io.qatwatch.collector.web.status.HostPage;
+import io.qatwatch.collector.web.status.HostView;
 import io.qatwatch.collector.web.status.StatusPage;
 import io.qatwatch.collector.web.status.StatusViews;
 import io.qatwatch.collector.web.status.WindowCharts;
@@ -190,6 +195,14 @@ public final class CollectorServer extends VerticleBase {
         router.delete("/api/v1/tokens/:name")
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.ADMIN, () -> tokenApi.revoke(ctx)));
         router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
+        router.get("/hosts/:host").handler(ctx -> readAccess.require(ctx, true, () -> hostPage(ctx)));
+        router.get("/hosts/:host/:instance/:database").handler(ctx -> readAccess.require(ctx, true, () -> databasePage(ctx)));
+        new PageForms(() -> actions, silences, clock, this::chrome).mount(router, readAccess);
+        router.errorHandler(413, ctx -> {
+            metrics.rejected("too_large");
+            json(ctx, 413, new JsonObject().put("error", "body larger than ingest.maxBodyBytes ("
+                    + settings.ingest().maxBodyBytes() + " bytes); send fewer backups per report").put("field", "$"));
+        });
         router.errorHandler(404, ctx -> json(ctx, 404, new JsonObject().put("error", "no such path: "
                 + ctx.request().path() + " (see docs/collector.md for the API)")));
         router.errorHandler(405, ctx -> json(ctx, 405, new JsonObject().put("error", ctx.request().method()
@@ -437,6 +450,17 @@ public final class CollectorServer extends VerticleBase {
                 .handler(ctx -> readAccess.requireToChange(ctx, needed, () -> handler.accept(ctx))), metrics);
     }
 
+    /** The status page's forms (PageForms): the same, with a plain byte limit. */
+    static void changeWithBody(Router router, ReadAccess readAccess, String path, Kind needed, int limit,
+            Consumer<RoutingContext> handler) {
+        router.post(path).handler(ctx -> {
+            ctx.request().pause();
+            readAccess.require(ctx, needed, false, ctx::next);
+        });
+        router.post(path).handler(io.vertx.ext.web.handler.BodyHandler.create(false).setBodyLimit(limit))
+                .handler(ctx -> readAccess.requireToChange(ctx, needed, () -> handler.accept(ctx)));
+    }
+
     private void compression(RoutingContext ctx) {
         FleetCompression latest = compression == null ? null : compression.latest();
         if (latest == null) {
@@ -531,12 +555,68 @@ public final class CollectorServer extends VerticleBase {
         Instant now = clock.instant();
         readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, compression, groupOf, tagsOf,
                         settings.agentSilentMinutes(), query, STATUS_LIMIT, now), false)
-                .onSuccess(view -> {
-                    Sessions.Session session = ctx.get(ReadAccess.SESSION);
-                    StatusPage.Chrome chrome = new StatusPage.Chrome(settings.statusPage().notice(),
-                            session == null ? null : session.reader(), session == null ? null : session.csrf());
-                    SignIn.html(ctx.response(), 200).end(StatusPage.render(view, chrome));
-                })
+                .onSuccess(view -> SignIn.html(ctx.response(), 200).end(StatusPage.render(view, chrome(ctx),
+                        silenceRows(now))))
                 .onFailure(ctx::fail);
+    }
+
+    /** The frame of a page for this request: the notice, who is signed in, and whether the session may act. */
+    private StatusPage.Chrome chrome(RoutingContext ctx) {
+        Sessions.Session session = ctx.get(ReadAccess.SESSION);
+        Kind role = ctx.get(ReadAccess.ROLE);
+        return new StatusPage.Chrome(settings.statusPage().notice(), session == null ? null : session.reader(),
+                session == null ? null : session.csrf(), session != null && role != null && role.allows(Kind.OPERATOR));
+    }
+
+    /** The silences in force, as the pages list them (they come from the alert pipeline as JSON values). */
+    private List<HostView.SilenceRow> silenceRows(Instant now) {
+        if (silences == null) {
+            return List.of();
+        }
+        List<HostView.SilenceRow> out = new java.util.ArrayList<>();
+        for (Object o : new io.vertx.core.json.JsonArray(ReportJson.toPrettyString(silences.active(now)))) {
+            JsonObject j = (JsonObject) o;
+            out.add(new HostView.SilenceRow(j.getString("id"), j.getString("rule"), j.getString("host"), j.getString("instance"),
+                    j.getString("database"), j.getString("group"), j.getString("tag"), j.getString("comment"),
+                    j.getString("createdBy"), j.getString("endsAt") == null ? null : Instant.parse(j.getString("endsAt"))));
+        }
+        return out;
+    }
+
+    private DrillDownViews.Sources sources(Instant now) {
+        return new DrillDownViews.Sources(store, alerts, charts, compression, groupOf, tagsOf, settings.agentSilentMinutes(),
+                silenceRows(now));
+    }
+
+    /** {@code /hosts/{host}}: 404 for a host the store does not know. */
+    private void hostPage(RoutingContext ctx) {
+        String host = ctx.pathParam("host");
+        Instant now = clock.instant();
+        DrillDownViews.Sources sources = sources(now);
+        readWorker.executeBlocking(() -> DrillDownViews.host(sources, host, now), false).onSuccess(view -> {
+            if (view.isEmpty()) {
+                SignIn.html(ctx.response(), 404).end(FormAnswerPage.render("No such host", "No agent has reported as " + host
+                        + " to this collector.", "/", chrome(ctx)));
+            } else {
+                SignIn.html(ctx.response(), 200).end(HostPage.render(view.get(), chrome(ctx)));
+            }
+        }).onFailure(ctx::fail);
+    }
+
+    /** {@code /hosts/{host}/{instance}/{database}}: 404 when the instance neither lists it nor has its backups. */
+    private void databasePage(RoutingContext ctx) {
+        String host = ctx.pathParam("host");
+        String instance = ctx.pathParam("instance");
+        String database = ctx.pathParam("database");
+        Instant now = clock.instant();
+        DrillDownViews.Sources sources = sources(now);
+        readWorker.executeBlocking(() -> DrillDownViews.database(sources, host, instance, database, now), false).onSuccess(view -> {
+            if (view.isEmpty()) {
+                SignIn.html(ctx.response(), 404).end(FormAnswerPage.render("No such database", "No database " + database
+                        + " on " + host + " / " + instance + " in this collector's reports.", "/hosts/" + host, chrome(ctx)));
+            } else {
+                SignIn.html(ctx.response(), 200).end(DatabasePage.render(view.get(), chrome(ctx)));
+            }
+        }).onFailure(ctx::fail);
     }
 }
