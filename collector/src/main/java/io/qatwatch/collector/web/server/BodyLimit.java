@@ -23,6 +23,15 @@ record BodyLimit(String route, int bytes, String what, String advice) {
             + " characters");
     static final BodyLimit SILENCES = new BodyLimit("silences", 64 * 1024, "silence", "match fewer labels, or shorten the comment");
     static final BodyLimit TOKENS = new BodyLimit("tokens", 4 * 1024, "token request", "it carries a name and a role");
+    /** The status page's forms (PageForms): a form-encoded note or comment of 2,000 characters and the rest. */
+    static final BodyLimit PAGE_ACKNOWLEDGE = new BodyLimit("page-acknowledge", 16 * 1024, "acknowledge form",
+            "its note is at most " + RequestFields.MAX_NOTE + " characters");
+    static final BodyLimit PAGE_NOTES = new BodyLimit("page-notes", 16 * 1024, "note form",
+            "a note is at most " + RequestFields.MAX_NOTE + " characters");
+    static final BodyLimit PAGE_SILENCES = new BodyLimit("page-silences", 16 * 1024, "silence form",
+            "match fewer labels, or shorten the comment");
+    static final BodyLimit PAGE_UNSILENCE = new BodyLimit("page-unsilence", 16 * 1024, "un-silence form",
+            "it carries the CSRF token only");
 
     /** The 413's message: what was too large, this route's limit, and what to send instead. */
     String message() {

@@ -197,12 +197,11 @@ public final class CollectorServer extends VerticleBase {
         router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
         router.get("/hosts/:host").handler(ctx -> readAccess.require(ctx, true, () -> hostPage(ctx)));
         router.get("/hosts/:host/:instance/:database").handler(ctx -> readAccess.require(ctx, true, () -> databasePage(ctx)));
-        new PageForms(() -> actions, silences, clock, this::chrome).mount(router, readAccess);
-        router.errorHandler(413, ctx -> {
-            metrics.rejected("too_large");
-            json(ctx, 413, new JsonObject().put("error", "body larger than ingest.maxBodyBytes ("
-                    + settings.ingest().maxBodyBytes() + " bytes); send fewer backups per report").put("field", "$"));
-        });
+        new PageForms(() -> actions, silences, clock, this::chrome).mount(router, readAccess, metrics);
+        // every route with a body answers its own 413 (reports in the ingest handler, the others by BodyLimit): this
+        // is only a fallback, and it counts no report as refused
+        router.errorHandler(413, ctx -> json(ctx, 413, new JsonObject().put("error", "body larger than "
+                + ctx.request().path() + " accepts (see docs/collector.md, \"Request bodies\")").put("field", "$")));
         router.errorHandler(404, ctx -> json(ctx, 404, new JsonObject().put("error", "no such path: "
                 + ctx.request().path() + " (see docs/collector.md for the API)")));
         router.errorHandler(405, ctx -> json(ctx, 405, new JsonObject().put("error", ctx.request().method()
@@ -442,23 +441,18 @@ public final class CollectorServer extends VerticleBase {
      */
     private void changeWithBody(Router router, ReadAccess readAccess, String path, Kind needed, BodyLimit limit,
             Consumer<RoutingContext> handler) {
+        changeWithBody(router, readAccess, path, needed, limit, metrics, handler);
+    }
+
+    /** The same for the status page's forms (PageForms), each with a limit and counter of its own. */
+    static void changeWithBody(Router router, ReadAccess readAccess, String path, Kind needed, BodyLimit limit,
+            CollectorMetrics metrics, Consumer<RoutingContext> handler) {
         router.post(path).handler(ctx -> {
             ctx.request().pause();
             readAccess.require(ctx, needed, false, ctx::next);
         });
         limit.answerOversized(router.post(path).handler(limit.reader())
                 .handler(ctx -> readAccess.requireToChange(ctx, needed, () -> handler.accept(ctx))), metrics);
-    }
-
-    /** The status page's forms (PageForms): the same, with a plain byte limit. */
-    static void changeWithBody(Router router, ReadAccess readAccess, String path, Kind needed, int limit,
-            Consumer<RoutingContext> handler) {
-        router.post(path).handler(ctx -> {
-            ctx.request().pause();
-            readAccess.require(ctx, needed, false, ctx::next);
-        });
-        router.post(path).handler(io.vertx.ext.web.handler.BodyHandler.create(false).setBodyLimit(limit))
-                .handler(ctx -> readAccess.requireToChange(ctx, needed, () -> handler.accept(ctx)));
     }
 
     private void compression(RoutingContext ctx) {

@@ -1,5 +1,6 @@
 package io.qatwatch.collector.web.server;
 
+import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.store.TokenStore.Kind;
 import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.SilencesApi;
@@ -23,9 +24,6 @@ import java.util.function.Supplier;
  */
 final class PageForms {
 
-    /** A form's body: a note or comment of 2,000 characters and the rest. */
-    static final int BODY_LIMIT = 16 * 1024;
-
     private final Supplier<AlertActions> actions;
     private final SilencesApi silences;
     private final Clock clock;
@@ -38,11 +36,15 @@ final class PageForms {
         this.chrome = chrome;
     }
 
-    void mount(Router router, ReadAccess access) {
-        CollectorServer.changeWithBody(router, access, "/alerts/:id/acknowledge", Kind.OPERATOR, BODY_LIMIT, this::acknowledge);
-        CollectorServer.changeWithBody(router, access, "/alerts/:id/notes", Kind.OPERATOR, BODY_LIMIT, this::note);
-        CollectorServer.changeWithBody(router, access, "/silences", Kind.OPERATOR, BODY_LIMIT, this::silence);
-        CollectorServer.changeWithBody(router, access, "/silences/:id/end", Kind.OPERATOR, BODY_LIMIT, this::endSilence);
+    void mount(Router router, ReadAccess access, CollectorMetrics metrics) {
+        CollectorServer.changeWithBody(router, access, "/alerts/:id/acknowledge", Kind.OPERATOR, BodyLimit.PAGE_ACKNOWLEDGE,
+                metrics, this::acknowledge);
+        CollectorServer.changeWithBody(router, access, "/alerts/:id/notes", Kind.OPERATOR, BodyLimit.PAGE_NOTES, metrics,
+                this::note);
+        CollectorServer.changeWithBody(router, access, "/silences", Kind.OPERATOR, BodyLimit.PAGE_SILENCES, metrics,
+                this::silence);
+        CollectorServer.changeWithBody(router, access, "/silences/:id/end", Kind.OPERATOR, BodyLimit.PAGE_UNSILENCE, metrics,
+                this::endSilence);
     }
 
     private void acknowledge(RoutingContext ctx) {

@@ -72,7 +72,13 @@ class ApiBodiesTest {
                 new Oversized(alert + "/acknowledge", operator, json, "acknowledge", 32768, "its note is at most 2000 characters"),
                 new Oversized(alert + "/notes", operator, json, "notes", 32768, "a note is at most 2000 characters"),
                 new Oversized("/api/v1/silences", operator, json, "silences", 65536, "silence"),
-                new Oversized("/api/v1/tokens", admin, json, "tokens", 4096, "token request"));
+                new Oversized("/api/v1/tokens", admin, json, "tokens", 4096, "token request"),
+                // the status page's own forms
+                new Oversized(alert.substring("/api/v1".length()) + "/acknowledge", operator, form, "page-acknowledge", 16384,
+                        "acknowledge form"),
+                new Oversized(alert.substring("/api/v1".length()) + "/notes", operator, form, "page-notes", 16384, "note form"),
+                new Oversized("/silences", operator, form, "page-silences", 16384, "silence form"),
+                new Oversized("/silences/s1/end", operator, form, "page-unsilence", 16384, "un-silence form"));
         for (Oversized c : cases) {
             String body = c.contentType().equals(form) ? "token=" + "x".repeat(c.limit())
                     : new JsonObject().put("text", "x".repeat(c.limit())).encode();
