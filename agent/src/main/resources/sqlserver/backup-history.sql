@@ -17,12 +17,17 @@
 --             server_name nvarchar(128), family_guid uniqueidentifier, is_snapshot bit, media_family_count int, first_lsn numeric(25,0), last_lsn numeric(25,0),
 --             checkpoint_lsn numeric(25,0), database_backup_lsn numeric(25,0), differential_base_lsn numeric(25,0),
 --             differential_base_guid uniqueidentifier, recovery_model nvarchar(60), begins_log_chain bit, has_incomplete_metadata bit
--- The page size (TOP) and the high-water mark are numbers the agent formats into the text; nothing else is substituted.
+-- The page size (TOP), the high-water mark and the top of the range are numbers the agent formats into the text; nothing
+-- else is substituted.
 -- A striped backup has one media family per stripe: the first family stands for the set, so each set is one row, and
 -- media_family_count counts the stripes (backupmediafamily: one row per family and mirror; family_sequence_number numbers
 -- the families, mirror 0-3 the copies), which is what a URL's size ceiling divides by.
 -- Rows whose server_name is not this instance's SERVERPROPERTY('ServerName') were written by RESTORE from another server's
--- history; the agent reads them (so the high-water mark passes them) and does not report them.
+-- history: the WHERE leaves them on the server (UPPER on both sides: compared case-insensitively, as DBA Dash does, under
+-- any collation). So that the high-water mark still passes them, the agent first asks for the highest backup_set_id (the
+-- latest-backup-set-id query) and reads only up to it ({up_to_backup_set_id}): a short page means every row up to that
+-- id was looked at, and the mark moves to it even when the last rows were another server's; a full page moves it to its
+-- last row. Rows above the top are read next cycle.
 SELECT TOP ({page_size})
     bs.backup_set_id,
     bs.database_name,
@@ -66,4 +71,6 @@ OUTER APPLY (
     WHERE c.media_set_id = bs.media_set_id
 ) AS mc
 WHERE bs.backup_set_id > {after_backup_set_id}
+  AND bs.backup_set_id <= {up_to_backup_set_id}
+  AND UPPER(bs.server_name) = UPPER(CAST(SERVERPROPERTY('ServerName') AS nvarchar(128)))
 ORDER BY bs.backup_set_id;

@@ -258,16 +258,24 @@ public final class AlertStage {
             if (leases != null) {
                 // renew, and take what a dead collector left: ownership moves within a lease and a third even while
                 // an evaluation waits for a slow channel; giving slices up waits for an evaluation's start
-                renewTimer = vertx.setPeriodic(evaluation.renewMillis(), t -> vertx.executeBlocking(
-                                () -> leases.balance(slice -> false), false)
-                        .onSuccess(this::noticeLostLeases)
-                        .onFailure(e -> LOG.warn("alerts: renewing the slice leases failed: {}", e.toString())));
+                // one renewal at a time: while the database is away a tick that finds the last one waiting is skipped
+                SingleFlight renewal = new SingleFlight();
+                renewTimer = vertx.setPeriodic(evaluation.renewMillis(), t -> {
+                    Future<Set<Integer>> renewed = renewal.run(() -> vertx.executeBlocking(() -> leases.balance(slice -> false), false));
+                    if (renewed != null) {
+                        renewed.onSuccess(this::noticeLostLeases)
+                                .onFailure(e -> LOG.warn("alerts: renewing the slice leases failed: {}", e.toString()));
+                    }
+                });
             }
             return null;
         });
     }
 
-    /** One evaluation; skipped while the previous one still runs. */
+    /**
+     * One evaluation; skipped while the previous one still runs (its evaluation, not its deliveries). The future
+     * completes when the notifications it decided on have each been tried once.
+     */
     public Future<AlertService.Result> evaluate() {
         if (running || service == null) {
             return Future.succeededFuture();
@@ -275,14 +283,15 @@ public final class AlertStage {
         running = true;
         Instant now = clock.instant();
         rebuilt = 0;
-        return service.evaluate(() -> {
+        // the next evaluation waits for this one's evaluation, never for its deliveries (a slow channel's are its own)
+        Future<AlertService.Result> started = service.started(() -> {
             FleetAnalysis analysis = analyse(now);
             Map<String, Set<String>> seen = new HashMap<>();
             analysis.fleet().hosts().forEach(h -> seen.put(h.host(), h.tags()));
             tags = seen;
             return analysis;
-        }, now)
-                .onSuccess(result -> collector.influx().ifPresent(sink -> writePoints(sink, result.evaluation(), now)))
+        }, now);
+        started.onSuccess(result -> collector.influx().ifPresent(sink -> writePoints(sink, result.evaluation(), now)))
                 .onFailure(e -> LOG.warn("alert evaluation failed: {}", e.toString()))
                 .eventually(() -> {
                     running = false;
@@ -295,6 +304,8 @@ public final class AlertStage {
                     }
                     return Future.succeededFuture();
                 });
+        // a caller (a test, a drill) may wait for the first tries; the stage's own cadence does not
+        return started.compose(r -> r.firstTries().map(r));
     }
 
     /**

@@ -114,7 +114,7 @@ public final class Collector {
         };
         this.server = new CollectorServer(new CollectorServer.Settings(config.listen(), config.tls(), config.ingest(),
                 config.alerts().rules().agentSilent().silentMinutes(), config.statusPage(),
-                config.alerts().analysis().windows().lookbackDays()), tokens, store, clock, metrics,
+                config.alerts().analysis().windows().lookbackDays()), tokens, store, db.condition(), clock, metrics,
                 afterStore, stages.alerts(), stages.windows(), stages.charts(), stages.groupOf(), stages.silences(),
                 stages.actions(), stages.tagsOf(), stages.compression(), sink == null ? MetricsSource.NONE : sink::writeMetrics);
     }

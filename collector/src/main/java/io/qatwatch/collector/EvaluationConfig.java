@@ -7,9 +7,9 @@ import java.util.List;
  * collector's lease on a slice of hosts lasts ({@code evaluation:}).
  *
  * @param everySeconds the evaluation interval
- * @param leaseSeconds a lease not renewed for this long expires; the others take its slices at their next
- *                     evaluation, so a dead collector's hosts are evaluated again within
- *                     {@code leaseSeconds + everySeconds}, under two intervals
+ * @param leaseSeconds a lease not renewed for this long expires; the others take its slices on their renewal timer
+ *                     ({@link #renewMillis()}), within {@code leaseSeconds + leaseSeconds/3}, and evaluate them at
+ *                     their next evaluation after that
  */
 public record EvaluationConfig(int everySeconds, int leaseSeconds) {
 

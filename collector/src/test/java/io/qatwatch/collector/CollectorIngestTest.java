@@ -134,7 +134,7 @@ class CollectorIngestTest {
         post(token, GoldenReports.bytes(GoldenReports.COMPLETE), false);
         HttpResponse<Buffer> page = get("/", null);
         assertThat(page.statusCode()).isEqualTo(200);
-        assertThat(page.bodyAsString()).contains("<strong>web05</strong>").contains("INTEL_QAT_HARDWARE");
+        assertThat(page.bodyAsString()).contains("<strong><a class=\"host-link\" href=\"/hosts/web05\">web05</a></strong>").contains("INTEL_QAT_HARDWARE");
         assertThat(get("/metrics", null).bodyAsString()).contains("qatwatch_reports_accepted_total 1");
     }
 }

@@ -20,6 +20,23 @@ class ConfigLoaderTest {
         assertThat(ConfigLoader.load(EXAMPLE)).isEqualTo(CollectorConfig.defaults());
     }
 
+    /**
+     * A dead collector's slices are taken once its leases expire, on the survivors' renewal timer (a third of a lease):
+     * the sample file and docs/scaling.md state that one bound, which MultiCollectorTest measures.
+     */
+    @Test
+    void theSampleAndTheScalingDocStateTheTakeoverTimeTheCodeHas() throws Exception {
+        EvaluationConfig e = CollectorConfig.defaults().evaluation();
+        assertThat(e.renewMillis()).isEqualTo(e.leaseSeconds() * 1000L / 3);
+        long bound = e.leaseSeconds() + e.leaseSeconds() / 3;
+        String sample = Files.readString(EXAMPLE).replace("\n  # ", " ");
+        String scaling = Files.readString(Path.of("..", "docs", "scaling.md")).replace('\n', ' ');
+        assertThat(sample).contains("within leaseSeconds + leaseSeconds/3 (" + bound + " s)")
+                .doesNotContain("leaseSeconds + everySeconds");
+        assertThat(scaling).contains("`leaseSeconds + leaseSeconds/3` for the leases (" + bound + " s)")
+                .doesNotContain("leaseSeconds + everySeconds");
+    }
+
     @Test
     void aPartialFileKeepsTheOtherDefaults() throws Exception {
         Path file = Files.writeString(dir.resolve("c.yaml"), """

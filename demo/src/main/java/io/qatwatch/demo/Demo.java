@@ -46,12 +46,13 @@ public final class Demo implements AutoCloseable {
     private final Collector collector;
     private final List<AgentDaemon> agents;
     private final String readToken;
+    private final String operatorToken;
     private final Path dataDir;
     private final Clock clock;
     private final AlertStage stage;
 
     private Demo(Vertx vertx, DemoFleet fleet, DemoWebhook webhook, List<TdsTestServer> servers, Collector collector,
-            List<AgentDaemon> agents, String readToken, Path dataDir, Clock clock, AlertStage stage) {
+            List<AgentDaemon> agents, String readToken, String operatorToken, Path dataDir, Clock clock, AlertStage stage) {
         this.vertx = vertx;
         this.fleet = fleet;
         this.webhook = webhook;
@@ -59,6 +60,7 @@ public final class Demo implements AutoCloseable {
         this.collector = collector;
         this.agents = agents;
         this.readToken = readToken;
+        this.operatorToken = operatorToken;
         this.dataDir = dataDir;
         this.clock = clock;
         this.stage = stage;
@@ -97,6 +99,7 @@ public final class Demo implements AutoCloseable {
             Collector collector = stage.startCollector(loaded, dataDir).await(60, TimeUnit.SECONDS);
             TokenStore tokens = collector.tokens();
             String readToken = tokens.add("demo-reader", TokenStore.Kind.READ, clock.instant());
+            String operatorToken = tokens.add("demo-operator", TokenStore.Kind.OPERATOR, clock.instant());
             List<AgentDaemon> agents = new ArrayList<>();
             for (int i = 0; i < fleet.members.size(); i++) {
                 DemoFleet.Member m = fleet.members.get(i);
@@ -109,7 +112,7 @@ public final class Demo implements AutoCloseable {
                 agents.add(AgentDaemon.start(vertx, agent, agentDir, token, new AgentDaemon.Probes(m.host().probe(),
                         settings -> new JdbcSqlInstanceProbe(settings, clock)), clock).await(30, TimeUnit.SECONDS));
             }
-            Demo demo = new Demo(vertx, fleet, webhook, servers, collector, agents, readToken, dataDir, clock, stage);
+            Demo demo = new Demo(vertx, fleet, webhook, servers, collector, agents, readToken, operatorToken, dataDir, clock, stage);
             demo.awaitFirstReports(Duration.ofSeconds(60));
             return demo;
         } catch (Exception e) {
@@ -232,6 +235,11 @@ public final class Demo implements AutoCloseable {
         return readToken;
     }
 
+    /** An operator token issued for the demo: signed in with it, the status page offers acknowledge, note and silence. */
+    public String operatorToken() {
+        return operatorToken;
+    }
+
     public Path dataDir() {
         return dataDir;
     }
@@ -255,6 +263,8 @@ public final class Demo implements AutoCloseable {
         out.append("qatwatch demo is up. Everything in it is simulated: four SQL Server hosts, their backups and the chat room.\n")
                 .append("  status page   ").append(statusPage()).append('\n')
                 .append("  read token    ").append(readToken).append('\n')
+                .append("  operator token ").append(operatorToken).append(" (sign in with it at ").append(statusPage())
+                .append("login to acknowledge, note and silence from the page)\n")
                 .append("                curl -H 'Authorization: Bearer ").append(readToken).append("' ").append(statusPage())
                 .append("api/v1/alerts\n")
                 .append("  hosts         demo-sql-qat01  Xeon with QAT 4xxx, SQL Server 2022 Enterprise in hardware mode: a window creeping\n")

@@ -1,5 +1,6 @@
 package io.qatwatch.demo;
 
+import io.qatwatch.protocol.LogTimes;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -34,6 +35,7 @@ public final class DemoMain implements Callable<Integer> {
     public static void main(String[] args) {
         // the agents' and the collector's start-up lines would bury the demo's own; warnings still show
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+        LogTimes.utc();
         DemoMain command = new DemoMain();
         int code = commandLine(command).execute(args);
         if (code != 0 || command.demo == null) {

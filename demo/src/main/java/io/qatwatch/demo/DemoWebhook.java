@@ -11,7 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The chat channel of the demo: a local HTTP endpoint that takes the collector's generic JSON webhook
- * ({@code type: webhook}) and prints each alert it announces, as a chat room would show it.
+ * ({@code type: webhook}) and prints each message it receives, with the alerts it groups, as a chat room would show it.
  */
 final class DemoWebhook {
 
@@ -56,17 +56,42 @@ final class DemoWebhook {
         return List.copyOf(received);
     }
 
+    /**
+     * One message as a chat room shows it: its head line ({@code [FIRING 2] rule on host/instance}, as the collector's
+     * chat titles read; one head line per delivery, so their count is the channel's delivered count) and one indented
+     * line per alert it groups.
+     */
     private void print(JsonObject message) {
         JsonArray alerts = message.getJsonArray("alerts", new JsonArray());
+        if (alerts.isEmpty()) {
+            return;
+        }
+        int firing = 0;
+        int resolved = 0;
+        for (int i = 0; i < alerts.size(); i++) {
+            if ("resolved".equals(alerts.getJsonObject(i).getString("status"))) {
+                resolved++;
+            } else {
+                firing++;
+            }
+        }
+        JsonObject first = alerts.getJsonObject(0);
+        String state = firing == 0 ? "RESOLVED" : "FIRING " + firing + (resolved == 0 ? "" : ", resolved " + resolved);
+        StringBuilder lines = new StringBuilder("demo chat  [").append(state).append("] ").append(first.getString("rule", ""))
+                .append(" on ").append(where(first, false)).append('\n');
         for (int i = 0; i < alerts.size(); i++) {
             JsonObject a = alerts.getJsonObject(i);
-            String where = a.getString("host", "") + (a.getString("instance") == null ? "" : "/" + a.getString("instance"))
-                    + (a.getString("database") == null ? "" : "/" + a.getString("database"));
-            out.println("demo chat  [" + a.getString("status", message.getString("status", "firing")).toUpperCase()
-                    + " " + a.getString("severity", "") + "] " + a.getString("rule", "") + " on " + where + ": "
-                    + a.getString("summary", ""));
+            lines.append("demo chat      ").append("resolved".equals(a.getString("status")) ? "resolved" : a.getString("severity", ""))
+                    .append(' ').append(a.getString("rule", "")).append(" on ").append(where(a, true)).append(": ")
+                    .append(a.getString("summary", "")).append('\n');
         }
+        out.print(lines);
         out.flush();
+    }
+
+    private static String where(JsonObject a, boolean withDatabase) {
+        return a.getString("host", "") + (a.getString("instance") == null ? "" : "/" + a.getString("instance"))
+                + (!withDatabase || a.getString("database") == null ? "" : "/" + a.getString("database"));
     }
 
     Future<Void> stop() {

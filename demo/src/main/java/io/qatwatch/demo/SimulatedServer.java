@@ -32,6 +32,7 @@ final class SimulatedServer {
 
     private static final Pattern PAGE_SIZE = Pattern.compile("TOP \\((\\d+)\\)");
     private static final Pattern AFTER = Pattern.compile("backup_set_id > (\\d+)");
+    private static final Pattern UP_TO = Pattern.compile("backup_set_id <= (\\d+)");
 
     final String host;
     final String instance;
@@ -127,13 +128,14 @@ final class SimulatedServer {
         return n;
     }
 
-    /** One keyset page as the agent asks for it: {@code TOP (n)} sets above {@code backup_set_id > m}, finished by now. */
+    /** One keyset page as the agent asks for it: {@code TOP (n)} sets above {@code backup_set_id > m}, up to its top, finished by now. */
     private List<List<Object>> historyPage(String sql, List<Column> columns) {
         Matcher size = PAGE_SIZE.matcher(sql);
         Matcher after = AFTER.matcher(sql);
         int pageSize = size.find() ? Integer.parseInt(size.group(1)) : 5000;
         int from = after.find() ? Integer.parseInt(after.group(1)) : 0;
-        int to = Math.min(finishedBy(clock.instant()), from + pageSize);
+        Matcher upTo = UP_TO.matcher(sql);
+        int to = Math.min(Math.min(finishedBy(clock.instant()), from + pageSize), upTo.find() ? Integer.parseInt(upTo.group(1)) : Integer.MAX_VALUE);
         List<Map<String, Object>> page = new ArrayList<>();
         for (int id = from + 1; id <= to; id++) {
             page.add(row(id, backups.get(id - 1)));

@@ -122,9 +122,44 @@ class DemoTest {
         List<String> rules = new ArrayList<>();
         demo.webhook().received().forEach(m -> m.getJsonArray("alerts").forEach(a -> rules.add(((JsonObject) a).getString("rule"))));
         assertThat(rules).contains("backup-window-creep", "backup-window-breach", "backup-window-spill-forecast");
-        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("demo chat  [FIRING critical] backup-window-breach on demo-sql-ag02/PROD");
+        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("demo chat      critical backup-window-breach on demo-sql-ag02/PROD");
         assertThat(demo.welcome()).contains("read token    " + demo.readToken(), demo.statusPage(), "Everything in it is simulated",
                 "chat          alerts are posted to http://127.0.0.1:");
+    }
+
+    /**
+     * One delivery is one message, however many alerts it groups (docs/alerts.md: alerts with the same groupBy labels
+     * travel in one message): the chat prints one {@code [FIRING n]} or {@code [RESOLVED]} head line per message, and
+     * their count is what /metrics says the channel accepted. At least one message groups several alerts, so a line
+     * per alert would not agree.
+     */
+    @Test
+    void theChatPrintsOneHeadLinePerDeliveryAndMetricsCountTheSame() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long heads = -1;
+        long delivered = -2;
+        while (System.nanoTime() < deadline) {
+            delivered = sentToDemoChat();
+            heads = printed.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("demo chat  [")).count();
+            if (heads > 0 && heads == delivered && heads == demo.webhook().received().size()) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        assertThat(heads).as("head lines printed vs qatwatch_notifications_sent_total").isEqualTo(delivered).isPositive();
+        assertThat(demo.webhook().received()).anySatisfy(m -> assertThat(m.getJsonArray("alerts").size()).isGreaterThan(1));
+        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("demo chat")).toList();
+        long alertLines = lines.stream().filter(l -> l.startsWith("demo chat      ")).count();
+        long alertsSent = demo.webhook().received().stream().mapToLong(m -> m.getJsonArray("alerts").size()).sum();
+        assertThat(alertLines).as("one indented line per alert under its message").isEqualTo(alertsSent);
+        assertThat(lines).filteredOn(l -> l.contains("[FIRING")).allSatisfy(l -> assertThat(l).matches("demo chat  \\[FIRING \\d+(, resolved \\d+)?\\] .+"));
+    }
+
+    private long sentToDemoChat() throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(demo.statusPage() + "metrics")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return r.body().lines().filter(l -> l.startsWith("qatwatch_notifications_sent_total{channel=\"demo-chat\"}"))
+                .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
 
     @Test
@@ -138,9 +173,9 @@ class DemoTest {
                 "AG ag-orders SECONDARY", "AG ag-orders PRIMARY");
         assertThat(dom).contains("<svg class=\"windows\"", "<circle class=\"forecast\"");
         String compression = dom.substring(dom.indexOf("<section id=\"compression\">"));
-        assertThat(compression).containsPattern("data-host=\"demo-sql-qat01\">.*?SalesDW <span class=\"muted\">PROD</span>"
+        assertThat(compression).containsPattern("data-host=\"demo-sql-qat01\">.*?SalesDW</a> <span class=\"muted\">PROD</span>"
                         + ".*?MS_XPRESS: \\d+, 8 min 19\\.6 s.*?QAT_DEFLATE \\(HARDWARE\\): \\d+, 3 min 58\\.6 s.*?>FASTER</span>")
-                .containsPattern("Archive <span class=\"muted\">PROD</span>.*?MS_XPRESS: \\d+, 19 min.*?QAT_DEFLATE \\(HARDWARE\\): "
+                .containsPattern("Archive</a> <span class=\"muted\">PROD</span>.*?MS_XPRESS: \\d+, 19 min.*?QAT_DEFLATE \\(HARDWARE\\): "
                         + "\\d+, 18 min.*?>NO_GAIN</span>");
         assertThat(dom).doesNotContain("<script");
     }

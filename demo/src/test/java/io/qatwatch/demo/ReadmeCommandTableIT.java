@@ -181,10 +181,15 @@ class ReadmeCommandTableIT {
         // demo: see it, stop it
         int demoPort = freePort();
         Process demo = startAndWaitFor("demo", "demo chat  [FIRING", "demo", "--port", Integer.toString(demoPort));
+        // the first chat line may be another alert's: wait for the page to show the creep, which is what is asserted
+        waitFor(() -> get("http://127.0.0.1:" + demoPort + "/", null).body().contains("data-rule=\"backup-window-creep\""),
+                "the demo's creep alert on its page");
         HttpResponse<String> page = get("http://127.0.0.1:" + demoPort + "/", null);
         assertThat(page.body()).contains(Demo.NOTICE.replace("'", "&#39;"), "demo-sql-qat01", "data-rule=\"backup-window-creep\"");
         stop(demo);
         assertThat(cwd.resolve(".qatwatch-demo")).isDirectory();
+        assertThat(Files.readAllLines(REPO.resolve(".gitignore"))).as("a demo run in a clone leaves git status clean")
+                .contains(".qatwatch-demo/");
 
         // up: a collector and this host's agent; kept running for the token row below
         int upPort = freePort();

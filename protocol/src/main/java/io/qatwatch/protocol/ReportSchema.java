@@ -247,7 +247,8 @@ public final class ReportSchema {
                             "`sys.dm_server_accelerator_status` (SQL Server 2022+); null when not read"),
                     opt("databases", listOf(object(
                             req("name", databaseName().notBlank(), ""),
-                            opt("databaseGuid", text(64), "null for AUTO_CLOSE or offline databases: reading it would start them"),
+                            opt("databaseGuid", text(64), "null for offline databases, and while the instance has an AUTO_CLOSE database for a database "
+                                    + "msdb holds no backup of since its create_date (docs/sqlserver.md)"),
                             opt("recoveryModel", text(60), "`FULL`, `SIMPLE`, `BULK_LOGGED`"),
                             opt("encryptionState", oneOf("NONE", "UNENCRYPTED", "ENCRYPTION_IN_PROGRESS", "ENCRYPTED",
                                     "KEY_CHANGE_IN_PROGRESS", "DECRYPTION_IN_PROGRESS", "PROTECTION_CHANGE_IN_PROGRESS", "UNKNOWN"),

@@ -16,7 +16,8 @@ import java.io.UncheckedIOException;
  * Makes an agent's own report fit the text rules of {@link ReportSchema} before it is sent: what the agent read from
  * the host or from SQL Server (an OS name, a registry path, a server's message) may carry a control character or be
  * longer than its field allows, and the collector would refuse the whole report for good. Control characters become
- * spaces and over-long text is cut to its limit, ending in "…". Free text only: enum values, patterns and numbers are
+ * spaces, a lone surrogate (SQL Server's UCS-2 names may hold one) becomes U+FFFD and over-long text is cut to its
+ * limit, ending in "…". Free text only: enum values, patterns and numbers are
  * the agent's own and are left as they are.
  */
 public final class ReportTidy {
@@ -90,11 +91,19 @@ public final class ReportTidy {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             boolean control = ReportSchema.isControl(c);
-            if (control && out == null) {
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+            boolean lone = Character.isSurrogate(c) && !pair;
+            if ((control || lone) && out == null) {
                 out = new StringBuilder(s.length()).append(s, 0, i);
             }
             if (out != null) {
-                out.append(control ? ' ' : c);
+                out.append(control ? ' ' : lone ? '\ufffd' : c);
+                if (pair) {
+                    out.append(s.charAt(i + 1));
+                }
+            }
+            if (pair) {
+                i++;
             }
         }
         String clean = out == null ? s : out.toString();

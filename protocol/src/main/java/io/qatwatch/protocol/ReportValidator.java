@@ -425,7 +425,10 @@ public final class ReportValidator {
             }
         }
 
-        /** The rules for every string: bounded, and no control characters (what reaches logs, chat and HTML stays clean). */
+        /**
+         * The rules for every string: bounded, no control characters (what reaches logs, chat and HTML stays clean),
+         * no lone surrogates.
+         */
         private void anyString(String s) {
             // a char is at most 3 UTF-8 bytes (a surrogate pair is 4 for 2 chars): only long strings need counting
             if (s.length() > ReportSchema.MAX_STRING_BYTES / 3) {
@@ -439,6 +442,17 @@ public final class ReportValidator {
                 char c = s.charAt(i);
                 if (ReportSchema.isControl(c)) {
                     throw violation(String.format("contains control character U+%04X at %d", (int) c, i));
+                }
+                if (Character.isSurrogate(c)) {
+                    // an escaped lone surrogate (backslash-u D800) is well-formed JSON but no character: stored, it would
+                    // silently become '?'
+                    if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                        i++;
+                    } else {
+                        throw violation(String.format("contains a lone surrogate U+%04X at %d (an unpaired \\u escape "
+                                + "is not a character; escape a character beyond U+FFFF as its pair, or send it as UTF-8)",
+                                (int) c, i));
+                    }
                 }
             }
         }

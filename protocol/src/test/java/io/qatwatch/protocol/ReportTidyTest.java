@@ -17,7 +17,8 @@ class ReportTidyTest {
 
     static Stream<SchemaSamples.Breach> textBreaches() {
         return SchemaSamples.breaches().stream()
-                .filter(b -> b.name().endsWith("with a control character") || b.name().endsWith("one character too long"))
+                .filter(b -> b.name().endsWith("with a control character") || b.name().endsWith("with a lone surrogate")
+                        || b.name().endsWith("one character too long"))
                 .filter(ReportTidyTest::isFreeText);
     }
 
@@ -40,6 +41,8 @@ class ReportTidyTest {
         JsonNode value = ReportJson.mapper().readTree(tidied).at(SchemaSamples.pointer(breach.field()));
         if (breach.name().endsWith("with a control character")) {
             assertThat(value.asText()).isEqualTo("a ");
+        } else if (breach.name().endsWith("with a lone surrogate")) {
+            assertThat(value.asText()).isEqualTo("a\ufffd");
         } else {
             assertThat(value.asText()).endsWith("…").doesNotContain("\u0000");
         }

@@ -175,6 +175,9 @@ public final class SchemaSamples {
             } else if (text.pattern() == null) {
                 out.add(new Breach(schemaPath + " one character too long", at, "at most " + text.maxChars(),
                         r -> set(r, at, JSON.textNode("é".repeat(text.maxChars() + 1)))));
+                // JSON escapes a lone surrogate as backslash-u D800: well-formed, but not a character
+                out.add(new Breach(schemaPath + " with a lone surrogate", at, "lone surrogate U+D800",
+                        r -> set(r, at, JSON.textNode(r.at(pointer(at)).asText() + "\ud800"))));
                 if (text.nonBlank()) {
                     out.add(new Breach(schemaPath + " blank", at, "must not be blank", r -> set(r, at, JSON.textNode("  "))));
                 }

@@ -205,6 +205,11 @@ public final class Scenario {
         return acceptedUser;
     }
 
+    /** The password of the login this scenario accepts, or null when it accepts any. */
+    public String acceptedPassword() {
+        return acceptedPassword;
+    }
+
     /** The answer to one batch: the responder of the longest marker found in the text, {@code SELECT 1}, or Msg 208. */
     TdsResponse respond(String sql) {
         Optional<String> marker = markerOf(sql);

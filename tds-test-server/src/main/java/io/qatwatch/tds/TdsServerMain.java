@@ -132,8 +132,10 @@ public final class TdsServerMain implements Callable<Integer> {
         out.println("tds-server: scenario '" + scenario.name() + "' (" + scenarioFile + "), SQL Server "
                 + scenario.productVersion() + ", on 127.0.0.1:" + server.port());
         out.println("  JDBC URL  " + url);
+        // a scenario's login is test data, written in its JSON: saying it here saves reading the file for it
         out.println("  logins    " + (scenario.acceptedUser() == null ? "any user and password"
-                : "only " + scenario.acceptedUser() + " with the scenario's password"));
+                : "only user " + scenario.acceptedUser() + " with password " + scenario.acceptedPassword()
+                        + " (the scenario's login.password)"));
         out.println("  answers   " + String.join(", ", scenario.markers()));
         out.println("  try       qatwatch probe --sql '" + url + "' --sql-user "
                 + (scenario.acceptedUser() == null ? "any" : scenario.acceptedUser()) + " --sql-password-file FILE");

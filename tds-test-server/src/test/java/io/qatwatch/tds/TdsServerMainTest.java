@@ -49,8 +49,12 @@ class TdsServerMainTest {
             assertThat(url.find()).as(run.out()).isTrue();
             assertThat(url.group(1)).isEqualTo(server.jdbcUrl());
             assertThat(run.out()).contains("scenario 'fixture-example'", "SQL Server 15.0.4375.4",
-                    "only qatwatch with the scenario's password", "configuration.sql, accelerator-status.sql");
-            try (Connection c = DriverManager.getConnection(url.group(1), "qatwatch", "secret");
+                    "configuration.sql, accelerator-status.sql");
+            // the start lines say which login the scenario accepts, password included: log in with what they say
+            Matcher login = Pattern.compile("logins    only user (\\S+) with password (\\S+) \\(the scenario's login.password\\)")
+                    .matcher(run.out());
+            assertThat(login.find()).as(run.out()).isTrue();
+            try (Connection c = DriverManager.getConnection(url.group(1), login.group(1), login.group(2));
                     Statement s = c.createStatement();
                     ResultSet rs = s.executeQuery("-- qatwatch query: configuration.sql\nSELECT name FROM sys.configurations")) {
                 assertThat(rs.next()).isTrue();

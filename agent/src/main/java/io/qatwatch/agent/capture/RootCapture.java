@@ -1,13 +1,23 @@
 package io.qatwatch.agent.capture;
 
 import io.qatwatch.agent.probe.host.LinuxRoot;
+import io.qatwatch.agent.probe.qat.LinuxPciReader;
+import io.qatwatch.agent.probe.qat.PciIds;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Copies what the Linux probe read into a folder that {@code probe --root} reads back as the same host: the
@@ -19,6 +29,11 @@ final class RootCapture implements LinuxRoot.Observer {
 
     /** Longer link chains than this are not followed (a loop). */
     private static final int MAX_LINKS = 40;
+    private static final Pattern PCI_ID_FILE = Pattern.compile("sys/bus/pci/devices/([^/]+)/(vendor|device)");
+
+    /** The vendor and device ids read so far, by PCI address: what pci.ids is trimmed to (it is read after them). */
+    private final Map<String, String> vendors = new HashMap<>();
+    private final Map<String, String> devices = new HashMap<>();
 
     private final Path source;
     private final Path target;
@@ -36,6 +51,21 @@ final class RootCapture implements LinuxRoot.Observer {
 
     @Override
     public void read(String relative, byte[] content) {
+        Matcher id = PCI_ID_FILE.matcher(relative);
+        if (id.matches()) {
+            String hex = new String(content, StandardCharsets.US_ASCII).strip().toLowerCase(Locale.ROOT).replaceFirst("^0x", "");
+            (id.group(2).equals("vendor") ? vendors : devices).put(id.group(1), hex);
+        }
+        if (LinuxPciReader.PCI_IDS.contains(relative)) {
+            // pci.ids names every device ever made (~1.4 MB): keep the lines that name the devices this host has
+            Set<String> wanted = new HashSet<>();
+            vendors.forEach((address, vendor) -> {
+                if (devices.containsKey(address)) {
+                    wanted.add(vendor + ":" + devices.get(address));
+                }
+            });
+            content = PciIds.trimmed(new String(content, StandardCharsets.UTF_8), wanted).getBytes(StandardCharsets.UTF_8);
+        }
         copy(relative, content);
     }
 

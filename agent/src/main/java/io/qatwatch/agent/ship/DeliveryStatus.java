@@ -8,31 +8,25 @@ import java.time.Instant;
  */
 public final class DeliveryStatus {
 
-    private volatile Instant lastDeliveredAt;
-    private volatile Instant lastFailureAt;
-    private volatile String lastFailure;
-    private volatile int consecutiveFailures;
-    private volatile Instant nextAttemptAt;
+    /** Replaced whole at each change, so a reader never sees a failure's count without its time or retry. */
+    private volatile View view = new View(null, null, null, 0, null);
 
     /** A snapshot for display. */
     public record View(Instant lastDeliveredAt, Instant lastFailureAt, String lastFailure, int consecutiveFailures,
                        Instant nextAttemptAt) {
     }
 
-    void delivered(Instant at) {
-        lastDeliveredAt = at;
-        consecutiveFailures = 0;
-        nextAttemptAt = null;
+    synchronized void delivered(Instant at) {
+        View v = view;
+        view = new View(at, v.lastFailureAt(), v.lastFailure(), 0, null);
     }
 
-    void failed(Instant at, String reason, Instant retryAt) {
-        lastFailureAt = at;
-        lastFailure = reason;
-        consecutiveFailures++;
-        nextAttemptAt = retryAt;
+    synchronized void failed(Instant at, String reason, Instant retryAt) {
+        View v = view;
+        view = new View(v.lastDeliveredAt(), at, reason, v.consecutiveFailures() + 1, retryAt);
     }
 
     public View view() {
-        return new View(lastDeliveredAt, lastFailureAt, lastFailure, consecutiveFailures, nextAttemptAt);
+        return view;
     }
 }

@@ -21,11 +21,20 @@ import java.util.Set;
 /**
  * What the store knows about the fleet at one moment: the input of every rule. The store fills it with the
  * latest value of each section per host and instance, plus backup history for the lookback period.
+ *
+ * @param failovers availability groups whose primary replica moved, as the alert stage saw it between reports (it keeps
+ *                  them a day); empty when the fleet was loaded afresh
  */
-public record FleetState(List<HostState> hosts) {
+public record FleetState(List<HostState> hosts, List<AgFailover> failovers) {
 
     public FleetState {
         hosts = hosts == null ? List.of() : List.copyOf(hosts);
+        failovers = failovers == null ? List.of() : List.copyOf(failovers);
+    }
+
+    /** The fleet, no failover seen. */
+    public FleetState(List<HostState> hosts) {
+        this(hosts, null);
     }
 
     /**

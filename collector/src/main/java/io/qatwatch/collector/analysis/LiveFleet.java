@@ -65,6 +65,10 @@ public final class LiveFleet {
     /** The last evaluation's compression: its hosts whose comparisons did not change are reused. */
     private FleetCompression lastCompression;
     private boolean loaded;
+    /** Each availability group's primary replica as last seen ({@code host/instance}), and when that report was collected. */
+    private final Map<String, Map.Entry<String, Instant>> primaries = new HashMap<>();
+    /** Failovers seen in the last day, oldest first. */
+    private final List<AgFailover> failovers = new ArrayList<>();
     /** During the first refresh: the instances' histories, read ahead on a thread of their own. */
     private ColdReads cold;
 
@@ -253,11 +257,41 @@ public final class LiveFleet {
             FleetRow row = h.row;
             fleet.add(new HostState(e.getKey(), tags(row), h.lastSeen, row.facts(), row.qat(), row.licence(), instances));
         }
-        FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet), config, now, i -> slotOf.get(i).history.history(),
+        FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet, failovers(fleet, now)), config, now, i -> slotOf.get(i).history.history(),
                 i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls, lastCompression, i -> slotOf.get(i).identities,
                 i -> slotOf.get(i).chains);
         lastCompression = analysis.compression();
         return new Refresh(analysis, rebuilt, newBackups);
+    }
+
+    /**
+     * The failovers of the last day, this refresh's included: an availability group whose primary (the replica whose
+     * newest report says PRIMARY) is another than at the previous refresh. The first refresh only learns the primaries.
+     */
+    private List<AgFailover> failovers(List<HostState> fleet, Instant now) {
+        Map<String, Map.Entry<String, Instant>> seen = new HashMap<>();
+        for (HostState h : fleet) {
+            for (InstanceState i : h.instances()) {
+                Instant at = i.collectedAt() == null ? Instant.EPOCH : i.collectedAt();
+                for (var d : i.databases()) {
+                    if (d.availabilityGroup() == null || !"PRIMARY".equalsIgnoreCase(d.replicaRole())) {
+                        continue;
+                    }
+                    Map.Entry<String, Instant> was = seen.get(d.availabilityGroup());
+                    if (was == null || at.isAfter(was.getValue())) {
+                        seen.put(d.availabilityGroup(), Map.entry(h.host() + "/" + i.name(), at));
+                    }
+                }
+            }
+        }
+        seen.forEach((ag, primary) -> {
+            Map.Entry<String, Instant> before = primaries.put(ag, primary);
+            if (before != null && !before.getKey().equals(primary.getKey())) {
+                failovers.add(new AgFailover(ag, before.getKey(), primary.getKey(), primary.getValue()));
+            }
+        });
+        failovers.removeIf(f -> f.at().isBefore(now.minus(Duration.ofDays(1))));
+        return List.copyOf(failovers);
     }
 
     /** The host's tags: its agent's {@code agent.tags}, and what {@code tagsOf} adds. */

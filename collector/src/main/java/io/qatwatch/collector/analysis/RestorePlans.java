@@ -29,8 +29,19 @@ public final class RestorePlans {
      *
      * @param replicas {@code host/instance} of every copy whose backups were read
      * @param plan     empty when no replica holds a full with LSNs (or the agents predate issue 31)
+     * @param recoveryModelChanges the changes of recovery model the backups show, oldest first
      */
-    public record Found(String host, String instance, DatabaseInfo database, List<String> replicas, Optional<RestorePlan> plan) {
+    public record Found(String host, String instance, DatabaseInfo database, List<String> replicas, Optional<RestorePlan> plan,
+                        List<RecoveryModelChange> recoveryModelChanges) {
+    }
+
+    /**
+     * The recovery model changed between two backups (msdb records each backup's {@code recovery_model}), or since the
+     * newest one ({@code sys.databases} says another now: {@code by} null).
+     *
+     * @param after the finish of the last backup in the old model; {@code by} the first in the new one
+     */
+    public record RecoveryModelChange(String from, String to, Instant after, Instant by, String byReplica) {
     }
 
     /** Empty when the host, instance or database is unknown (names compare case-insensitively). */
@@ -61,7 +72,39 @@ public final class RestorePlans {
                 }
             }
         }
-        return Optional.of(new Found(row.get().host(), snap.name(), d, List.copyOf(replicas), RestorePlanner.ofBackups(byReplica)));
+        return Optional.of(new Found(row.get().host(), snap.name(), d, List.copyOf(replicas), RestorePlanner.ofBackups(byReplica),
+                changes(byReplica, d.recoveryModel())));
+    }
+
+    /** The model changes in the backups of every replica, by finish, and one to the model {@code now} if it differs. */
+    static List<RecoveryModelChange> changes(Map<String, List<BackupRecord>> byReplica, String now) {
+        List<Map.Entry<String, BackupRecord>> all = new ArrayList<>();
+        byReplica.forEach((scope, backups) -> backups.forEach(b -> all.add(Map.entry(scope, b))));
+        all.sort(java.util.Comparator.comparing(e -> e.getValue().finishedAt()));
+        List<RecoveryModelChange> out = new ArrayList<>();
+        String model = null;
+        Instant last = null;
+        for (Map.Entry<String, BackupRecord> e : all) {
+            String m = model(e.getValue().recoveryModel());
+            if (m == null) {
+                continue;
+            }
+            if (model != null && !m.equals(model)) {
+                out.add(new RecoveryModelChange(model, m, last, e.getValue().finishedAt(), e.getKey()));
+            }
+            model = m;
+            last = e.getValue().finishedAt();
+        }
+        String current = model(now);
+        if (model != null && current != null && !current.equals(model)) {
+            out.add(new RecoveryModelChange(model, current, last, null, null));
+        }
+        return List.copyOf(out);
+    }
+
+    /** msdb spells BULK-LOGGED, sys.databases BULK_LOGGED: one spelling. */
+    private static String model(String m) {
+        return m == null || m.isBlank() ? null : m.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_');
     }
 
     private static DatabaseInfo find(SqlInstanceSnapshot s, String name) {

@@ -1,6 +1,7 @@
 package io.qatwatch.collector.cli;
 
 import io.qatwatch.protocol.AgentReport;
+import io.qatwatch.protocol.LogTimes;
 import io.qatwatch.protocol.Version;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -15,6 +16,7 @@ import picocli.CommandLine.Command;
 public final class CollectorMain {
 
     public static void main(String[] args) {
+        LogTimes.utc();
         System.exit(run(args));
     }
 

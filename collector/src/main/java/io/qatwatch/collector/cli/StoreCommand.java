@@ -6,6 +6,7 @@ import io.qatwatch.collector.config.Secrets;
 import io.qatwatch.collector.dispatch.AlertStore;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.SliceLeases;
+import io.qatwatch.collector.store.SqliteBackup;
 import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.store.StoreConfig;
 import io.qatwatch.collector.store.StoreCopy;
@@ -17,15 +18,65 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code qatwatch collector store copy}: moves the embedded store into PostgreSQL. */
+/**
+ * {@code qatwatch collector store copy}: moves the embedded store into PostgreSQL; {@code store backup}: a consistent
+ * copy of the embedded store while the collector runs.
+ */
 @Command(name = "store", mixinStandardHelpOptions = true, description = "Work on the collector's store.",
-        subcommands = StoreCommand.Copy.class)
+        subcommands = {StoreCommand.Copy.class, StoreCommand.Backup.class})
 public final class StoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        System.err.println("Missing subcommand: copy (see --help).");
+        System.err.println("Missing subcommand: copy or backup (see --help).");
         return 2;
+    }
+
+    /** Copies the SQLite store, running or not, into a new file, checked. */
+    @Command(name = "backup", mixinStandardHelpOptions = true,
+            description = {"Copy the embedded SQLite store (DIR/qatwatch.db) into FILE while the collector runs: one "
+                    + "consistent moment (SQLite's VACUUM INTO), compacted, and checked before it is called good. "
+                    + "FILE must not exist. To restore: stop the collector, put FILE in place of DIR/qatwatch.db "
+                    + "(removing qatwatch.db-wal and qatwatch.db-shm), start it.",
+                "A PostgreSQL store is backed up with PostgreSQL's own tools (pg_dump; docs/collector.md)."})
+    static final class Backup implements Callable<Integer> {
+        @Option(names = "--data", paramLabel = "DIR",
+                description = "Collector data directory holding qatwatch.db (default: $QATWATCH_DATA or ./.qatwatch).")
+        Path data;
+
+        @Option(names = "--to", required = true, paramLabel = "FILE", description = "The new file to write.")
+        Path to;
+
+        @Option(names = "--config", paramLabel = "FILE", description = "Collector config; a PostgreSQL store: is refused.")
+        Path config;
+
+        @Override
+        public Integer call() {
+            if (config != null) {
+                StoreConfig store;
+                try {
+                    store = ConfigLoader.load(config).store();
+                } catch (ConfigException e) {
+                    System.err.println("store backup: " + e.getMessage());
+                    return 2;
+                }
+                if (store.postgresql()) {
+                    System.err.println("store backup: the store is PostgreSQL (" + store.url() + "); back it up with "
+                            + "pg_dump --format=custom (see docs/collector.md, Backing up the store)");
+                    return 2;
+                }
+            }
+            try {
+                SqliteBackup.Copy copy = SqliteBackup.copy(DataDir.resolve(data).resolve("qatwatch.db"), to);
+                System.out.printf("Backed up to %s: %d bytes in %d ms, checked (quick_check ok)%n", copy.file(),
+                        copy.bytes(), copy.millis());
+                copy.rows().forEach((table, n) -> System.out.printf("  %-12s %9d rows%n", table, n));
+                return 0;
+            } catch (Exception e) {
+                System.err.println("store backup: " + e.getMessage());
+                return 1;
+            }
+        }
     }
 
     /** Copies SQLite into PostgreSQL, idempotently, and prints what it copied. */

@@ -30,6 +30,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -65,6 +66,13 @@ public final class AlertService {
     private final Map<String, Map<String, LogEntry>> log = new ConcurrentHashMap<>();
     private final List<Silence> silences = new CopyOnWriteArrayList<>();
     private final Map<String, Delivering> inFlight = new ConcurrentHashMap<>();
+    /**
+     * Groups a channel may have being retried at once; while it has that many, a new group is put off to the next
+     * evaluation and counted ({@code qatwatch_notifications_dropped_total}), so a failing channel holds bounded
+     * memory and timers. A healthy channel, whose first attempts succeed, never drops one.
+     */
+    public static final int CHANNEL_BACKLOG = 100;
+    private final Map<String, AtomicInteger> backlog = new ConcurrentHashMap<>();
     private final Map<String, Acknowledgement> acks = new ConcurrentHashMap<>();
     private final Map<String, ChannelHealth> health = new ConcurrentHashMap<>();
     private final CollectorMetrics metrics;
@@ -219,8 +227,11 @@ public final class AlertService {
         return inFlight.values().stream().anyMatch(d -> d.slice == slice);
     }
 
-    /** What one evaluation did: the evaluation, and per channel the groups it decided to send and why. */
-    public record Result(Evaluation evaluation, List<String> sent) {
+    /**
+     * What one evaluation did: the evaluation, per channel the groups it decided to send and why, and a future that
+     * completes when each of those sends has been tried once (the evaluation does not wait for it).
+     */
+    public record Result(Evaluation evaluation, List<String> sent, Future<Void> firstTries) {
     }
 
     /**
@@ -236,7 +247,16 @@ public final class AlertService {
      * As {@link #evaluate(FleetState, Instant)}, over the fleet {@code analyse} returns; it runs off the event
      * loop (it may read the store) when the previous evaluation has finished.
      */
-    public synchronized Future<Result> evaluate(java.util.concurrent.Callable<FleetAnalysis> analyse, Instant now) {
+    public Future<Result> evaluate(java.util.concurrent.Callable<FleetAnalysis> analyse, Instant now) {
+        return started(analyse, now).compose(r -> r.firstTries().map(r));
+    }
+
+    /**
+     * As {@link #evaluate(java.util.concurrent.Callable, Instant)}, but completes as soon as the evaluation is done
+     * and its notifications started: a slow or dead channel never holds up the evaluation, nor the next one, which
+     * waits only for this one's evaluation (each channel delivers on its own; {@link Result#firstTries}).
+     */
+    public synchronized Future<Result> started(java.util.concurrent.Callable<FleetAnalysis> analyse, Instant now) {
         Future<Result> next = previous.transform(ignored -> evaluateNow(analyse, now));
         previous = next;
         return next;
@@ -273,7 +293,7 @@ public final class AlertService {
                     attempts.add(dispatch(n, group, notification));
                 });
             }
-            return Future.join(attempts).map(x -> new Result(e, sent));
+            return Future.succeededFuture(new Result(e, sent, Future.join(attempts).<Void>mapEmpty()));
         });
     }
 
@@ -400,6 +420,13 @@ public final class AlertService {
             existing.latest = notification;
             return Future.succeededFuture();
         }
+        if (backlog(n).get() >= CHANNEL_BACKLOG) {
+            // not logged as sent: the next evaluation decides about this group again
+            metrics.notificationDropped(n.name());
+            channelHealth(n).dropped(notification.at(), n.name() + ": " + CHANNEL_BACKLOG
+                    + " groups being retried for this channel already; a notification was put off to the next evaluation");
+            return Future.succeededFuture();
+        }
         Delivering d = new Delivering();
         d.latest = notification;
         String host = hostOf(notification);
@@ -441,10 +468,10 @@ public final class AlertService {
                     if (saved.failed()) {
                         LOG.error("could not save the notification log for {} {}: {}", n.name(), group, saved.cause().getMessage());
                     }
-                    if (d.latest != sending) {
+                    if (d.latest != sending && !sameNews(d.latest, sending)) {
                         attempt(n, group, key, d);
                     } else {
-                        inFlight.remove(key);
+                        done(n, key);
                     }
                     d.firstTry.tryComplete();
                 });
@@ -455,15 +482,45 @@ public final class AlertService {
             if (!result.retryable()) {
                 LOG.error("channel {} refused group {} ({}); not retried until the next change or repeat. "
                         + "Check the channel's URL and permissions.", n.name(), group, result.error());
-                inFlight.remove(key);
+                done(n, key);
                 return;
             }
-            d.attempt++;
+            if (d.attempt++ == 0) {
+                backlog(n).incrementAndGet();
+            }
             Duration delay = retry.delay(d.attempt, result.retryAfter(), random.nextDouble());
             LOG.warn("channel {} failed for group {} ({}); retry {} in {} ms", n.name(), group, result.error(), d.attempt,
                     delay.toMillis());
             vertx.setTimer(delay.toMillis(), t -> attempt(n, group, key, d));
         });
+    }
+
+    /**
+     * True when {@code newer} (an evaluation's decision while {@code sent} was on its way: evaluations do not wait for
+     * deliveries) says nothing {@code sent} did not: the same alerts firing at the same severities and the same ones
+     * resolved. It is not sent again.
+     */
+    private static boolean sameNews(Notification newer, Notification sent) {
+        return news(newer.firing()).equals(news(sent.firing())) && news(newer.resolved()).keySet().equals(news(sent.resolved()).keySet());
+    }
+
+    private static Map<String, Severity> news(List<AlertRecord> records) {
+        Map<String, Severity> out = new java.util.TreeMap<>();
+        records.forEach(r -> out.put(r.id(), r.alert().severity()));
+        return out;
+    }
+
+    /** A group's delivery ended (delivered, or refused for good): its place in the channel's backlog is free. */
+    private void done(Notifier n, String key) {
+        Delivering d = inFlight.remove(key);
+        if (d != null && d.attempt > 0) {
+            backlog(n).decrementAndGet();
+        }
+    }
+
+    /** The channel's groups being retried now (a first attempt that failed and is tried again). */
+    private AtomicInteger backlog(Notifier n) {
+        return backlog.computeIfAbsent(n.name(), k -> new AtomicInteger());
     }
 
     /** The host of a notification's alerts (grouped by host when several collectors share the work), or null. */

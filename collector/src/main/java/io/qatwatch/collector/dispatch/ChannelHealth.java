@@ -10,7 +10,8 @@ public final class ChannelHealth {
      *
      * @param lastError what the last failed attempt said (the URL redacted), or null
      */
-    public record Snapshot(long delivered, long failed, Instant lastDeliveredAt, Instant lastFailedAt, String lastError) {
+    public record Snapshot(long delivered, long failed, Instant lastDeliveredAt, Instant lastFailedAt, String lastError,
+            long dropped) {
 
         /** True when the latest attempt failed. */
         public boolean failing() {
@@ -23,6 +24,8 @@ public final class ChannelHealth {
     private Instant lastDeliveredAt;
     private Instant lastFailedAt;
     private String lastError;
+    private long dropped;
+    private String lastDropped;
 
     synchronized void record(Delivery d, Instant at) {
         if (d.delivered()) {
@@ -35,7 +38,19 @@ public final class ChannelHealth {
         }
     }
 
+    /**
+     * A notification put off because the channel was retrying its most groups: the count goes with the last error
+     * from then on (the status page shows it), since the failures that follow would otherwise hide it.
+     */
+    synchronized void dropped(Instant at, String why) {
+        dropped++;
+        lastFailedAt = at;
+        lastDropped = why;
+    }
+
     synchronized Snapshot snapshot() {
-        return new Snapshot(delivered, failed, lastDeliveredAt, lastFailedAt, lastError);
+        String error = dropped == 0 ? lastError : (lastError == null ? "" : lastError + "; ") + lastDropped
+                + " (" + dropped + " put off since the start)";
+        return new Snapshot(delivered, failed, lastDeliveredAt, lastFailedAt, error, dropped);
     }
 }

@@ -55,17 +55,17 @@ final class Lifecycle {
             AlertRecord old = before.get(id);
             AlertRecord rec;
             if (old != null && old.firing()) {
-                rec = new AlertRecord(a, old.since(), null, silenced.test(a), recent(old.refires(), now, window));
+                rec = new AlertRecord(a, old.since(), null, silenced.test(a), recent(old.refires(), now, window, p));
                 if (old.alert().severity() != a.severity()) {
                     events.add(new AlertEvent(id, now, Kind.SEVERITY, null,
                             old.alert().severity().label() + " → " + a.severity().label() + ": " + a.summary()));
                 }
             } else {
-                List<Instant> refires = old == null ? List.of() : recent(plus(old.refires(), now), now, window);
+                List<Instant> refires = old == null ? List.of() : recent(plus(old.refires(), now), now, window, p);
                 rec = new AlertRecord(a, now, null, silenced.test(a), refires);
                 events.add(new AlertEvent(id, now, Kind.FIRED, null, a.severity().label() + ": " + a.summary()));
                 if (old != null && flapping(rec, p) && !flapping(old, p)) {
-                    events.add(new AlertEvent(id, now, Kind.FLAPPING, null, flapText(rec, p)));
+                    events.add(new AlertEvent(id, now, Kind.FLAPPING, null, flapText(rec, p, now)));
                 }
             }
             next.put(id, rec);
@@ -96,13 +96,13 @@ final class Lifecycle {
                     remark(remarks, old.id(), acknowledged(acks.get(old.id())));
                 }
             } else if (old.firing()) {
-                next.put(old.id(), new AlertRecord(old.alert(), old.since(), now, old.silenced(), recent(old.refires(), now, window)));
+                next.put(old.id(), new AlertRecord(old.alert(), old.since(), now, old.silenced(), recent(old.refires(), now, window, p)));
                 events.add(new AlertEvent(old.id(), now, Kind.RESOLVED, null, old.alert().summary()));
                 if (acks.containsKey(old.id())) {
                     ackEnded.add(old.id());
                 }
             } else if (old.resolvedAt().plus(KEEP_RESOLVED).isAfter(now)) {
-                List<Instant> refires = recent(old.refires(), now, window);
+                List<Instant> refires = recent(old.refires(), now, window, p);
                 next.put(old.id(), refires.size() == old.refires().size() ? old
                         : new AlertRecord(old.alert(), old.since(), old.resolvedAt(), old.silenced(), refires));
             }
@@ -110,7 +110,7 @@ final class Lifecycle {
         for (AlertRecord r : next.values()) {
             AlertRecord old = before.get(r.id());
             if (flapping(r, p)) {
-                remark(remarks, r.id(), "Flapping: " + flapText(r, p));
+                remark(remarks, r.id(), "Flapping: " + flapText(r, p, now));
             } else if (old != null && flapping(old, p)) {
                 events.add(new AlertEvent(r.id(), now, Kind.STEADY, null, "no longer flapping: it did not fire again for "
                         + p.flapWindowMinutes() + " min; it is " + (r.firing() ? "firing" : "resolved")));
@@ -135,9 +135,13 @@ final class Lifecycle {
         return p.flapThreshold() > 0 && r.refires().size() >= p.flapThreshold();
     }
 
-    private static String flapText(AlertRecord r, PipelineConfig p) {
-        return "resolved and fired again " + r.refires().size() + " times in the last " + hours(p.flapWindowMinutes())
-                + "; repeats and resolutions are held until it stays steady for " + hours(p.flapWindowMinutes());
+    private static String flapText(AlertRecord r, PipelineConfig p, Instant now) {
+        int lately = r.refiresWithin(now, p.flapWindow());
+        String count = lately >= p.flapThreshold()
+                ? "resolved and fired again " + lately + " times in the last " + hours(p.flapWindowMinutes())
+                : "resolved and fired again " + r.refires().size() + " times, the last at "
+                        + WHEN.format(r.refires().get(r.refires().size() - 1).atOffset(ZoneOffset.UTC));
+        return count + "; repeats and resolutions are held until it stays steady for " + hours(p.flapWindowMinutes());
     }
 
     private static String hours(int minutes) {
@@ -167,9 +171,19 @@ final class Lifecycle {
         remarks.computeIfAbsent(id, k -> new ArrayList<>()).add(text);
     }
 
-    private static List<Instant> recent(List<Instant> times, Instant now, Duration window) {
+    /**
+     * The refires to keep: those in the window, except that a flapping alert keeps its last {@code flapThreshold} ones
+     * (so it stays flapping) until its newest re-firing is older than the window: it is steady only once it "has not
+     * fired again for the window", not when the third-newest re-firing leaves it.
+     */
+    static List<Instant> recent(List<Instant> times, Instant now, Duration window, PipelineConfig p) {
         Instant from = now.minus(window);
-        return times.stream().filter(t -> t.isAfter(from)).toList();
+        List<Instant> inWindow = times.stream().filter(t -> t.isAfter(from)).toList();
+        int threshold = p.flapThreshold();
+        if (threshold > 0 && times.size() >= threshold && !inWindow.isEmpty() && inWindow.size() < threshold) {
+            return List.copyOf(times.subList(times.size() - threshold, times.size()));
+        }
+        return inWindow;
     }
 
     private static List<Instant> plus(List<Instant> times, Instant t) {

@@ -3,6 +3,7 @@ package io.qatwatch.collector.ingest;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.ReportSections;
 import io.qatwatch.collector.store.ReportStore;
+import io.qatwatch.collector.store.StoreCondition;
 import io.qatwatch.collector.store.ReportStore.Incoming;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.store.TokenStore.TokenInfo;
@@ -72,6 +73,10 @@ public final class IngestHandler implements Handler<RoutingContext> {
     private final CollectorMetrics metrics;
     private final Consumer<AcceptedReport> onAccepted;
     private final AtomicInteger receiving = new AtomicInteger();
+    private final StoreCondition condition;
+    /** How long an agent is asked to wait when the store's disk is full, and when the store is damaged. */
+    static final int FULL_RETRY_SECONDS = 60;
+    static final int DAMAGED_RETRY_SECONDS = 300;
 
     /**
      * A report that was accepted, for the stages after the store (InfluxDB sink, alerts). Duplicates are passed
@@ -82,8 +87,10 @@ public final class IngestHandler implements Handler<RoutingContext> {
     }
 
     public IngestHandler(Vertx vertx, WorkerExecutor storeWorker, TokenStore tokens, ReportStore store,
-            IngestConfig limits, Clock clock, CollectorMetrics metrics, Consumer<AcceptedReport> onAccepted) {
+            StoreCondition condition, IngestConfig limits, Clock clock, CollectorMetrics metrics,
+            Consumer<AcceptedReport> onAccepted) {
         this.vertx = vertx;
+        this.condition = condition;
         this.tokens = tokens;
         // up to 256 reports a transaction: large enough to amortise the commit, small enough to keep latency low
         this.committer = new GroupCommitter(vertx, storeWorker, store, 256);
@@ -161,6 +168,11 @@ public final class IngestHandler implements Handler<RoutingContext> {
             refuse(ctx, 429, "rate_limited", "$", "too many reports from " + host + "; retry after " + waitSeconds + " s");
             return;
         }
+        if (condition.damaged()) {
+            // nothing more is written to a damaged store; the agent keeps the report until it is restored
+            storeProblem(ctx, StoreCondition.Problem.CORRUPT);
+            return;
+        }
         if (receiving.incrementAndGet() > limits.maxConcurrentBodies()) {
             receiving.decrementAndGet();
             ctx.response().putHeader("Retry-After", "5");
@@ -202,6 +214,7 @@ public final class IngestHandler implements Handler<RoutingContext> {
         parsed.compose(incoming -> committer.store(incoming)
                         .map(stored -> new AcceptedReport(host, incoming.report(), stored)))
                 .onSuccess(accepted -> {
+                    condition.stored();
                     metrics.accepted(accepted.stored().newBackups(), accepted.stored().duplicate());
                     metrics.ingestLatency(System.nanoTime() - started);
                     ctx.response().setStatusCode(202).putHeader("Content-Type", "application/json")
@@ -301,6 +314,12 @@ public final class IngestHandler implements Handler<RoutingContext> {
     }
 
     private void serverError(RoutingContext ctx, String what, Throwable e) {
+        Optional<StoreCondition.Problem> problem = condition.failed(e);
+        if (problem.isPresent()) {
+            LOG.warn("{}: {}", what, e.toString());
+            storeProblem(ctx, problem.get());
+            return;
+        }
         if (Database.unavailable(e)) {
             // the database is away (PostgreSQL restarting, the network): the agent keeps the report and retries
             LOG.warn("{}: the store is unavailable: {}", what, e.toString());
@@ -312,6 +331,17 @@ public final class IngestHandler implements Handler<RoutingContext> {
         }
         LOG.error("{}: {}", what, e.toString(), e);
         refuse(ctx, 500, "server_error", "$", what + "; see the collector log");
+    }
+
+    /** 503 for a store whose disk is full or that is damaged: the agent keeps the report and sends it again. */
+    private void storeProblem(RoutingContext ctx, StoreCondition.Problem problem) {
+        boolean full = problem == StoreCondition.Problem.FULL;
+        if (!ctx.response().ended()) {
+            ctx.response().putHeader("Retry-After", Integer.toString(full ? FULL_RETRY_SECONDS : DAMAGED_RETRY_SECONDS));
+        }
+        refuse(ctx, 503, problem.label(), "$", full
+                ? "the collector's disk is full; it keeps nothing now; retry later (the agent keeps the report)"
+                : "the collector's store is damaged and takes no more writes; retry later (the agent keeps the report)");
     }
 
     /** A decompressed body over the limit: a gzip bomb or a report far too large. */

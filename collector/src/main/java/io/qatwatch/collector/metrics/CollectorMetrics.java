@@ -1,6 +1,8 @@
 package io.qatwatch.collector.metrics;
 
 import io.qatwatch.collector.metrics.PrometheusText.Type;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -12,10 +14,12 @@ public final class CollectorMetrics implements MetricsSource {
     private final LongAdder duplicates = new LongAdder();
     private final LongAdder backupsStored = new LongAdder();
     private final Map<String, LongAdder> rejected = new ConcurrentHashMap<>();
+    private final Map<List<String>, LongAdder> apiBodiesRejected = new ConcurrentHashMap<>();
     private final LongAdder ingestSeconds = new LongAdder();
     private final LongAdder ingestCount = new LongAdder();
     private final Map<String, LongAdder> notificationsSent = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> notificationsFailed = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> notificationsDropped = new ConcurrentHashMap<>();
     private final long[] latencyBucketsMs = {5, 10, 25, 50, 100, 250, 500, 1000, 5000};
     private final LongAdder[] latencyCounts = new LongAdder[latencyBucketsMs.length];
     private final Map<String, Long> outboxDepths = new ConcurrentHashMap<>();
@@ -40,9 +44,19 @@ public final class CollectorMetrics implements MetricsSource {
         rejected.computeIfAbsent(reason, r -> new LongAdder()).increment();
     }
 
+    /** A request body an API route other than reports refused: its route ({@code notes}, {@code tokens}, ...) and reason. */
+    public void apiBodyRejected(String route, String reason) {
+        apiBodiesRejected.computeIfAbsent(List.of(route, reason), k -> new LongAdder()).increment();
+    }
+
     /** A notification a chat channel accepted. */
     public void notificationSent(String channel) {
         notificationsSent.computeIfAbsent(channel, c -> new LongAdder()).increment();
+    }
+
+    /** A notification put off to the next evaluation: its channel was retrying its most groups already. */
+    public void notificationDropped(String channel) {
+        notificationsDropped.computeIfAbsent(channel, c -> new LongAdder()).increment();
     }
 
     /** A delivery attempt a chat channel failed or refused (each retry counts). */
@@ -77,6 +91,15 @@ public final class CollectorMetrics implements MetricsSource {
         out.family("qatwatch_reports_rejected_total", Type.COUNTER, "Reports refused, by reason.");
         rejected.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> out.sample(Map.of("reason", e.getKey()), e.getValue().sum()));
+        out.family("qatwatch_api_bodies_rejected_total", Type.COUNTER,
+                "Request bodies refused by an API route other than reports, by route and reason.");
+        apiBodiesRejected.entrySet().stream().sorted(Map.Entry.comparingByKey((a, b) -> String.join("/", a).compareTo(String.join("/", b))))
+                .forEach(e -> {
+                    Map<String, String> labels = new LinkedHashMap<>();
+                    labels.put("route", e.getKey().get(0));
+                    labels.put("reason", e.getKey().get(1));
+                    out.sample(labels, e.getValue().sum());
+                });
         out.family("qatwatch_ingest_latency_seconds", Type.HISTOGRAM, "Time from request to answer for accepted reports.");
         for (int i = 0; i < latencyBucketsMs.length; i++) {
             out.sample("_bucket", Map.of("le", Double.toString(latencyBucketsMs[i] / 1000.0)), latencyCounts[i].sum());
@@ -99,6 +122,8 @@ public final class CollectorMetrics implements MetricsSource {
                 notificationsSent);
         perChannel(out, "qatwatch_notifications_failed_total",
                 "Delivery attempts a chat channel failed or refused (each retry counts), by channel.", notificationsFailed);
+        perChannel(out, "qatwatch_notifications_dropped_total", "Notifications put off to the next evaluation because "
+                + "the channel was retrying its most groups already, by channel.", notificationsDropped);
     }
 
     private static void perChannel(PrometheusText out, String name, String help, Map<String, LongAdder> counts) {

@@ -63,6 +63,9 @@ public interface Database extends AutoCloseable {
 
     Kind kind();
 
+    /** Whether the store takes writes: its disk full or the store damaged, as its last failures said. */
+    StoreCondition condition();
+
     /** Where the data is, for messages: the file, or the JDBC URL (never a password). */
     String where();
 

@@ -24,10 +24,12 @@ public final class PostgresDatabase implements Database {
 
     private final String url;
     private final HikariDataSource pool;
+    private final StoreCondition condition;
 
     private PostgresDatabase(String url, HikariDataSource pool) {
         this.url = url;
         this.pool = pool;
+        this.condition = new StoreCondition(url, java.time.Clock.systemUTC());
     }
 
     /** Opens the pool and checks that a connection can be had; the password comes from a file or the environment. */
@@ -70,7 +72,13 @@ public final class PostgresDatabase implements Database {
     }
 
     @Override
+    public StoreCondition condition() {
+        return condition;
+    }
+
+    @Override
     public <T> T write(Work<T> work) throws SQLException, IOException {
+        condition.refuseWriteIfDamaged();
         return lend(work);
     }
 
@@ -81,7 +89,7 @@ public final class PostgresDatabase implements Database {
 
     private <T> T lend(Work<T> work) throws SQLException, IOException {
         try (Connection c = pool.getConnection()) {
-            return work.run(c);
+            return condition.observing(work, c);
         } catch (SQLException e) {
             if (e.getSQLState() == null && "Connection is closed".equals(e.getMessage())) {
                 // the pool closed a connection it found broken (the server went away) under the work: say so

@@ -46,9 +46,11 @@ public final class SqliteDatabase implements Database {
     /** Read-only connections not lent right now; one is opened when all are lent. */
     private final Deque<Connection> idleReaders = new ArrayDeque<>();
     private final List<Connection> readers = new ArrayList<>();
+    private final StoreCondition condition;
 
     private SqliteDatabase(Path file, Connection connection, Connection checkpoints) {
         this.file = file;
+        this.condition = new StoreCondition(file.toString(), java.time.Clock.systemUTC());
         this.connection = connection;
         this.checkpointer = new Thread(() -> checkpoints(checkpoints), "qatwatch-sqlite-checkpoint");
         checkpointer.setDaemon(true);
@@ -75,6 +77,16 @@ public final class SqliteDatabase implements Database {
             s.execute("PRAGMA busy_timeout=5000");
             // checkpoints are the checkpointer's (below), not the committing writer's
             s.execute("PRAGMA wal_autocheckpoint=0");
+        } catch (SQLException e) {
+            c.close();
+            // a file that is no database at all fails its first statement
+            throw StoreCondition.problemOf(e) == StoreCondition.Problem.CORRUPT ? SqliteStartupCheck.damaged(file, e) : e;
+        }
+        try {
+            SqliteStartupCheck.check(c, file);
+        } catch (SQLException e) {
+            c.close();
+            throw e;
         }
         Connection checkpoints = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
         try (Statement s = checkpoints.createStatement()) {
@@ -94,6 +106,8 @@ public final class SqliteDatabase implements Database {
      */
     private void checkpoints(Connection c) {
         try (c; Statement s = c.createStatement()) {
+            // said once while checkpoints keep failing (a full disk fails one every 200 ms), and when they work again
+            boolean failing = false;
             while (!closing) {
                 try {
                     if (checkpoint(s) >= RESTART_FRAMES) {
@@ -104,9 +118,15 @@ public final class SqliteDatabase implements Database {
                             writer.unlock();
                         }
                     }
+                    if (failing) {
+                        LOG.info("{}: WAL checkpoints work again", file);
+                        failing = false;
+                    }
                 } catch (SQLException e) {
-                    if (!closing) {
-                        LOG.warn("{}: WAL checkpoint failed (retried): {}", file, e.getMessage());
+                    if (!closing && !failing) {
+                        LOG.warn("{}: WAL checkpoint failed (retried every {} ms; said again when it works): {}", file,
+                                CHECKPOINT_EVERY_MILLIS, e.getMessage());
+                        failing = true;
                     }
                 }
                 try {
@@ -143,12 +163,18 @@ public final class SqliteDatabase implements Database {
         return file.toString();
     }
 
+    @Override
+    public StoreCondition condition() {
+        return condition;
+    }
+
     /** The single writer connection, one caller at a time in the order they asked: SQLite serialises writers anyway. */
     @Override
     public <T> T write(Work<T> work) throws SQLException, IOException {
         writer.lock();
         try {
-            return work.run(connection);
+            condition.refuseWriteIfDamaged();
+            return condition.observing(work, connection);
         } finally {
             writer.unlock();
         }
@@ -168,7 +194,7 @@ public final class SqliteDatabase implements Database {
     public <T> T read(Work<T> work) throws SQLException, IOException {
         Connection reader = lendReader();
         try {
-            return work.run(reader);
+            return condition.observing(work, reader);
         } finally {
             synchronized (idleReaders) {
                 if (readers.contains(reader)) {

@@ -13,9 +13,11 @@ import java.util.List;
  * LSNs are strings of digits ({@code numeric(25,0)} is wider than a JSON reader's doubles).
  *
  * @param plan null when no replica holds a full backup with LSNs
+ * @param recoveryModelChanges the recovery model's changes the backups show (each backup records its model), and the one
+ *                             since the newest backup when {@code sys.databases} says another now, oldest first
  */
 public record RestorePlanJson(String host, String instance, String database, String availabilityGroup, List<String> replicas,
-                              Plan plan) {
+                              Plan plan, List<RestorePlans.RecoveryModelChange> recoveryModelChanges) {
 
     /** One backup of the plan: where it ran, its file and LSNs. */
     public record Step(String host, String instance, long backupSetId, String type, boolean copyOnly, Instant startedAt,
@@ -55,7 +57,7 @@ public record RestorePlanJson(String host, String instance, String database, Str
     public static RestorePlanJson of(RestorePlans.Found found) {
         Plan plan = found.plan().map(RestorePlanJson::plan).orElse(null);
         return new RestorePlanJson(found.host(), found.instance(), found.database().name(), found.database().availabilityGroup(),
-                found.replicas(), plan);
+                found.replicas(), plan, found.recoveryModelChanges());
     }
 
     private static Plan plan(RestorePlan p) {

@@ -161,7 +161,9 @@ public final class CreepAnalysis {
 
     /**
      * Per database: the slope of its backup duration and of its size over the same nights ({@code origin}: the
-     * first night's business start, day 0 of the fit), the steepest {@value #MAX_DRIVERS} first.
+     * first night's business start, day 0 of the fit), the steepest {@value #MAX_DRIVERS} first. Snapshot (VSS) backups
+     * are left out: their size is an estimate and their duration the freeze, so they say when a window ran, never how
+     * big or slow a database's backup grows.
      */
     public static List<DatabaseDriver> drivers(List<NightlyWindow> nights, Instant origin) {
         Map<String, List<double[]>> series = new LinkedHashMap<>();
@@ -169,6 +171,9 @@ public final class CreepAnalysis {
         for (NightlyWindow w : nights) {
             double x = days(origin, w.businessStart());
             for (DatabaseBackup b : w.backups()) {
+                if (b.snapshot()) {
+                    continue;
+                }
                 String key = NightlyWindows.key(b) + '|' + b.type();
                 names.put(key, b.database());
                 series.computeIfAbsent(key, k -> new ArrayList<>())

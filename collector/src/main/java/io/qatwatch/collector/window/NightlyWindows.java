@@ -119,13 +119,15 @@ public final class NightlyWindows {
 
     /**
      * Marks each window FULL when the databases fully backed up that night hold at least half of the
-     * scope's full-backup bytes (each database weighted by its largest full), else DIFFERENTIAL.
+     * scope's full-backup bytes (each database weighted by its largest full), else DIFFERENTIAL. A snapshot (VSS)
+     * full weighs nothing: its size is an estimate. When no full of the scope has a measured size, a night with a
+     * full is FULL.
      */
     static List<NightlyWindow> classify(List<NightlyWindow> windows) {
         Map<String, Long> weight = new HashMap<>();
         for (NightlyWindow w : windows) {
             for (DatabaseBackup b : w.backups()) {
-                if (b.isFull()) {
+                if (b.isFull() && !b.snapshot()) {
                     weight.merge(key(b), b.sizeBytes(), Math::max);
                 }
             }
@@ -135,8 +137,9 @@ public final class NightlyWindows {
         for (NightlyWindow w : windows) {
             Set<String> fulls = new LinkedHashSet<>();
             w.backups().stream().filter(DatabaseBackup::isFull).forEach(b -> fulls.add(key(b)));
-            double share = total == 0 ? 0 : fulls.stream().mapToLong(weight::get).sum() / total;
-            out.add(w.withKind(share >= 0.5 ? NightKind.FULL : NightKind.DIFFERENTIAL));
+            boolean full = total == 0 ? !fulls.isEmpty()
+                    : fulls.stream().mapToLong(k -> weight.getOrDefault(k, 0L)).sum() / total >= 0.5;
+            out.add(w.withKind(full ? NightKind.FULL : NightKind.DIFFERENTIAL));
         }
         return out;
     }

@@ -221,6 +221,47 @@ class AlertLifecycleTest {
         assertThat(scraped.toString()).contains("qatwatch_notifications_sent_total{channel=\"webhook\"} 8");
     }
 
+    /**
+     * docs/alerts.md: flapping lasts until the alert "has not fired again for the window". Its re-firings at 00:40,
+     * 01:20 and 02:00 make it flap; it fires again at 07:00 and resolves at 07:10. At 09:30 the third-newest re-firing
+     * has left the 6 h window, but the newest is 2.5 h old: still flapping, nothing announced. Only at 13:01 (6 h after
+     * 07:00) is it steady, and its resolution announced once.
+     */
+    @Test
+    void aFlappingAlertStaysFlappingUntilItHasNotFiredAgainForTheWholeWindow() throws Exception {
+        AlertService s = service();
+        List<Alert> on = List.of(silent(Severity.WARNING));
+        String id = on.get(0).id();
+        List<String> told = new ArrayList<>();
+        Instant t = T0;
+        for (int cycle = 0; cycle < 4; cycle++) {
+            firing.set(on);
+            told.addAll(at(s, t));
+            firing.set(List.of());
+            told.addAll(at(s, t.plus(Duration.ofMinutes(20))));
+            t = t.plus(Duration.ofMinutes(40));
+        }
+        assertThat(told).containsExactly("FIRST", "RESOLVED", "FIRST", "RESOLVED", "FIRST", "RESOLVED", "FIRST");
+        Instant refired = T0.plus(Duration.ofHours(5));
+        firing.set(on);
+        assertThat(at(s, refired)).as("a re-firing while it flaps is held").isEmpty();
+        firing.set(List.of());
+        assertThat(at(s, refired.plus(Duration.ofMinutes(10)))).isEmpty();
+
+        Instant later = T0.plus(Duration.ofHours(7)).plus(Duration.ofMinutes(30));
+        assertThat(at(s, later)).as("fired again 2.5 h ago: not steady").isEmpty();
+        assertThat(s.json(s.alert(id), later).getBoolean("flapping")).isTrue();
+        assertThat(await(s.history(id)).stream().map(e -> e.kind().label())).doesNotContain("steady");
+
+        Instant almost = refired.plus(Duration.ofHours(6)).minusSeconds(60);
+        assertThat(at(s, almost)).as("a minute before the window has passed since 07:00").isEmpty();
+        Instant steady = refired.plus(Duration.ofHours(6)).plusSeconds(60);
+        assertThat(at(s, steady)).as("steady for the whole window: the resolution is told once").containsExactly("RESOLVED");
+        assertThat(s.json(s.alert(id), steady).getBoolean("flapping")).isFalse();
+        assertThat(await(s.history(id))).filteredOn(e -> e.kind().label().equals("steady")).singleElement()
+                .satisfies(e -> assertThat(e.at()).isEqualTo(steady));
+    }
+
     private static <T> T await(Future<T> f) throws Exception {
         return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }

@@ -206,6 +206,11 @@ class PostgresReportBatchTest {
         }
 
         @Override
+        public StoreCondition condition() {
+            return inner.condition();
+        }
+
+        @Override
         public <T> T write(Work<T> work) throws SQLException, java.io.IOException {
             return inner.write(c -> work.run(counting(c)));
         }

@@ -52,6 +52,7 @@ public final class Chromium implements AutoCloseable {
                 .usingAnyFreePort().build();
         Chromium c = new Chromium(new ChromeDriver(service, options));
         c.driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60));
+        c.driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
         c.resize(width, height);
         return c;
     }
@@ -107,6 +108,44 @@ public final class Chromium implements AutoCloseable {
         Files.copy(shot.toPath(), file, StandardCopyOption.REPLACE_EXISTING);
         driver.manage().window().setSize(before);
         return file;
+    }
+
+    /** axe-core's version, from npm: the accessibility check the status page tests run in the page. */
+    public static final String AXE_VERSION = "4.14.1";
+
+    /**
+     * axe-core run in the page: the violations of impact serious or critical, as {@code id (impact): help, on
+     * selectors}; empty when there are none. axe-core comes from npm into {@code target/axe} (installed on first use,
+     * never committed).
+     */
+    public java.util.List<String> seriousAccessibilityViolations() throws IOException, InterruptedException {
+        script(Files.readString(axe()));
+        Object json = ((JavascriptExecutor) driver).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                axe.run(document, {resultTypes: ['violations']})
+                  .then(r => done(JSON.stringify(r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+                    .map(v => v.id + ' (' + v.impact + '): ' + v.help + ', on ' + v.nodes.slice(0, 5)
+                      .map(n => n.target.join(' ')).join('; ')))))
+                  .catch(e => done(JSON.stringify(['axe failed: ' + e])));""");
+        io.vertx.core.json.JsonArray list = new io.vertx.core.json.JsonArray(String.valueOf(json));
+        java.util.List<String> out = new java.util.ArrayList<>();
+        list.forEach(v -> out.add(String.valueOf(v)));
+        return out;
+    }
+
+    private static synchronized Path axe() throws IOException, InterruptedException {
+        Path dir = Path.of("target", "axe").toAbsolutePath();
+        Path script = dir.resolve("node_modules/axe-core/axe.min.js");
+        if (!Files.isRegularFile(script)) {
+            Files.createDirectories(dir);
+            Process npm = new ProcessBuilder("npm", "install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
+                    "--prefix", dir.toString(), "axe-core@" + AXE_VERSION).redirectErrorStream(true).start();
+            String out = new String(npm.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (!npm.waitFor(300, java.util.concurrent.TimeUnit.SECONDS) || npm.exitValue() != 0 || !Files.isRegularFile(script)) {
+                throw new IOException("npm could not install axe-core " + AXE_VERSION + " into " + dir + ": " + out);
+            }
+        }
+        return script;
     }
 
     @Override

@@ -70,6 +70,14 @@ class RestorePlanApiTest {
             assertThat(hr.getJsonObject("broken").getString("kind")).isEqualTo("NUL");
             assertThat(hr.getJsonObject("broken").getJsonObject("via").getString("file")).isEqualTo("NUL");
 
+            JsonArray stock = json(c.get("/api/v1/databases/sqlchain01/PROD/Stock/restore-plan", reader))
+                    .getJsonArray("recoveryModelChanges");
+            assertThat(stock).as("FULL -> SIMPLE -> FULL, as the backups recorded it").hasSize(2);
+            assertThat(stock.getJsonObject(0).getMap()).containsEntry("from", "FULL").containsEntry("to", "SIMPLE")
+                    .containsEntry("after", "2026-11-29T11:00:05Z").containsEntry("by", "2026-11-29T15:00:20Z");
+            assertThat(stock.getJsonObject(1).getMap()).containsEntry("from", "SIMPLE").containsEntry("to", "FULL")
+                    .containsEntry("by", "2026-11-29T21:00:20Z");
+
             assertThat(c.get("/api/v1/databases/sqlchain01/PROD/Nope/restore-plan", reader).statusCode()).isEqualTo(404);
             assertThat(c.get("/api/v1/databases/sqlchain01/PROD/Hr/restore-plan", null).statusCode()).isEqualTo(401);
         }

@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
 public final class LinuxPciReader {
 
     static final String DEVICES = "sys/bus/pci/devices";
-    static final List<String> PCI_IDS = List.of(
+    /** Where distributions keep the PCI ID database, in the order it is looked for. */
+    public static final List<String> PCI_IDS = List.of(
             "usr/share/misc/pci.ids", "usr/share/hwdata/pci.ids", "usr/share/pci.ids");
 
     private final LinuxRoot root;

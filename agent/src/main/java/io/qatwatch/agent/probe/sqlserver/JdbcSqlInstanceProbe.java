@@ -195,7 +195,7 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         Long highWaterMark = after;
         boolean more = false;
         if (sections.contains(SqlSection.BACKUP_HISTORY)) {
-            BackupPages pages = readBackupHistory(cycle, major, after, server);
+            BackupPages pages = readBackupHistory(cycle, major, after);
             backups = pages.rows;
             highWaterMark = pages.highWaterMark;
             more = pages.more;
@@ -327,7 +327,10 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
         }
         List<DatabaseGuids.Seen> seen = rows.stream().map(DatabaseRow::seen).toList();
         if (guids.needed(seen)) {
-            Map<Integer, DatabaseGuids.Guids> answer = cycle.run("database-guids", SqlQuery.DATABASE_GUIDS, SqlQuery.none(), rs -> {
+            // sys.database_recovery_status opens a closed database; with an AUTO_CLOSE one present, msdb names them all
+            boolean fromBackups = seen.stream().anyMatch(DatabaseGuids.Seen::autoClose);
+            SqlQuery query = fromBackups ? SqlQuery.GUIDS_FROM_BACKUPS : SqlQuery.DATABASE_GUIDS;
+            Map<Integer, DatabaseGuids.Guids> answer = cycle.run(query.shortName(), query, SqlQuery.none(), rs -> {
                 Map<Integer, DatabaseGuids.Guids> byId = new HashMap<>();
                 while (rs.next()) {
                     byId.put(rs.getInt("database_id"), new DatabaseGuids.Guids(SqlServerValues.guid(rs.getString("database_guid")),
@@ -336,7 +339,7 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
                 return byId;
             });
             if (answer != null) {
-                guids.learned(seen, answer);
+                guids.learned(seen, answer, fromBackups);
             }
         }
         Map<String, Encryption> encryption = cycle.run("database-encryption", SqlQuery.DATABASE_ENCRYPTION, SqlQuery.none(), rs -> {
@@ -422,56 +425,51 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     private record BackupPages(List<BackupRecord> rows, Long highWaterMark, boolean more) {
     }
 
-    /** A backupset row with the server that wrote it. */
-    private record HistoryRow(BackupRecord backup, String serverName) {
-    }
-
     /**
-     * Keyset paging above the high-water mark: pages until a short page, or until this probe's share is read. Rows that
-     * another server wrote (a RESTORE copies the source's backup history into msdb) move the mark but are not reported:
-     * a row counts when its server_name is this instance's SERVERPROPERTY('ServerName'), compared case-insensitively as
-     * DBA Dash does. Without the instance's name nothing is read, so the mark waits for a cycle that can tell them apart.
+     * Keyset paging above the high-water mark, up to the highest backup_set_id asked first: the query itself leaves out
+     * the rows another server wrote (a RESTORE copies the source's backup history into msdb), so a short page means
+     * every row up to that id was looked at and the mark moves to it, past another server's rows; a full page moves it to
+     * its last row and sets {@code more}. One page a probe: its rows and its report are what a first sync holds at once.
      */
-    private BackupPages readBackupHistory(Cycle cycle, int major, Long after, ServerInfo server) {
+    private BackupPages readBackupHistory(Cycle cycle, int major, Long after) {
         boolean hasAlgorithm = major >= SQL_SERVER_2022;
         SqlQuery query = hasAlgorithm ? SqlQuery.BACKUP_HISTORY_2022 : SqlQuery.BACKUP_HISTORY;
         long start = System.nanoTime();
-        String thisServer = server == null ? null : server.serverName();
-        if (thisServer == null || thisServer.isBlank()) {
-            cycle.probes.add(ProbeStatus.failed(probeName("backup-history"), millisSince(start),
-                    where(query) + ": not read, because the instance's name (SERVERPROPERTY('ServerName')) is unknown and backups "
-                            + "taken here cannot be told from history that a restore copied into msdb",
-                    "see why server-properties failed; the history is read from the same mark next cycle"));
-            return new BackupPages(null, after, false);
-        }
-        // One page a probe: the page's rows and its report are what a first sync holds in memory at once.
         int pageSize = Math.min(pageSize(), MAX_BACKUP_ROWS_PER_PROBE);
         long mark = after == null ? 0 : after;
-        List<HistoryRow> page;
+        Long latest;
+        List<BackupRecord> page;
         try {
-            page = cycle.execute(query, Map.of("page_size", (long) pageSize, "after_backup_set_id", mark),
-                    rs -> readBackups(rs, hasAlgorithm));
+            latest = cycle.execute(SqlQuery.LATEST_BACKUP_SET_ID, SqlQuery.none(), rs -> {
+                if (!rs.next()) {
+                    return null;
+                }
+                long id = rs.getLong(1);
+                return rs.wasNull() ? null : id;
+            });
+        } catch (SQLException e) {
+            cycle.fail("backup-history", SqlQuery.LATEST_BACKUP_SET_ID, e, start);
+            return new BackupPages(List.of(), after, false);
+        }
+        if (latest == null || latest <= mark) {
+            cycle.probes.add(ProbeStatus.ok(probeName("backup-history"), millisSince(start)));
+            return new BackupPages(List.of(), after, false);
+        }
+        try {
+            page = cycle.execute(query, Map.of("page_size", (long) pageSize, "after_backup_set_id", mark,
+                    "up_to_backup_set_id", latest), rs -> readBackups(rs, hasAlgorithm));
         } catch (SQLException e) {
             cycle.fail("backup-history", query, e, start);
             return new BackupPages(List.of(), after, false);
         }
-        List<BackupRecord> rows = new ArrayList<>(page.size());
-        for (HistoryRow r : page) {
-            if (thisServer.equalsIgnoreCase(r.serverName())) {
-                rows.add(r.backup());
-            }
-        }
-        if (!page.isEmpty()) {
-            mark = page.get(page.size() - 1).backup().backupSetId();
-        }
         boolean more = page.size() >= pageSize;
-        int read = page.size();
+        mark = more ? page.get(page.size() - 1).backupSetId() : latest;
         cycle.probes.add(ProbeStatus.ok(probeName("backup-history"), millisSince(start)));
-        return new BackupPages(rows, after == null && read == 0 ? null : mark, more);
+        return new BackupPages(page, mark, more);
     }
 
-    private List<HistoryRow> readBackups(ResultSet rs, boolean hasAlgorithm) throws SQLException {
-        List<HistoryRow> list = new ArrayList<>();
+    private List<BackupRecord> readBackups(ResultSet rs, boolean hasAlgorithm) throws SQLException {
+        List<BackupRecord> list = new ArrayList<>();
         boolean chainColumns = BackupChainColumns.present(rs);
         while (rs.next()) {
             BackupChainColumns chain = chainColumns ? BackupChainColumns.read(rs) : BackupChainColumns.NONE;
@@ -485,7 +483,7 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
             Integer device = intOrNull(rs, "device_type");
             boolean snapshot = rs.getBoolean("is_snapshot");
             Boolean isSnapshot = rs.wasNull() ? null : snapshot;
-            list.add(new HistoryRow(new BackupRecord(
+            list.add(new BackupRecord(
                     rs.getLong("backup_set_id"),
                     rs.getString("database_name"),
                     SqlServerValues.guid(rs.getString("database_guid")),
@@ -508,7 +506,7 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
                     mediaFamilies(intIfPresent(rs, "media_family_count")),
                     chain.firstLsn(), chain.lastLsn(), chain.checkpointLsn(), chain.databaseBackupLsn(),
                     chain.differentialBaseLsn(), chain.differentialBaseGuid(), chain.recoveryModel(), chain.beginsLogChain(),
-                    chain.hasIncompleteMetadata(), physicalDevice, null), rs.getString("server_name")));
+                    chain.hasIncompleteMetadata(), physicalDevice, null));
         }
         return list;
     }

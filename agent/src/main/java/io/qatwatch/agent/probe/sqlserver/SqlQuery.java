@@ -33,6 +33,7 @@ record SqlQuery(String name, int minimumMajorVersion, String permission, String 
     static final SqlQuery ACCELERATOR_STATUS = load("accelerator-status.sql");
     static final SqlQuery DATABASES = load("databases.sql");
     static final SqlQuery DATABASE_GUIDS = load("database-guids.sql");
+    static final SqlQuery GUIDS_FROM_BACKUPS = load("guids-from-backups.sql");
     static final SqlQuery DATABASE_ENCRYPTION = load("database-encryption.sql");
     static final SqlQuery AVAILABILITY_DATABASES = load("availability-databases.sql");
     static final SqlQuery BACKUP_HISTORY = load("backup-history.sql");
@@ -53,7 +54,7 @@ record SqlQuery(String name, int minimumMajorVersion, String permission, String 
 
     /** Every query the agent sends, in the order a full read sends them. */
     static List<SqlQuery> all() {
-        return List.of(SERVER_PROPERTIES, CONFIGURATION, ACCELERATOR_STATUS, DATABASES, DATABASE_GUIDS, DATABASE_ENCRYPTION,
+        return List.of(SERVER_PROPERTIES, CONFIGURATION, ACCELERATOR_STATUS, DATABASES, DATABASE_GUIDS, GUIDS_FROM_BACKUPS, DATABASE_ENCRYPTION,
                 AVAILABILITY_DATABASES, BACKUP_HISTORY, BACKUP_HISTORY_2022, RUNNING_BACKUPS, CERTIFICATES, ASYMMETRIC_KEYS,
                 LATEST_BACKUP_SET_ID, AGENT_STATUS, AGENT_JOBS, AGENT_SCHEDULES, JOB_HISTORY, JOB_HISTORY_LATEST, COMMAND_LOG,
                 COMMAND_LOG_LATEST, RESTORE_HISTORY, RESTORE_HISTORY_LATEST);

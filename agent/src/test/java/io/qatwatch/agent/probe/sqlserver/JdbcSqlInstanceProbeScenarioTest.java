@@ -54,7 +54,7 @@ class JdbcSqlInstanceProbeScenarioTest {
             "sql2022-enterprise-hardware", "sql2025-zstd", "sql2022-ag-secondary", "sql2022-no-view-server-state",
             "sql2022-ola-backup-failed", "sql2022-maintenance-plan", "sql2022-express-no-agent", "sql2025-commandlog-zstd",
             "sql2022-indexoptimize-overlap", "sql2022-url-stripes", "sql2022-restores-from-other-server", "sql2022-log-chains",
-            "sql2022-chain-ag-primary", "sql2022-chain-ag-secondary"})
+            "sql2022-chain-ag-primary", "sql2022-chain-ag-secondary", "sql2022-vss-snapshot-sizes"})
     void scenarioMatchesItsGoldenFileAndPassesTheCollectorsValidation(String scenario) throws Exception {
         Run run = run(scenario);
         SqlProbeResult result = run.result();
@@ -210,23 +210,44 @@ class JdbcSqlInstanceProbeScenarioTest {
         assertThat(backup(s, 9105).snapshot()).as("a VDI stream backup, not a snapshot").isFalse();
     }
 
+    /**
+     * Archive has AUTO_CLOSE on: sys.database_recovery_status is never read ("If the database is not opened, the Database
+     * Engine tries to start it"), not even filtered; msdb's backup sets name every database, once; master, model and msdb
+     * have no backup yet, so msdb is asked again next cycle and names them no GUID.
+     */
     @Test
-    void autoCloseDatabasesAreNotWokenAndRecoveryStatusIsAskedOnlyForWhatIsNew() {
+    void autoCloseDatabasesAreNotWokenAndTheirGuidsComeFromMsdb() {
         try (TdsTestServer server = TdsTestServer.start(SqlScenarios.scenario("sql2019-standard"))) {
             JdbcSqlInstanceProbe probe = new JdbcSqlInstanceProbe(SqlScenarios.settings(server, dir, 1000), CLOCK);
             SqlProbeResult first = probe.probe(java.util.EnumSet.of(SqlSection.DATABASES), null);
             SqlProbeResult second = probe.probe(java.util.EnumSet.of(SqlSection.DATABASES), null);
-            // "If the database is not opened, the Database Engine tries to start it" (sys.database_recovery_status)
-            assertThat(server.batches()).filteredOn(b -> b.contains("JOIN sys.database_recovery_status")).hasSize(1)
-                    .allSatisfy(b -> assertThat(b).contains("d.is_auto_close_on = 0"));
+            assertThat(server.batches()).noneMatch(b -> b.contains("JOIN sys.database_recovery_status") || b.contains("database-guids.sql"));
+            assertThat(server.batches()).filteredOn(b -> b.contains("FROM msdb.dbo.backupset AS bs")).hasSize(2);
             for (SqlProbeResult r : List.of(first, second)) {
+                assertThat(r.probes()).allMatch(ProbeStatus::ok);
                 assertThat(r.snapshot().databases()).filteredOn(d -> d.name().equals("Archive")).singleElement().satisfies(d -> {
                     assertThat(d.autoClose()).isTrue();
-                    assertThat(d.databaseGuid()).isNull();
+                    assertThat(d.databaseGuid()).isEqualTo("a3c1e5f7-2b4d-4e6f-8a0c-1e3f5a7b9d2f");
+                    assertThat(d.familyGuid()).isEqualTo("a3c1e5f7-2b4d-4e6f-8a0c-1e3f5a7b9d2f");
                 });
                 assertThat(r.snapshot().databases()).filteredOn(d -> d.name().equals("Sales")).singleElement()
                         .satisfies(d -> assertThat(d.databaseGuid()).isEqualTo("3f2504e0-4f89-11d3-9a0c-0305e82c3301"));
+                assertThat(r.snapshot().databases()).filteredOn(d -> d.name().equals("msdb")).singleElement()
+                        .satisfies(d -> assertThat(d.databaseGuid()).isNull());
             }
+        }
+    }
+
+    /** Without an AUTO_CLOSE database the view wakes nothing: it is read once, for what is new. */
+    @Test
+    void withoutAutoCloseRecoveryStatusIsAskedOnlyForWhatIsNew() {
+        try (TdsTestServer server = TdsTestServer.start(SqlScenarios.scenario("sql2022-standard-software"))) {
+            JdbcSqlInstanceProbe probe = new JdbcSqlInstanceProbe(SqlScenarios.settings(server, dir, 1000), CLOCK);
+            probe.probe(java.util.EnumSet.of(SqlSection.DATABASES), null);
+            SqlProbeResult second = probe.probe(java.util.EnumSet.of(SqlSection.DATABASES), null);
+            assertThat(server.batches()).filteredOn(b -> b.contains("JOIN sys.database_recovery_status")).hasSize(1);
+            assertThat(server.batches()).noneMatch(b -> b.contains("guids-from-backups.sql"));
+            assertThat(second.snapshot().databases()).filteredOn(d -> !d.name().equals("tempdb")).allSatisfy(d -> assertThat(d.databaseGuid()).isNotNull());
         }
     }
 

@@ -32,6 +32,7 @@ class JdbcSqlInstanceProbeTest {
 
     private static final Pattern TOP = Pattern.compile("SELECT TOP \\((\\d+)\\)");
     private static final Pattern AFTER = Pattern.compile("backup_set_id > (\\d+)");
+    private static final Pattern UP_TO = Pattern.compile("backup_set_id <= (\\d+)");
     private static final List<Column> BACKUPSET = List.of(
             Column.col("backup_set_id", "int"), Column.col("database_name", "nvarchar(128)"),
             Column.col("database_guid", "uniqueidentifier"), Column.col("type", "char(1)"), Column.col("is_copy_only", "bit"),
@@ -49,10 +50,12 @@ class JdbcSqlInstanceProbeTest {
 
     /** A msdb with {@code rows} backup sets numbered 1..rows: a log every 15 minutes, a full every 96th, 40 databases. */
     static Scenario msdbWith(AtomicLong rows) {
-        return SqlScenarios.scenario("sql2022-enterprise-hardware").answer("backup-history-2022.sql", sql -> {
+        return SqlScenarios.scenario("sql2022-enterprise-hardware").answer("latest-backup-set-id.sql",
+                sql -> TdsResponse.rows(List.of(Column.col("latest_backup_set_id", "int")), List.of(List.of(rows.get()))))
+                .answer("backup-history-2022.sql", sql -> {
             long top = number(TOP, sql);
             long after = number(AFTER, sql);
-            long last = Math.min(rows.get(), after + top);
+            long last = Math.min(number(UP_TO, sql), after + top);
             Iterable<List<?>> page = () -> LongStream.rangeClosed(after + 1, last).<List<?>>mapToObj(JdbcSqlInstanceProbeTest::backupRow).iterator();
             return TdsResponse.rows(BACKUPSET, page);
         });
@@ -124,7 +127,7 @@ class JdbcSqlInstanceProbeTest {
             assertThat(probes).as("5,000 rows a probe, then one that finds none").isEqualTo(21);
             List<Long> pageSizes = server.batches().stream().filter(b -> b.contains("backup-history-2022.sql"))
                     .map(b -> number(TOP, b)).toList();
-            assertThat(pageSizes).hasSize(21).allMatch(n -> n <= 5_000);
+            assertThat(pageSizes).as("the last probe finds the newest id at the mark and asks for no page").hasSize(20).allMatch(n -> n <= 5_000);
             Files.writeString(Path.of("target/sqlserver-first-sync.txt"), String.format(Locale.ROOT,
                     "first sync of 100000 backupset rows: %.2f s, %.0f rows/s, %d probe calls, %d pages of at most 5000; %.2f s in the backup-history queries%n",
                     seconds, 100_000 / seconds, probes, pageSizes.size(), queryMillis / 1e3));
@@ -136,6 +139,64 @@ class JdbcSqlInstanceProbeTest {
             assertThat(next.snapshot().backups()).extracting(BackupRecord::backupSetId).containsExactly(100_001L, 100_002L, 100_003L);
             assertThat(next.snapshot().backupHighWaterMark()).isEqualTo(100_003L);
             assertThat(next.moreBackupsPending()).isFalse();
+        }
+    }
+
+    /**
+     * msdb after restores from another server: every third and fourth set of five, and the seven newest, are SQL02's
+     * (RESTORE writes the source's backup sets into msdb; backupset.server_name, "Name of the server running the SQL
+     * Server backup operation"). The responder answers the query as SQL Server would: the rows its WHERE keeps, so none of
+     * SQL02's rows may cross the wire, and the mark still passes them to the newest set.
+     */
+    @Test
+    void otherServersRowsStayOnTheServerAndTheMarkPassesThem() {
+        long total = 1_000;
+        Pattern ownOnly = Pattern.compile(Pattern.quote("UPPER(bs.server_name) = UPPER(CAST(SERVERPROPERTY('ServerName') AS nvarchar(128)))"));
+        java.util.function.LongPredicate restored = id -> id % 5 == 3 || id % 5 == 4 || id > total - 7;
+        AtomicLong foreignRowsSent = new AtomicLong();
+        Scenario msdb = SqlScenarios.scenario("sql2022-enterprise-hardware")
+                .answer("latest-backup-set-id.sql", sql -> TdsResponse.rows(List.of(Column.col("latest_backup_set_id", "int")),
+                        List.of(List.of(total))))
+                .answer("backup-history-2022.sql", sql -> {
+                    long top = number(TOP, sql);
+                    long after = number(AFTER, sql);
+                    java.util.regex.Matcher upTo = UP_TO.matcher(sql);
+                    long last = upTo.find() ? Long.parseLong(upTo.group(1)) : total;
+                    boolean filtered = ownOnly.matcher(sql).find();
+                    List<List<?>> page = new ArrayList<>();
+                    for (long id = after + 1; id <= last && page.size() < top; id++) {
+                        if (restored.test(id) && filtered) {
+                            continue;
+                        }
+                        List<Object> row = new ArrayList<>(backupRow(id));
+                        if (restored.test(id)) {
+                            row.set(17, "SQL02\\PROD");
+                            foreignRowsSent.incrementAndGet();
+                        }
+                        page.add(row);
+                    }
+                    return TdsResponse.rows(BACKUPSET, page);
+                });
+        try (TdsTestServer server = TdsTestServer.start(msdb)) {
+            SqlInstanceProbe probe = new JdbcSqlInstanceProbe(SqlScenarios.settings(server, dir, 100), CLOCK);
+            List<Long> reported = new ArrayList<>();
+            Long mark = null;
+            SqlProbeResult r;
+            do {
+                r = probe.probe(EnumSet.of(SqlSection.BACKUP_HISTORY), mark);
+                assertThat(r.probes()).allMatch(ProbeStatus::ok);
+                r.snapshot().backups().forEach(b -> reported.add(b.backupSetId()));
+                mark = r.snapshot().backupHighWaterMark();
+            } while (r.moreBackupsPending());
+
+            assertThat(reported).containsExactlyElementsOf(LongStream.rangeClosed(1, total).filter(id -> !restored.test(id)).boxed().toList());
+            assertThat(foreignRowsSent).as("rows of SQL02 sent by the server").hasValue(0);
+            assertThat(mark).as("past SQL02's seven newest sets").isEqualTo(total);
+            SqlProbeResult quiet = probe.probe(EnumSet.of(SqlSection.BACKUP_HISTORY), mark);
+            assertThat(quiet.snapshot().backups()).isEmpty();
+            assertThat(quiet.snapshot().backupHighWaterMark()).isEqualTo(total);
+            assertThat(server.batches()).filteredOn(b -> b.contains("backup-history-2022.sql"))
+                    .allSatisfy(b -> assertThat(b).contains("backup_set_id <= 1000"));
         }
     }
 

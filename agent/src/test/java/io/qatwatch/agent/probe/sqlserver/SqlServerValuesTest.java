@@ -64,7 +64,8 @@ class SqlServerValuesTest {
     @Test
     void everyQueryFileHasTheHeaderAndOnlyKnownPlaceholders() {
         List<SqlQuery> all = SqlQuery.all();
-        Map<String, Long> numbers = Map.of("page_size", 5000L, "after_backup_set_id", 41230L, "after_instance_id", 88212L,
+        Map<String, Long> numbers = Map.of("page_size", 5000L, "after_backup_set_id", 41230L, "up_to_backup_set_id", 41240L,
+                "after_instance_id", 88212L,
                 "after_id", 120395L, "after_restore_history_id", 716L);
         Map<String, String> tables = Map.of("command_log_table", "DBA");
         for (SqlQuery q : all) {
@@ -74,7 +75,8 @@ class SqlServerValuesTest {
         assertThat(SqlQuery.COMMAND_LOG.text(numbers, tables)).contains("FROM [DBA].dbo.CommandLog AS cl", "cl.ID > 120395");
         assertThatThrownBy(() -> SqlQuery.COMMAND_LOG.text(numbers, Map.of("command_log_table", "DBA].dbo.x; DROP TABLE y; --")))
                 .as("a database name is never free text in a query").isInstanceOf(IllegalArgumentException.class);
-        assertThat(SqlQuery.BACKUP_HISTORY_2022.text(numbers)).contains("SELECT TOP (5000)", "bs.backup_set_id > 41230");
+        assertThat(SqlQuery.BACKUP_HISTORY_2022.text(numbers)).contains("SELECT TOP (5000)", "bs.backup_set_id > 41230",
+                "bs.backup_set_id <= 41240", "UPPER(bs.server_name) = UPPER(CAST(SERVERPROPERTY('ServerName') AS nvarchar(128)))");
         assertThat(SqlQuery.ACCELERATOR_STATUS.runsOn(15)).isFalse();
         assertThat(SqlQuery.ACCELERATOR_STATUS.runsOn(16)).isTrue();
     }

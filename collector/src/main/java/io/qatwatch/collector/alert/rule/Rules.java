@@ -33,6 +33,7 @@ public final class Rules {
         put(all, cfg.restoreUntested().enabled(), "restore-untested", JobRules::restoreUntested);
         put(all, cfg.logChainBroken().enabled(), "log-chain-broken", ChainRules::logChainBroken);
         put(all, cfg.differentialBaseMissing().enabled(), "differential-base-missing", ChainRules::differentialBaseMissing);
+        put(all, cfg.agFailover().enabled(), "ag-failover", AvailabilityGroupRules::failover);
         return all;
     }
 

@@ -28,11 +28,12 @@ public record RulesConfig(
         UrlSizeCeiling backupUrlSizeCeiling,
         RestoreUntested restoreUntested,
         Critical logChainBroken,
-        Basic differentialBaseMissing) {
+        Basic differentialBaseMissing,
+        Info agFailover) {
 
     /** All defaults. */
     public static final RulesConfig DEFAULTS = new RulesConfig(null, null, null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null, null);
 
     /** The rules before issue 31, the others at their defaults. */
     public RulesConfig(Breach backupWindowBreach, SpillForecast backupWindowSpillForecast, Creep backupWindowCreep,
@@ -44,7 +45,7 @@ public record RulesConfig(
         this(backupWindowBreach, backupWindowSpillForecast, backupWindowCreep, backupMissing, backupThroughputDrop, qatFallback,
                 qatConfigMismatch, qatRestoreRisk, licenceRisk, certKeyNotBackedUp, agentSilent, qatChange, qatVersionDrift,
                 qatSoftwareMissing, compressionVerdicts, qatNoGain, compressionWorthTrying, backupJobFailed, backupUrlSizeCeiling,
-                restoreUntested, null, null);
+                restoreUntested, null, null, null);
     }
 
     /** The rules before issue 15, the others at their defaults. */
@@ -55,7 +56,7 @@ public record RulesConfig(
             VerdictThresholds compressionVerdicts, Info qatNoGain, Info compressionWorthTrying) {
         this(backupWindowBreach, backupWindowSpillForecast, backupWindowCreep, backupMissing, backupThroughputDrop, qatFallback,
                 qatConfigMismatch, qatRestoreRisk, licenceRisk, certKeyNotBackedUp, agentSilent, qatChange, qatVersionDrift,
-                qatSoftwareMissing, compressionVerdicts, qatNoGain, compressionWorthTrying, null, null, null, null, null);
+                qatSoftwareMissing, compressionVerdicts, qatNoGain, compressionWorthTrying, null, null, null, null, null, null);
     }
 
     public RulesConfig {
@@ -82,6 +83,7 @@ public record RulesConfig(
         restoreUntested = restoreUntested == null ? new RestoreUntested(null, null, null) : restoreUntested;
         logChainBroken = logChainBroken == null ? new Critical(null, null) : logChainBroken;
         differentialBaseMissing = differentialBaseMissing == null ? new Basic(null, null) : differentialBaseMissing;
+        agFailover = agFailover == null ? new Info(null, null) : agFailover;
     }
 
     public void validate(String key, List<String> problems) {

@@ -19,6 +19,7 @@ import io.vertx.ext.mail.LoginOption;
 import io.vertx.ext.mail.MailClient;
 import io.vertx.ext.mail.MailConfig;
 import io.vertx.ext.mail.StartTLSOptions;
+import io.vertx.core.http.PoolOptions;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.time.Duration;
@@ -28,17 +29,23 @@ import java.util.List;
 /** Builds the configured channels, one line per type. Reads secrets: call it off the event loop. */
 public final class Notifiers {
 
+    /** Connections a channel keeps to its server at most (HTTP/1.1: one request each at a time). */
+    public static final int CONNECTIONS_PER_CHANNEL = 4;
+
     private Notifiers() {
     }
 
     /** One notifier per channel; {@code channels} must have passed validation. */
     public static List<Notifier> create(Vertx vertx, List<ChannelConfig> channels, Secrets secrets) {
-        WebClient web = WebClient.create(vertx, new WebClientOptions().setUserAgent("qatwatch-collector")
-                .setFollowRedirects(false));
         List<Notifier> out = new ArrayList<>();
         for (int i = 0; i < channels.size(); i++) {
             ChannelConfig c = channels.get(i);
             String key = "alerts.channels[" + i + "].";
+            // a client, and so a connection pool, per channel: a channel whose server hangs holds its own connections,
+            // never another channel's, even on the same host and port
+            WebClient web = WebClient.create(vertx, new WebClientOptions().setUserAgent("qatwatch-collector")
+                    .setFollowRedirects(false).setConnectTimeout(c.timeoutSeconds() * 1000),
+                    new PoolOptions().setHttp1MaxSize(CONNECTIONS_PER_CHANNEL));
             out.add(routed(c, channel(vertx, web, c, key, secrets)));
         }
         return out;

@@ -18,7 +18,6 @@ final class AlertRequests {
 
     /** The longest acknowledgement expiry accepted. */
     static final Duration LONGEST = Duration.ofDays(30);
-    private static final int MAX_TEXT = 2000;
 
     private final Supplier<AlertActions> actions;
     private final Clock clock;
@@ -101,11 +100,11 @@ final class AlertRequests {
         return RequestFields.object(ctx.body().buffer(), emptyAllowed ? null : "empty body: send a JSON object");
     }
 
-    private static String text(JsonObject json, String field) throws BadRequest {
-        return RequestFields.text(json, field, MAX_TEXT, true);
+    static String text(JsonObject json, String field) throws BadRequest {
+        return RequestFields.note(json, field);
     }
 
-    private static Instant expiry(JsonObject json, Instant now) throws BadRequest {
+    static Instant expiry(JsonObject json, Instant now) throws BadRequest {
         Instant at = RequestFields.minutesFrom(json, now);
         if (at == null) {
             if (json.getValue("expiresAt") instanceof String s) {

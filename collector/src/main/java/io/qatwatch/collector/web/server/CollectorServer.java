@@ -7,6 +7,7 @@ import io.qatwatch.collector.metrics.JvmMetrics;
 import io.qatwatch.collector.metrics.MetricsSource;
 import io.qatwatch.collector.metrics.PrometheusText;
 import io.qatwatch.collector.store.ReportStore;
+import io.qatwatch.collector.store.StoreCondition;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.store.TokenStore.Kind;
@@ -28,6 +29,11 @@ import io.qatwatch.collector.web.SilencesApi;
 import io.qatwatch.collector.web.StatusPageConfig;
 import io.qatwatch.collector.web.TlsConfig;
 import io.qatwatch.collector.web.WindowsView;
+import io.qatwatch.collector.web.status.DatabasePage;
+import io.qatwatch.collector.web.status.DrillDownViews;
+import io.qatwatch.collector.web.status.FormAnswerPage;
+import io.qatwatch.collector.web.status.HostPage;
+import io.qatwatch.collector.web.status.HostView;
 import io.qatwatch.collector.web.status.StatusPage;
 import io.qatwatch.collector.web.status.StatusViews;
 import io.qatwatch.collector.web.status.WindowCharts;
@@ -43,7 +49,6 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,6 +72,7 @@ public final class CollectorServer extends VerticleBase {
     private final Settings settings;
     private final TokenStore tokens;
     private final ReportStore store;
+    private final StoreCondition condition;
     private final Clock clock;
     private final CollectorMetrics metrics;
     private final Consumer<IngestHandler.AcceptedReport> onAccepted;
@@ -107,7 +113,7 @@ public final class CollectorServer extends VerticleBase {
      * @param compression the compression comparison's view, or null until it is wired (503)
      * @param influxMetrics the InfluxDB sink's families for {@code /metrics}, read per scrape ({@link MetricsSource#NONE} without one)
      */
-    public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, Clock clock,
+    public CollectorServer(Settings settings, TokenStore tokens, ReportStore store, StoreCondition condition, Clock clock,
             CollectorMetrics metrics, Consumer<IngestHandler.AcceptedReport> onAccepted, AlertsView alerts,
             WindowsView windows, WindowCharts charts, Function<String, String> groupOf, SilencesApi silences,
             AlertActions actions, Function<String, Set<String>> tagsOf, CompressionView compression,
@@ -121,6 +127,7 @@ public final class CollectorServer extends VerticleBase {
         this.settings = settings;
         this.tokens = tokens;
         this.store = store;
+        this.condition = condition;
         this.clock = clock;
         this.metrics = metrics;
         this.onAccepted = onAccepted;
@@ -140,33 +147,37 @@ public final class CollectorServer extends VerticleBase {
         readWorker = vertx.createSharedWorkerExecutor("qatwatch-read-" + instance, 2);
         Router router = Router.router(vertx);
         HeaderDeadline deadline = new HeaderDeadline(vertx, settings.ingest().headerTimeoutSeconds() * 1000L);
+        AmbiguousLength ambiguous = new AmbiguousLength();
         router.route().handler(ctx -> {
             // no answer is sniffed into something else: a 400 that repeats a filter stays text
             ctx.response().putHeader("X-Content-Type-Options", "nosniff");
+            if (ambiguous.refused(ctx.request())) {
+                metrics.rejected("invalid");
+                return;
+            }
             deadline.requestStarted(ctx);
             ctx.next();
         });
-        router.get("/healthz").handler(ctx -> ctx.response().putHeader("Content-Type", "application/json")
-                .end("{\"status\":\"ok\"}"));
+        router.get("/healthz").handler(ctx -> StoreHealth.answer(ctx, condition));
         router.get("/metrics").handler(this::metrics);
         // no BodyHandler: the ingest handler checks the token before it reads a byte of the body, then reads it
         // within the size limit and the body timeouts
         router.post("/api/v1/reports")
-                .handler(new IngestHandler(vertx, storeWorker, tokens, store, settings.ingest(), clock, metrics, onAccepted));
+                .handler(new IngestHandler(vertx, storeWorker, tokens, store, condition, settings.ingest(), clock, metrics, onAccepted));
         Sessions sessions = new Sessions(Duration.ofMinutes(settings.statusPage().sessionMinutes()));
         ReadAccess readAccess = new ReadAccess(readWorker, tokens, sessions, clock, settings.statusPage().openOnLoopback());
         SignIn signIn = new SignIn(readWorker, tokens, sessions, clock, settings.tls().enabled(), settings.statusPage().notice());
         router.get("/login").handler(signIn::page);
-        router.post("/login").handler(BodyHandler.create(false).setBodyLimit(8 * 1024)).handler(signIn::signIn);
-        router.post("/logout").handler(BodyHandler.create(false).setBodyLimit(8 * 1024)).handler(signIn::signOut);
+        BodyLimit.SIGN_IN.answerOversized(router.post("/login").handler(BodyLimit.SIGN_IN.reader()).handler(signIn::signIn), metrics);
+        BodyLimit.SIGN_OUT.answerOversized(router.post("/logout").handler(BodyLimit.SIGN_OUT.reader()).handler(signIn::signOut), metrics);
         router.get("/api/v1/fleet").handler(ctx -> readAccess.require(ctx, false, () -> fleet(ctx)));
         router.get("/api/v1/alerts").handler(ctx -> readAccess.require(ctx, false, () -> alerts(ctx)));
         AlertRequests alertRequests = new AlertRequests(() -> actions, clock);
         router.get("/api/v1/alerts/:id").handler(ctx -> readAccess.require(ctx, false, () -> alertRequests.show(ctx)));
-        changeWithBody(router, readAccess, "/api/v1/alerts/:id/acknowledge", Kind.OPERATOR, 16 * 1024, alertRequests::acknowledge);
+        changeWithBody(router, readAccess, "/api/v1/alerts/:id/acknowledge", Kind.OPERATOR, BodyLimit.ACKNOWLEDGE, alertRequests::acknowledge);
         router.delete("/api/v1/alerts/:id/acknowledge")
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> alertRequests.unacknowledge(ctx)));
-        changeWithBody(router, readAccess, "/api/v1/alerts/:id/notes", Kind.OPERATOR, 16 * 1024, alertRequests::note);
+        changeWithBody(router, readAccess, "/api/v1/alerts/:id/notes", Kind.OPERATOR, BodyLimit.NOTES, alertRequests::note);
         router.get("/api/v1/instances/:host/:instance/windows")
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
         router.get("/api/v1/databases/:host/:instance/:database/restore-plan")
@@ -175,20 +186,22 @@ public final class CollectorServer extends VerticleBase {
                 .handler(ctx -> readAccess.require(ctx, false, () -> accelerator(ctx)));
         router.get("/api/v1/compression").handler(ctx -> readAccess.require(ctx, false, () -> compression(ctx)));
         router.get("/api/v1/silences").handler(ctx -> readAccess.require(ctx, false, () -> silences(ctx)));
-        changeWithBody(router, readAccess, "/api/v1/silences", Kind.OPERATOR, 64 * 1024, this::createSilence);
+        changeWithBody(router, readAccess, "/api/v1/silences", Kind.OPERATOR, BodyLimit.SILENCES, this::createSilence);
         router.delete("/api/v1/silences/:id")
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.OPERATOR, () -> expireSilence(ctx)));
         TokenApi tokenApi = new TokenApi(storeWorker, tokens, clock);
         router.get("/api/v1/tokens").handler(ctx -> readAccess.require(ctx, Kind.ADMIN, false, () -> tokenApi.list(ctx)));
-        changeWithBody(router, readAccess, "/api/v1/tokens", Kind.ADMIN, 4 * 1024, tokenApi::add);
+        changeWithBody(router, readAccess, "/api/v1/tokens", Kind.ADMIN, BodyLimit.TOKENS, tokenApi::add);
         router.delete("/api/v1/tokens/:name")
                 .handler(ctx -> readAccess.requireToChange(ctx, Kind.ADMIN, () -> tokenApi.revoke(ctx)));
         router.get("/").handler(ctx -> readAccess.require(ctx, true, () -> statusPage(ctx)));
-        router.errorHandler(413, ctx -> {
-            metrics.rejected("too_large");
-            json(ctx, 413, new JsonObject().put("error", "body larger than ingest.maxBodyBytes ("
-                    + settings.ingest().maxBodyBytes() + " bytes); send fewer backups per report").put("field", "$"));
-        });
+        router.get("/hosts/:host").handler(ctx -> readAccess.require(ctx, true, () -> hostPage(ctx)));
+        router.get("/hosts/:host/:instance/:database").handler(ctx -> readAccess.require(ctx, true, () -> databasePage(ctx)));
+        new PageForms(() -> actions, silences, clock, this::chrome).mount(router, readAccess, metrics);
+        // every route with a body answers its own 413 (reports in the ingest handler, the others by BodyLimit): this
+        // is only a fallback, and it counts no report as refused
+        router.errorHandler(413, ctx -> json(ctx, 413, new JsonObject().put("error", "body larger than "
+                + ctx.request().path() + " accepts (see docs/collector.md, \"Request bodies\")").put("field", "$")));
         router.errorHandler(404, ctx -> json(ctx, 404, new JsonObject().put("error", "no such path: "
                 + ctx.request().path() + " (see docs/collector.md for the API)")));
         router.errorHandler(405, ctx -> json(ctx, 405, new JsonObject().put("error", ctx.request().method()
@@ -216,7 +229,10 @@ public final class CollectorServer extends VerticleBase {
                     .setKeyPath(settings.tls().keyFile().toString()));
         }
         settings.listen().plainTextWarning(settings.tls()).ifPresent(LOG::warn);
-        return vertx.createHttpServer(options).connectionHandler(deadline::opened).invalidRequestHandler(this::invalidRequest)
+        return vertx.createHttpServer(options).connectionHandler(connection -> {
+                    ambiguous.watch(connection, options);
+                    deadline.opened(connection);
+                }).invalidRequestHandler(this::invalidRequest)
                 .requestHandler(router).listen().onSuccess(s -> server = s);
     }
 
@@ -259,6 +275,7 @@ public final class CollectorServer extends VerticleBase {
         readWorker.executeBlocking(() -> {
             PrometheusText out = new PrometheusText();
             metrics.writeTo(out);
+            StoreHealth.writeTo(out, condition);
             influxMetrics.writeTo(out);
             fleetMetrics(out, now);
             JvmMetrics.writeTo(out);
@@ -417,19 +434,25 @@ public final class CollectorServer extends VerticleBase {
     }
 
     /**
-     * A {@code POST} that changes something and carries a JSON body of at most {@code limit} bytes: the token (or
+     * A {@code POST} that changes something and carries a JSON body within its route's {@code limit}: the token (or
      * session) and its role are checked first, on the request's headers alone, with the request paused; only then
      * does BodyHandler resume it and read the body, and a cookie session's CSRF token is checked against it. Nothing
      * of an unauthenticated client's body is read. (Two routes: Vert.x Web wants a route's BodyHandler first.)
      */
-    private static void changeWithBody(Router router, ReadAccess readAccess, String path, Kind needed, int limit,
+    private void changeWithBody(Router router, ReadAccess readAccess, String path, Kind needed, BodyLimit limit,
             Consumer<RoutingContext> handler) {
+        changeWithBody(router, readAccess, path, needed, limit, metrics, handler);
+    }
+
+    /** The same for the status page's forms (PageForms), each with a limit and counter of its own. */
+    static void changeWithBody(Router router, ReadAccess readAccess, String path, Kind needed, BodyLimit limit,
+            CollectorMetrics metrics, Consumer<RoutingContext> handler) {
         router.post(path).handler(ctx -> {
             ctx.request().pause();
             readAccess.require(ctx, needed, false, ctx::next);
         });
-        router.post(path).handler(BodyHandler.create(false).setBodyLimit(limit))
-                .handler(ctx -> readAccess.requireToChange(ctx, needed, () -> handler.accept(ctx)));
+        limit.answerOversized(router.post(path).handler(limit.reader())
+                .handler(ctx -> readAccess.requireToChange(ctx, needed, () -> handler.accept(ctx))), metrics);
     }
 
     private void compression(RoutingContext ctx) {
@@ -526,12 +549,68 @@ public final class CollectorServer extends VerticleBase {
         Instant now = clock.instant();
         readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, compression, groupOf, tagsOf,
                         settings.agentSilentMinutes(), query, STATUS_LIMIT, now), false)
-                .onSuccess(view -> {
-                    Sessions.Session session = ctx.get(ReadAccess.SESSION);
-                    StatusPage.Chrome chrome = new StatusPage.Chrome(settings.statusPage().notice(),
-                            session == null ? null : session.reader(), session == null ? null : session.csrf());
-                    SignIn.html(ctx.response(), 200).end(StatusPage.render(view, chrome));
-                })
+                .onSuccess(view -> SignIn.html(ctx.response(), 200).end(StatusPage.render(view, chrome(ctx),
+                        silenceRows(now))))
                 .onFailure(ctx::fail);
+    }
+
+    /** The frame of a page for this request: the notice, who is signed in, and whether the session may act. */
+    private StatusPage.Chrome chrome(RoutingContext ctx) {
+        Sessions.Session session = ctx.get(ReadAccess.SESSION);
+        Kind role = ctx.get(ReadAccess.ROLE);
+        return new StatusPage.Chrome(settings.statusPage().notice(), session == null ? null : session.reader(),
+                session == null ? null : session.csrf(), session != null && role != null && role.allows(Kind.OPERATOR));
+    }
+
+    /** The silences in force, as the pages list them (they come from the alert pipeline as JSON values). */
+    private List<HostView.SilenceRow> silenceRows(Instant now) {
+        if (silences == null) {
+            return List.of();
+        }
+        List<HostView.SilenceRow> out = new java.util.ArrayList<>();
+        for (Object o : new io.vertx.core.json.JsonArray(ReportJson.toPrettyString(silences.active(now)))) {
+            JsonObject j = (JsonObject) o;
+            out.add(new HostView.SilenceRow(j.getString("id"), j.getString("rule"), j.getString("host"), j.getString("instance"),
+                    j.getString("database"), j.getString("group"), j.getString("tag"), j.getString("comment"),
+                    j.getString("createdBy"), j.getString("endsAt") == null ? null : Instant.parse(j.getString("endsAt"))));
+        }
+        return out;
+    }
+
+    private DrillDownViews.Sources sources(Instant now) {
+        return new DrillDownViews.Sources(store, alerts, charts, compression, groupOf, tagsOf, settings.agentSilentMinutes(),
+                silenceRows(now));
+    }
+
+    /** {@code /hosts/{host}}: 404 for a host the store does not know. */
+    private void hostPage(RoutingContext ctx) {
+        String host = ctx.pathParam("host");
+        Instant now = clock.instant();
+        DrillDownViews.Sources sources = sources(now);
+        readWorker.executeBlocking(() -> DrillDownViews.host(sources, host, now), false).onSuccess(view -> {
+            if (view.isEmpty()) {
+                SignIn.html(ctx.response(), 404).end(FormAnswerPage.render("No such host", "No agent has reported as " + host
+                        + " to this collector.", "/", chrome(ctx)));
+            } else {
+                SignIn.html(ctx.response(), 200).end(HostPage.render(view.get(), chrome(ctx)));
+            }
+        }).onFailure(ctx::fail);
+    }
+
+    /** {@code /hosts/{host}/{instance}/{database}}: 404 when the instance neither lists it nor has its backups. */
+    private void databasePage(RoutingContext ctx) {
+        String host = ctx.pathParam("host");
+        String instance = ctx.pathParam("instance");
+        String database = ctx.pathParam("database");
+        Instant now = clock.instant();
+        DrillDownViews.Sources sources = sources(now);
+        readWorker.executeBlocking(() -> DrillDownViews.database(sources, host, instance, database, now), false).onSuccess(view -> {
+            if (view.isEmpty()) {
+                SignIn.html(ctx.response(), 404).end(FormAnswerPage.render("No such database", "No database " + database
+                        + " on " + host + " / " + instance + " in this collector's reports.", "/hosts/" + host, chrome(ctx)));
+            } else {
+                SignIn.html(ctx.response(), 200).end(DatabasePage.render(view.get(), chrome(ctx)));
+            }
+        }).onFailure(ctx::fail);
     }
 }

@@ -25,6 +25,8 @@ final class ReadAccess {
     static final String READER = "qatwatch.reader";
     /** The routing-context key holding the {@link Session} when the request came with a session cookie. */
     static final String SESSION = "qatwatch.session";
+    /** The routing-context key holding the token's {@link Kind} (absent for loopback access). */
+    static final String ROLE = "qatwatch.role";
     /** The header (or, in a form, the field {@code csrf}) that carries the session's CSRF token. */
     static final String CSRF_HEADER = "X-CSRF-Token";
 
@@ -115,6 +117,7 @@ final class ReadAccess {
             } else if (!r.result().get().kind().allows(needed)) {
                 forbid(ctx, needed, r.result().get());
             } else {
+                ctx.put(ROLE, r.result().get().kind());
                 allowed.accept(r.result().get().name());
             }
         });

@@ -43,9 +43,50 @@ final class RequestFields {
         }
     }
 
+    /** The most characters (Unicode code points) a note or an acknowledgement's note holds. */
+    static final int MAX_NOTE = 2000;
+
+    /**
+     * A note (a note's {@code text}, an acknowledgement's {@code note}), as docs/collector.md states: CR LF and lone CR
+     * become LF; then at most {@value #MAX_NOTE} code points; LF is the only control character (none of U+0000–U+001F,
+     * U+007F–U+009F otherwise), and neither U+2028 nor U+2029 (line breaks that chat formats and scripts treat
+     * differently from LF), nor a lone surrogate. Blank is null; the ends are stripped.
+     */
+    static String note(JsonObject json, String field) throws BadRequest {
+        Object v = json.getValue(field);
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof String raw)) {
+            throw new BadRequest(field, "must be a string");
+        }
+        String s = raw.replace("\r\n", "\n").replace('\r', '\n');
+        int points = s.codePointCount(0, s.length());
+        if (points > MAX_NOTE) {
+            throw new BadRequest(field, "is " + points + " characters long; a note holds at most " + MAX_NOTE);
+        }
+        int at = 1;
+        for (int i = 0; i < s.length(); at++) {
+            int c = s.codePointAt(i);
+            i += Character.charCount(c);
+            if (Character.isISOControl(c) && c != '\n') {
+                throw new BadRequest(field, String.format(java.util.Locale.ROOT,
+                        "contains the control character U+%04X at character %d; only line feeds (U+000A) may break a note", c, at));
+            }
+            if (c == 0x2028 || c == 0x2029) {
+                throw new BadRequest(field, String.format(java.util.Locale.ROOT,
+                        "contains U+%04X at character %d; break a note's lines with line feeds (U+000A)", c, at));
+            }
+            if (c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE) {
+                throw new BadRequest(field, "contains a lone UTF-16 surrogate at character " + at);
+            }
+        }
+        return s.isBlank() ? null : s.strip();
+    }
+
     /**
      * A string field of at most {@code max} characters without control characters; null when absent or blank.
-     * {@code multiline}: a free text (a note), whose newlines are kept and whose ends are stripped.
+     * {@code multiline}: a free text, whose newlines are kept and whose ends are stripped.
      */
     static String text(JsonObject json, String field, int max, boolean multiline) throws BadRequest {
         Object v = json.getValue(field);

@@ -34,14 +34,14 @@ public final class SignInPage {
                 .append("<title>qatwatch: sign in</title><style>").append(CSS).append("</style></head><body><main>")
                 .append("<h1>qatwatch status page</h1>");
         if (notice != null) {
-            html.append("<p class=\"notice\" id=\"notice\">").append(StatusPage.esc(notice)).append("</p>");
+            html.append("<p class=\"notice\" id=\"notice\">").append(Html.esc(notice)).append("</p>");
         }
         if (message != null) {
             html.append("<p class=\"message").append(error ? " error" : "").append("\" id=\"message\">")
-                    .append(StatusPage.esc(message)).append("</p>");
+                    .append(Html.esc(message)).append("</p>");
         }
         html.append("<form method=\"post\" action=\"/login\"><input type=\"hidden\" name=\"csrf\" value=\"")
-                .append(StatusPage.esc(csrf)).append("\"><label for=\"token\">Read token</label>")
+                .append(Html.esc(csrf)).append("\"><label for=\"token\">Read token</label>")
                 .append("<input id=\"token\" name=\"token\" type=\"password\" autocomplete=\"off\" required autofocus>")
                 .append("<button type=\"submit\">Sign in</button></form>")
                 .append("<p class=\"muted\">A read token is issued on the collector with ")

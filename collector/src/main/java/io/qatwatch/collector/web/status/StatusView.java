@@ -176,6 +176,7 @@ public record StatusView(
      * @param zone                the business calendar's time zone, for clock times on the chart
      * @param safetyMarginMinutes the margin under which the creep rule warns
      * @param trend               null when too few comparable nights were seen
+     * @param noWindow            why an instance without nights has none (its backups run on another replica), or null
      */
     public record InstanceWindows(
             String host,
@@ -184,11 +185,18 @@ public record StatusView(
             double safetyMarginMinutes,
             List<Night> nights,
             Trend trend,
-            List<RestoreTest> restoreTests) {
+            List<RestoreTest> restoreTests,
+            String noWindow) {
 
         public InstanceWindows {
             nights = List.copyOf(nights);
             restoreTests = restoreTests == null ? List.of() : List.copyOf(restoreTests);
+        }
+
+        /** An instance with windows (or none, for no reason to give). */
+        public InstanceWindows(String host, String instance, ZoneId zone, double safetyMarginMinutes, List<Night> nights,
+                               Trend trend, List<RestoreTest> restoreTests) {
+            this(host, instance, zone, safetyMarginMinutes, nights, trend, restoreTests, null);
         }
 
         /** An instance's windows without restore tests. */

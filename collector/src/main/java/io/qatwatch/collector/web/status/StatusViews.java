@@ -162,7 +162,7 @@ public final class StatusViews {
         return new StatusView.Compression(fleet, c.restoreBurden(), out);
     }
 
-    private static StatusView.CompressionRow row(FleetCompression.Row r) {
+    static StatusView.CompressionRow row(FleetCompression.Row r) {
         Comparison c = r.comparison();
         List<StatusView.MethodCell> methods = new ArrayList<>();
         for (Comparison.Entry e : c.algorithms()) {

@@ -24,10 +24,32 @@ public final class StatusWindows {
     /** Every instance of {@code hosts} that has nightly windows, by host and instance name. */
     public static List<StatusView.InstanceWindows> of(FleetAnalysis analysis, Set<String> hosts) {
         return analysis.instances().stream()
-                .filter(ia -> !ia.windows().isEmpty() && hosts.contains(ia.host().host()))
+                .filter(ia -> hosts.contains(ia.host().host()) && (!ia.windows().isEmpty() || noWindow(ia) != null))
                 .sorted(Comparator.comparing((InstanceAnalysis ia) -> ia.host().host()).thenComparing(ia -> ia.instance().name()))
                 .map(ia -> of(analysis, ia))
                 .toList();
+    }
+
+    /**
+     * Why an instance in an availability group has no nightly window: its databases are backed up on another
+     * replica (the preferred backup replica), so the group's windows are on that replica's chart. Null otherwise.
+     */
+    static String noWindow(InstanceAnalysis ia) {
+        if (!ia.windows().isEmpty()) {
+            return null;
+        }
+        java.util.Set<String> groups = new java.util.TreeSet<>();
+        for (var d : ia.instance().databases()) {
+            if (d.availabilityGroup() != null && !d.availabilityGroup().isBlank()) {
+                groups.add(d.availabilityGroup() + (d.replicaRole() == null ? "" : " (this replica " + d.replicaRole() + ")"));
+            }
+        }
+        if (groups.isEmpty()) {
+            return null;
+        }
+        return "No nightly window here: no full or differential backup of its databases ran on this replica in the lookback "
+                + "period. Its databases are in availability group " + String.join(", ", groups) + ", whose backups run on "
+                + "another replica (the preferred backup replica): that replica's chart shows them.";
     }
 
     /** The last restore test of each of the instance's user databases, anywhere in the fleet. */
@@ -55,19 +77,26 @@ public final class StatusWindows {
                 .toList());
         ia.spills().stream().max(Comparator.comparing(SpillForecast::predictedWindowEnd)).ifPresent(s -> withRunning(nights, s));
         return new StatusView.InstanceWindows(ia.host().host(), ia.instance().name(), ia.calendar().zone(),
-                ia.calendar().safetyMargin().toSeconds() / 60.0, nights, trend(ia), restoreTests(analysis, ia));
+                ia.calendar().safetyMargin().toSeconds() / 60.0, nights, trend(ia, analysis.now()), restoreTests(analysis, ia),
+                noWindow(ia));
     }
 
     /**
      * The trend to draw: the one projecting the earliest crossing of the safety margin; without any, the
-     * trend of the kind of the latest night (what the next night will be compared with).
+     * trend of the kind of the latest finished night (what the next night will be compared with), else the one
+     * fitted on the most nights.
      */
-    private static StatusView.Trend trend(InstanceAnalysis ia) {
+    private static StatusView.Trend trend(InstanceAnalysis ia, Instant now) {
         CreepTrend pick = ia.creep().values().stream().filter(t -> t.forecastDate() != null)
                 .min(Comparator.comparing(CreepTrend::forecastDate)).orElse(null);
-        if (pick == null && !ia.windows().isEmpty()) {
-            NightlyWindow latest = ia.windows().stream().max(Comparator.comparing(NightlyWindow::morning)).orElseThrow();
-            pick = ia.creep().get(latest.kind());
+        if (pick == null) {
+            // tonight's window is not one to compare yet: while its biggest backup runs, its finished part may look
+            // like a differential night beside 29 full ones (issue 29: "too few comparable nights" above 29 fulls)
+            pick = ia.windows().stream().filter(w -> !w.businessStart().isAfter(now))
+                    .max(Comparator.comparing(NightlyWindow::morning)).map(w -> ia.creep().get(w.kind())).orElse(null);
+        }
+        if (pick == null) {
+            pick = ia.creep().values().stream().max(Comparator.comparingInt((CreepTrend t) -> t.nights().size())).orElse(null);
         }
         if (pick == null || pick.nights().isEmpty()) {
             return null;

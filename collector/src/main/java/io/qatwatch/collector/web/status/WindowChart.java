@@ -1,6 +1,6 @@
 package io.qatwatch.collector.web.status;
 
-import static io.qatwatch.collector.web.status.StatusPage.esc;
+import static io.qatwatch.collector.web.status.Html.esc;
 
 import io.qatwatch.collector.web.status.StatusView.InstanceWindows;
 import io.qatwatch.collector.web.status.StatusView.Night;
@@ -167,7 +167,7 @@ final class WindowChart {
                     .append("\" width=\"").append(f(Math.max(1.5, width / 3))).append("\" height=\"")
                     .append(f(Math.max(1, y(to) - y(from)))).append("\" data-job=\"").append(esc(j.job())).append("\"><title>")
                     .append(esc(j.job() + " overlaps the window " + localTime(j.from()).format(CLOCK) + " to "
-                            + localTime(j.to()).format(CLOCK) + " (" + StatusPage.duration(j.to().getEpochSecond()
+                            + localTime(j.to()).format(CLOCK) + " (" + Html.duration(j.to().getEpochSecond()
                             - j.from().getEpochSecond()) + ")"))
                     .append("</title></rect>");
         }
@@ -184,7 +184,7 @@ final class WindowChart {
         StatusView.Running r = n.running();
         if (r != null) {
             return night + "running since " + n.firstStart().atZone(zone).toLocalTime().format(CLOCK) + ", "
-                    + StatusPage.duration(r.seenAt().getEpochSecond() - n.firstStart().getEpochSecond()) + " so far ("
+                    + Html.duration(r.seenAt().getEpochSecond() - n.firstStart().getEpochSecond()) + " so far ("
                     + r.database() + String.format(Locale.ROOT, " %.0f %% done", r.percentComplete()) + " at "
                     + r.seenAt().atZone(zone).toLocalTime().format(CLOCK) + "), " + kind + "predicted end "
                     + r.predictedWindowEnd().atZone(zone).toLocalTime().format(CLOCK) + ", " + margin(r.predictedMarginSeconds());
@@ -195,7 +195,7 @@ final class WindowChart {
     }
 
     private static String margin(long seconds) {
-        return seconds < 0 ? StatusPage.duration(-seconds) + " into business hours" : "margin " + StatusPage.duration(seconds);
+        return seconds < 0 ? Html.duration(-seconds) + " into business hours" : "margin " + Html.duration(seconds);
     }
 
     private String tooltip(Night n) {
@@ -225,8 +225,12 @@ final class WindowChart {
             s.append("<circle class=\"forecast\" cx=\"").append(f(x)).append("\" cy=\"").append(f(y)).append("\" r=\"5\"><title>")
                     .append(esc("Projected under the safety margin on the night before " + t.forecastDate().format(NIGHT)))
                     .append("</title></circle>");
-            s.append("<text class=\"forecast-label\" x=\"").append(f(x - 8)).append("\" y=\"").append(f(y - 10))
-                    .append("\" text-anchor=\"end\">").append(t.forecastDate().format(DAY)).append("</text>");
+            // kept inside the plot at the phone font size too (it was clipped to "14 De"): left of the circle unless
+            // that runs past the axis, and never above the chart's top
+            boolean left = x - 8 - 80 >= LEFT;
+            s.append("<text class=\"forecast-label\" x=\"").append(f(left ? x - 8 : x + 8)).append("\" y=\"")
+                    .append(f(Math.max(y - 10, TOP + 22))).append("\" text-anchor=\"").append(left ? "end" : "start").append("\">")
+                    .append(t.forecastDate().format(DAY)).append("</text>");
         }
     }
 

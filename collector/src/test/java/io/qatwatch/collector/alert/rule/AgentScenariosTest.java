@@ -12,7 +12,11 @@ import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.testing.AgentGoldens;
 import io.qatwatch.collector.testing.Jobs;
+import io.qatwatch.collector.window.CreepAnalysis;
+import io.qatwatch.collector.window.CreepTrend;
 import io.qatwatch.collector.window.JobOverlaps;
+import io.qatwatch.collector.window.NightKind;
+import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.JobRun;
 import java.nio.file.Path;
@@ -104,6 +108,34 @@ class AgentScenariosTest {
                 assertThat(o.slopeMinutesPerDay()).isPositive();
                 assertThat(o.latestMinutes()).isGreaterThan(o.firstMinutes());
             });
+        }
+    }
+
+    /**
+     * The VSS scenario: Files' nightly snapshot fulls (is_snapshot 1, "For VSS backups, backup_size is an estimated
+     * value") open every window at 00:30, but weigh nothing when a night is called full or differential, and are no
+     * creep driver, though their estimate grows 3 % a night and their freeze 2 s a night; Orders' streamed backups are.
+     */
+    @Test
+    void snapshotBackupsCountForWhenAWindowRanNeverForHowBig() throws Exception {
+        SqlInstanceSnapshot vss = AgentGoldens.snapshot("sql2022-vss-snapshot-sizes");
+        try (Database db = Database.open(dir)) {
+            SqlReportStore store = new SqlReportStore(db);
+            store.store("sqlvss01", Jobs.report("sqlvss01", vss.collectedAt(), vss), vss.collectedAt());
+            InstanceAnalysis ia = analyse(store, vss.collectedAt()).instance("sqlvss01", vss.name()).orElseThrow();
+            List<NightlyWindow> windows = ia.windows();
+            assertThat(windows).hasSize(11);
+            for (NightlyWindow w : windows) {
+                boolean ordersFull = w.backups().stream().anyMatch(b -> b.database().equals("Orders") && b.isFull());
+                assertThat(w.kind()).as("night before %s", w.morning()).isEqualTo(ordersFull ? NightKind.FULL : NightKind.DIFFERENTIAL);
+                assertThat(w.firstStart()).as("the snapshot at 00:30 opens the window").isEqualTo(w.backups().stream()
+                        .filter(NightlyWindow.DatabaseBackup::snapshot).map(NightlyWindow.DatabaseBackup::startedAt)
+                        .min(Instant::compareTo).orElseThrow());
+            }
+            assertThat(windows).filteredOn(w -> w.kind() == NightKind.FULL).hasSize(2);
+            List<CreepTrend.DatabaseDriver> drivers = CreepAnalysis.drivers(windows, windows.get(0).businessStart());
+            assertThat(drivers).extracting(CreepTrend.DatabaseDriver::database).containsExactly("Orders");
+            assertThat(drivers.get(0).latestSizeBytes()).isLessThan(100_000_000_000L);
         }
     }
 

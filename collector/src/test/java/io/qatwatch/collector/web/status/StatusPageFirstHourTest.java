@@ -35,7 +35,7 @@ class StatusPageFirstHourTest {
         String fleet = between(StatusPage.render(StatusFixture.view()), "<section id=\"fleet\">", "</section>");
         assertThat(fleet).contains("title=\"a QAT device (physical or virtual function) was found\">INTEL_QAT_HARDWARE</span>");
         String legend = between(fleet, "<details class=\"legend-verdicts\"", "</details>");
-        for (String verdict : StatusPage.VERDICTS.keySet()) {
+        for (String verdict : Html.VERDICTS.keySet()) {
             assertThat(legend).contains(">" + verdict + "</span></dt><dd>");
         }
         assertThat(legend).contains("What the licence verdicts mean", "in conjunction with (a) physical Intel component products",
@@ -58,16 +58,16 @@ class StatusPageFirstHourTest {
     void theNoticeAndTheSignedInReaderWithASignOutFormFrameThePage() {
         String page = StatusPage.render(StatusFixture.view(), new StatusPage.Chrome("Demo: everything here is simulated", "grafana", "c5rf-t0ken"));
         assertThat(page).contains("<p class=\"notice\" id=\"notice\">Demo: everything here is simulated</p>")
-                .contains("<form class=\"signout\" method=\"post\" action=\"/logout\"><span class=\"muted\">signed in as grafana</span>")
+                .contains("<form class=\"signout\" method=\"post\" action=\"/logout\"><span class=\"muted\">signed in as grafana (read only)</span>")
                 .contains("<input type=\"hidden\" name=\"csrf\" value=\"c5rf-t0ken\"><button type=\"submit\">Sign out</button>");
         assertThat(StatusPage.render(StatusFixture.view())).doesNotContain("id=\"notice\"").doesNotContain("/logout");
     }
 
     @Test
     void algorithmDurationsUnderTenMinutesKeepTheirTenths() {
-        assertThat(StatusPage.preciseDuration(499.6)).isEqualTo("8 min 19.6 s");
-        assertThat(StatusPage.preciseDuration(238.6)).isEqualTo("3 min 58.6 s");
-        assertThat(StatusPage.preciseDuration(40)).isEqualTo("40.0 s");
-        assertThat(StatusPage.preciseDuration(19 * 60)).isEqualTo("19 min");
+        assertThat(Html.preciseDuration(499.6)).isEqualTo("8 min 19.6 s");
+        assertThat(Html.preciseDuration(238.6)).isEqualTo("3 min 58.6 s");
+        assertThat(Html.preciseDuration(40)).isEqualTo("40.0 s");
+        assertThat(Html.preciseDuration(19 * 60)).isEqualTo("19 min");
     }
 }

@@ -62,8 +62,8 @@ class StatusPageHttpTest {
 
         String page = get().bodyAsString();
         String fleet = page.substring(page.indexOf("<section id=\"fleet\">"), page.indexOf("</section>", page.indexOf("<section id=\"fleet\">")));
-        assertThat(fleet).contains("<strong>sql01</strong>").contains("GenuineIntel")
-                .contains("MSSQLSERVER <span class=\"muted\">16.0.4135.4</span>")
+        assertThat(fleet).contains("<strong><a class=\"host-link\" href=\"/hosts/sql01\">sql01</a></strong>").contains("GenuineIntel")
+                .contains("<a href=\"/hosts/sql01#instance-MSSQLSERVER\">MSSQLSERVER</a> <span class=\"muted\">16.0.4135.4</span>")
                 .contains("QAT HARDWARE")
                 .contains("1 device, 1 up <span class=\"tag good\">compression ready</span>")
                 .contains("<span class=\"tag good\" title=\"a QAT device (physical or virtual function) was found\">INTEL_QAT_HARDWARE</span>");

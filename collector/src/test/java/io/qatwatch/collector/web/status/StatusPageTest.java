@@ -70,8 +70,8 @@ class StatusPageTest {
     @Test
     void theFleetTableShowsStateQatLicenceAndLastSeen() {
         String fleet = between(html, "<section id=\"fleet\">", "</section>");
-        assertThat(fleet).contains("<strong>sql01</strong> <span class=\"tag bad\">critical</span> <span class=\"muted\">prod</span>")
-                .contains("<strong>sql02</strong> <span class=\"tag good\">ok</span>")
+        assertThat(fleet).contains("<strong><a class=\"host-link\" href=\"/hosts/sql01\">sql01</a></strong> <span class=\"tag bad\">critical</span> <span class=\"muted\">prod</span>")
+                .contains("<strong><a class=\"host-link\" href=\"/hosts/sql02\">sql02</a></strong> <span class=\"tag good\">ok</span>")
                 .contains("2 devices, 2 up <span class=\"tag good\">compression ready</span>")
                 .contains("QAT SOFTWARE</span> <span class=\"muted\">Hardware not found</span>")
                 .contains("<span class=\"tag warn\" title=\"no QAT device and no Intel CPU, but another physical Intel part (a NIC, a chipset): the grey zone\">INTEL_COMPONENT_ONLY</span>")
@@ -100,7 +100,7 @@ class StatusPageTest {
         String sql01 = between(section, "<article class=\"host-compression\" data-host=\"sql01\">", "</article>");
         assertThat(sql01).contains("<p class=\"host-verdict\">QAT_DEFLATE (HARDWARE): faster to the share for 1 of 1 database</p>")
                 .contains("Takes QAT_DEFLATE backups, restorable on 1 of 3 probed hosts: sql01.")
-                .contains("<tr data-verdict=\"FASTER\">").contains("Sales <span class=\"muted\">MSSQLSERVER</span>")
+                .contains("<tr data-verdict=\"FASTER\">").contains("<a class=\"database-link\" href=\"/hosts/sql01/MSSQLSERVER/Sales\">Sales</a> <span class=\"muted\">MSSQLSERVER</span>")
                 .contains("full to UNC").contains("QAT_DEFLATE (HARDWARE): 6 (6 copy-only), 1 h 30 min, 412.3 MB/s, 65.0 % saved")
                 .contains("<span class=\"tag good\">FASTER</span>")
                 .contains("QAT_DEFLATE (HARDWARE) vs MS_XPRESS: speed gain +109.2 % (faster), size gain +2.8 % (smaller)");
@@ -120,11 +120,11 @@ class StatusPageTest {
 
     @Test
     void durationsAndSizesReadLikeADbaWouldSayThem() {
-        assertThat(StatusPage.duration(45)).isEqualTo("45 s");
-        assertThat(StatusPage.duration(12 * 60)).isEqualTo("12 min");
-        assertThat(StatusPage.duration(2 * 3600 + 5 * 60)).isEqualTo("2 h 05 min");
-        assertThat(StatusPage.bytes(1536)).isEqualTo("1.5 KB");
-        assertThat(StatusPage.bytes(900)).isEqualTo("900 B");
+        assertThat(Html.duration(45)).isEqualTo("45 s");
+        assertThat(Html.duration(12 * 60)).isEqualTo("12 min");
+        assertThat(Html.duration(2 * 3600 + 5 * 60)).isEqualTo("2 h 05 min");
+        assertThat(Html.bytes(1536)).isEqualTo("1.5 KB");
+        assertThat(Html.bytes(900)).isEqualTo("900 B");
     }
 
     private String article(String rule) {

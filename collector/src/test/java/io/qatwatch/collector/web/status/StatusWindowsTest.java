@@ -48,7 +48,7 @@ class StatusWindowsTest {
         assertThat(w.trend().forecastDate()).isAfter(FIRST_NIGHT.plusDays(34));
 
         String page = StatusPage.render(StatusFixture.of(now, List.of(), List.of(), windows, null));
-        assertThat(page).contains("<h3>sql-fra-01 / PROD</h3>").contains("data-nights=\"30\"")
+        assertThat(page).contains("<h3><a class=\"host-link\" href=\"/hosts/sql-fra-01\">sql-fra-01</a> / PROD</h3>").contains("data-nights=\"30\"")
                 .contains("Projected under the 1 h 00 min safety margin on")
                 .contains("(in " + w.trend().daysUntilForecast() + " days)");
         assertThat(page.split("<rect class=\"bar ok", -1)).as("30 nights with a safe margin").hasSize(31);

@@ -1,0 +1,108 @@
+package io.qatwatch.collector.web.status;
+
+import static io.qatwatch.collector.web.status.Html.*;
+
+import io.qatwatch.collector.web.status.StatusView.InstanceWindows;
+import io.qatwatch.collector.web.status.StatusView.Trend;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/** One chart per instance of its recent nightly backup windows, with the trend in words above it. */
+final class WindowsSection {
+
+    private WindowsSection() {
+    }
+
+    static void windows(StringBuilder html, StatusView view) {
+        html.append("<section id=\"windows\"><h2>Backup windows</h2>");
+        pageNote(html, view);
+        if (view.windows().isEmpty()) {
+            html.append("<p class=\"muted empty\" id=\"no-windows\">No nightly backup window yet: windows appear once an instance has reported "
+                    + "full or differential backups between business days. An agent watches a SQL Server when its "
+                    + "<code>agent.yaml</code> lists it under <code>sqlserver.instances</code> (" + UP_SQL + "); business hours are the "
+                    + "<code>alerts.calendars</code> of the collector's config (docs/alerts.md).</p>");
+        }
+        int i = 0;
+        for (InstanceWindows w : view.windows()) {
+            chart(html, w, ++i, true);
+        }
+        if (!view.windows().isEmpty()) {
+            legend(html);
+        }
+        html.append("</section>");
+    }
+
+    /**
+     * One instance's chart with its trend in words and its databases' last restore tests; {@code i} makes its ids
+     * unique on the page; {@code named}: its heading names the host (the fleet page) or only the instance.
+     */
+    static void chart(StringBuilder html, InstanceWindows w, int i, boolean named) {
+        html.append("<article class=\"instance-windows\" id=\"windows-").append(i).append("\"><h3>")
+                .append(named ? hostLink(w.host()) + " / " : "Backup windows of ").append(esc(w.instance())).append("</h3>");
+        if (w.nights().isEmpty()) {
+            html.append("<p class=\"muted no-window\">").append(esc(w.noWindow() == null ? "No night yet." : w.noWindow()))
+                    .append("</p>");
+        } else {
+            html.append("<p class=\"trend-text\">").append(esc(trendText(w))).append("</p>");
+            html.append("<div class=\"chart\">").append(WindowChart.svg(w, Integer.toString(i))).append("</div>");
+        }
+        if (!w.restoreTests().isEmpty()) {
+            html.append("<p class=\"restore-tests\">Last restore test: ");
+            int k = 0;
+            for (StatusView.RestoreTest t : w.restoreTests()) {
+                html.append(k++ == 0 ? "" : "; ").append("<span data-database=\"").append(esc(t.database())).append("\">")
+                        .append(esc(t.database())).append(" ").append(t.restoredAt() == null ? "none in the lookback period"
+                                : esc(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT)
+                                        .format(t.restoredAt().atZone(w.zone())) + " on " + t.where()))
+                        .append("</span>");
+            }
+            html.append("</p>");
+        }
+        html.append("</article>");
+    }
+
+    /** What the charts' colours, lines and marks mean. */
+    static void legend(StringBuilder html) {
+        html.append("<p class=\"legend\"><span><i style=\"background:var(--ok)\"></i>window, safe margin</span>")
+                .append("<span><i style=\"background:var(--near)\"></i>under the safety margin</span>")
+                .append("<span><i style=\"background:var(--bad)\"></i>ran into business hours</span>")
+                .append("<span><i style=\"background:var(--band)\"></i>business hours</span>")
+                .append("<span><i class=\"line\" style=\"background:var(--near)\"></i>safety margin</span>")
+                .append("<span><i class=\"line\" style=\"background:var(--trend)\"></i>trend of the window end, dashed: forecast</span>")
+                .append("<span>paler bars: differential nights</span>")
+                .append("<span><i style=\"background:var(--bad);opacity:.35;outline:1px dashed var(--bad)\"></i>a backup still "
+                        + "running: solid up to the last report (the black tick), pale to its predicted end</span>")
+                .append("<span><i style=\"background:var(--fg);opacity:.6\"></i>other SQL Server Agent jobs running in the window</span></p>");
+    }
+
+    static String trendText(InstanceWindows w) {
+        Trend t = w.trend();
+        if (t == null) {
+            long full = w.nights().stream().filter(n -> "FULL".equals(n.kind())).count();
+            long diff = w.nights().stream().filter(n -> "DIFFERENTIAL".equals(n.kind())).count();
+            return "No trend yet: a trend compares nights of one kind (alerts.rules.backupWindowCreep.minNights, 7 by "
+                    + "default), and the last " + w.nights().size() + (w.nights().size() == 1 ? " night has " : " nights have ")
+                    + full + " full and " + diff + " differential.";
+        }
+        String kind = t.kind() == null ? "" : t.kind().toLowerCase(Locale.ROOT) + " ";
+        double slope = t.slopeMinutesPerDay();
+        StringBuilder s = new StringBuilder();
+        if (slope < 0) {
+            s.append("The margin shrinks by ").append(minutes(-slope)).append(" per day over the last ").append(t.nights())
+                    .append(' ').append(kind).append("nights");
+        } else {
+            s.append("The margin is steady or growing (").append(minutes(slope)).append(" per day) over the last ")
+                    .append(t.nights()).append(' ').append(kind).append("nights");
+        }
+        s.append("; trend margin now ").append(minutes(t.projectedMarginMinutes())).append('.');
+        if (t.forecastDate() != null) {
+            s.append(" Projected under the ").append(minutes(w.safetyMarginMinutes())).append(" safety margin on ")
+                    .append(t.forecastDate().format(DAY));
+            if (t.daysUntilForecast() != null) {
+                s.append(" (in ").append(t.daysUntilForecast()).append(t.daysUntilForecast() == 1 ? " day)" : " days)");
+            }
+            s.append('.');
+        }
+        return s.toString();
+    }
+}
