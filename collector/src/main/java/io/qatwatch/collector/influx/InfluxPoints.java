@@ -4,13 +4,16 @@ import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.compression.AlgorithmStats;
 import io.qatwatch.collector.compression.BackupKind;
 import io.qatwatch.collector.compression.Comparison;
+import io.qatwatch.collector.compression.CpuEstimate;
 import io.qatwatch.collector.compression.Judgement;
 import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.ProbeStatus;
 import io.qatwatch.protocol.QatDevice;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupCpu;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.ObservedRestore;
 import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import java.time.Duration;
@@ -35,6 +38,7 @@ public final class InfluxPoints {
     public static final String AGENT = "qatwatch_agent";
     public static final String ALERT = "qatwatch_alert";
     public static final String COMPRESSION = "qatwatch_compression";
+    public static final String RESTORE = "qatwatch_restore";
 
     /** msdb {@code backupset.type} letters to the {@code type} tag. */
     static final Map<String, String> BACKUP_TYPES = Map.of("D", "full", "I", "diff", "L", "log", "F", "file",
@@ -42,13 +46,15 @@ public final class InfluxPoints {
 
     /** SQL Server's "MB/sec" (BACKUP's own message) is in 2^20 bytes. */
     private static final double MB = 1024 * 1024;
+    /** The GB of CPU seconds per GB, as the compression verdicts count it: 2^30 bytes of {@code backup_size}. */
+    private static final double GB = 1024 * MB;
 
     private InfluxPoints() {
     }
 
     /**
-     * Every point one accepted report yields: its backups, running backups and accelerator state per
-     * instance, the host facts when the report carries them, and the agent's health.
+     * Every point one accepted report yields: its backups, running backups, observed restores and accelerator state
+     * per instance, the host facts when the report carries them, and the agent's health.
      *
      * @param host       the agent token's name (never a field of the report)
      * @param group      the host's group in the alert configuration, or null
@@ -66,6 +72,11 @@ public final class InfluxPoints {
             if (instance.runningBackups() != null) {
                 for (RunningBackup r : instance.runningBackups()) {
                     add(lines, runningBackup(host, group, instance.name(), r, at));
+                }
+            }
+            if (instance.observedRestores() != null) {
+                for (ObservedRestore r : instance.observedRestores()) {
+                    add(lines, restore(host, group, instance.name(), r));
                 }
             }
             if (instance.accelerators() != null) {
@@ -86,7 +97,8 @@ public final class InfluxPoints {
         double durationSeconds = Duration.between(b.startedAt(), b.finishedAt()).toMillis() / 1000.0;
         long compressed = b.compressedSizeBytes() == null ? b.backupSizeBytes() : b.compressedSizeBytes();
         double ratio = compressed > 0 ? (double) b.backupSizeBytes() / compressed : 1.0;
-        return LineProtocol.point(BACKUP)
+        Long cpuMillis = CpuEstimate.millis(b);
+        LineProtocol p = LineProtocol.point(BACKUP)
                 .tag("host", host).tag("group", group).tag("instance", instance)
                 .tag("database", b.databaseName())
                 .tag("type", BACKUP_TYPES.get(b.type()))
@@ -103,7 +115,38 @@ public final class InfluxPoints {
                 .floatField("ratio", b.sizeIsEstimate() ? null : ratio)
                 .floatField("throughput_mbps", durationSeconds > 0 && !b.sizeIsEstimate() ? b.backupSizeBytes() / MB / durationSeconds : null)
                 .intField("backup_set_id", b.backupSetId())
-                .at(b.finishedAt());
+                // issue 30: the whole run's CPU as the verdicts weigh it, and the agent's two signals it comes from
+                .intField("cpu_ms", cpuMillis)
+                .floatField("cpu_seconds_per_gb", cpuMillis == null || b.sizeIsEstimate() || b.backupSizeBytes() <= 0 ? null
+                        : cpuMillis / 1000.0 / (b.backupSizeBytes() / GB));
+        return cpuSignals(p, b.cpu()).at(b.finishedAt());
+    }
+
+    /** The agent's CPU signals of one backup or restore, as it sent them; nothing when no poll saw it run. */
+    private static LineProtocol cpuSignals(LineProtocol p, BackupCpu cpu) {
+        if (cpu == null) {
+            return p;
+        }
+        return p.intField("request_cpu_ms", cpu.requestCpuMs())
+                .intField("session_cpu_ms", cpu.sessionCpuMs())
+                .intField("cpu_samples", cpu.samples())
+                .intField("process_cpu_ms", cpu.processCpuMs())
+                .intField("process_samples", cpu.processSamples() == null ? null : cpu.processSamples().longValue())
+                .boolField("process_reliable", cpu.processReliable());
+    }
+
+    /**
+     * A RESTORE request the agent's polls saw run and end (issue 30), stamped with the last poll that saw it: msdb
+     * records no restore duration, so this is the restore's speed and CPU as observed.
+     */
+    public static String restore(String host, String group, String instance, ObservedRestore r) {
+        LineProtocol p = LineProtocol.point(RESTORE)
+                .tag("host", host).tag("group", group).tag("instance", instance)
+                .tag("database", r.databaseName()).tag("command", r.command())
+                .intField("started_seconds", r.startedAt() == null ? null : r.startedAt().getEpochSecond())
+                .floatField("elapsed_seconds", (double) r.elapsedSeconds())
+                .floatField("percent_complete", r.percentComplete());
+        return cpuSignals(p, r.cpu()).at(r.lastSeenAt());
     }
 
     /**
@@ -268,6 +311,7 @@ public final class InfluxPoints {
                 .stringField("verdict", j == null ? c.verdict().name() : j.verdict().name())
                 .floatField("speed_gain_percent", j == null ? null : j.speedGainPercent())
                 .floatField("size_gain_percent", j == null ? null : j.sizeGainPercent())
+                .floatField("cpu_gain_percent", j == null ? null : j.cpuGainPercent())
                 .intField("backups", s.backups())
                 .intField("baseline_backups", base.backups())
                 .floatField("median_seconds", s.seconds().median())
@@ -275,6 +319,8 @@ public final class InfluxPoints {
                 .floatField("median_ratio", s.ratio().median())
                 .floatField("baseline_median_mbps", base.mbps().median())
                 .floatField("baseline_median_ratio", base.ratio().median())
+                .intField("cpu_backups", s.cpuBackups())
+                .floatField("median_cpu_seconds_per_gb", s.cpuSecondsPerGb() == null ? null : s.cpuSecondsPerGb().median())
                 .at(evaluatedAt);
     }
 

@@ -1,6 +1,7 @@
 package io.qatwatch.collector.dashboards;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -145,6 +146,27 @@ class DashboardQueriesTest {
                 .containsEntry("sql01 MSSQLSERVER Sales UNC QAT_DEFLATE vs MS_XPRESS", "SLOWER")
                 .containsEntry("sql01 MSSQLSERVER HR LOCAL MS_XPRESS vs MS_XPRESS", "SINGLE_ALGORITHM")
                 .containsEntry("sql02 MSSQLSERVER Sales UNC QAT_DEFLATE vs QAT_DEFLATE (SOFTWARE)", "SINGLE_ALGORITHM");
+    }
+
+    @Test
+    void theCpuPanelShowsQatHardwareAtAFractionOfMsXpressAndSoftwareModeAbove() throws Exception {
+        JsonNode series = panelResult("backups.json", "CPU per GB by algorithm", DashboardScenario.wholeFleet());
+        Map<String, Double> cpu = new TreeMap<>();
+        for (JsonNode s : series) {
+            double sum = 0;
+            int n = 0;
+            for (JsonNode row : s.path("values")) {
+                if (!row.get(1).isNull()) {
+                    sum += row.get(1).asDouble();
+                    n++;
+                }
+            }
+            cpu.put(s.path("tags").path("host").asText() + " " + s.path("tags").path("algorithm").asText(), sum / n);
+        }
+        assertThat(cpu).as("only Sales had CPU observed").containsOnlyKeys("sql01 MS_XPRESS", "sql01 QAT_DEFLATE",
+                "sql02 QAT_DEFLATE", "sql03 MS_XPRESS");
+        assertThat(cpu.get("sql01 QAT_DEFLATE") / cpu.get("sql01 MS_XPRESS")).as("Intel's 43 %").isCloseTo(0.43, within(0.01));
+        assertThat(cpu.get("sql02 QAT_DEFLATE")).as("software mode").isGreaterThan(cpu.get("sql03 MS_XPRESS"));
     }
 
     /** The value of {@code column} in a series that must hold exactly one row. */

@@ -7,7 +7,9 @@ import io.qatwatch.collector.alert.Severity;
 import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.GoldenReports;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupCpu;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.ObservedRestore;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,8 +25,14 @@ class InfluxPointsTest {
         assertThat(lines).containsExactly(
                 "qatwatch_backup,algorithm=QAT_DEFLATE,copy_only=false,database=Sales,encrypted=false,group=prod,"
                         + "host=sql01,instance=MSSQLSERVER,snapshot=false,target=UNC,type=full backup_set_id=41230i,"
-                        + "compressed_bytes=41984720896i,duration_seconds=238.6,ratio=3.113951897021085,"
+                        + "compressed_bytes=41984720896i,cpu_ms=261712i,cpu_samples=4i,cpu_seconds_per_gb=2.1494153017891944,"
+                        + "duration_seconds=238.6,process_cpu_ms=231000i,process_reliable=true,process_samples=4i,"
+                        + "ratio=3.113951897021085,request_cpu_ms=212400i,session_cpu_ms=211900i,"
                         + "size_bytes=130738401280i,throughput_mbps=522.5559743032271 1795998840600000000",
+                "qatwatch_restore,command=RESTORE\\ DATABASE,database=PaymentsRestoreTest,group=prod,host=sql01,"
+                        + "instance=MSSQLSERVER cpu_samples=4i,elapsed_seconds=180.0,percent_complete=96.5,process_cpu_ms=52000i,"
+                        + "process_reliable=true,process_samples=5i,request_cpu_ms=41000i,session_cpu_ms=40500i,"
+                        + "started_seconds=1796011200i 1796011380000000000",
                 "qatwatch_accelerator,accelerator=QAT,group=prod,host=sql01,instance=MSSQLSERVER,mode=HARDWARE,"
                         + "reason=HARDWARE_MODE_ENTERPRISE_SKU driver_version=\"2.0.2.0\",hardware_detected=true,"
                         + "library_version=\"1.8.0-0010\",mode_code=2i 1796019298000000000",
@@ -67,6 +75,39 @@ class InfluxPointsTest {
     }
 
     @Test
+    void aBackupSeenRunningCarriesItsCpuSignalsAndTheWholeRunsCpuPerGb() {
+        // the striped full of sql2022-cpu-polls: cpu_time 20,000 ms at its last poll, the process 59,000 ms from the first
+        // poll (01:04, 30 s into the run) to the end: 150 s of 180 covered, so 70,800 ms over the whole run
+        Instant start = Instant.parse("2026-11-30T01:03:30Z");
+        BackupRecord b = new BackupRecord(501, "Payments", null, "D", false, start, start.plusSeconds(180), true, 64L << 30,
+                16L << 30, "QAT_DEFLATE", true, "NO_Encryption", null, null, "DISK", "LOCAL", null, false, 4)
+                .withCpu(new BackupCpu(20_000L, 16_000L, 3, Instant.parse("2026-11-30T01:04:00Z"),
+                        Instant.parse("2026-11-30T01:06:00Z"), 59_000L, 4, true, null));
+        assertThat(InfluxPoints.backup("sql01", null, "PROD", b)).contains(",cpu_ms=70800i,cpu_samples=3i,cpu_seconds_per_gb=1.10625,",
+                ",process_cpu_ms=59000i,process_reliable=true,process_samples=4i,", ",request_cpu_ms=20000i,session_cpu_ms=16000i,");
+    }
+
+    @Test
+    void aBackupThatRanBetweenTwoPollsHasNoCpuFields() {
+        BackupRecord b = new BackupRecord(502, "Payments", null, "L", false, Instant.parse("2026-11-30T01:07:10Z"),
+                Instant.parse("2026-11-30T01:07:40Z"), true, 1L << 30, 1L << 28, "QAT_DEFLATE", true, "NO_Encryption", null, null,
+                "DISK", "LOCAL");
+        assertThat(InfluxPoints.backup("sql01", null, "PROD", b)).doesNotContain("cpu");
+    }
+
+    @Test
+    void anObservedRestoreIsAPointStampedWithTheLastPollThatSawIt() {
+        ObservedRestore r = new ObservedRestore("SalesCopy", "RESTORE DATABASE", Instant.parse("2026-11-30T00:59:30Z"),
+                Instant.parse("2026-11-30T01:01:00Z"), 90, 60.0, new BackupCpu(9_000L, 7_000L, 2,
+                Instant.parse("2026-11-30T01:00:00Z"), Instant.parse("2026-11-30T01:01:00Z"), 30_000L, 3, false,
+                "a BACKUP LOG of Orders ran beside it"));
+        assertThat(InfluxPoints.restore("sql01", "prod", "PROD", r)).isEqualTo("qatwatch_restore,command=RESTORE\\ DATABASE,"
+                + "database=SalesCopy,group=prod,host=sql01,instance=PROD cpu_samples=2i,elapsed_seconds=90.0,percent_complete=60.0,"
+                + "process_cpu_ms=30000i,process_reliable=false,process_samples=3i,request_cpu_ms=9000i,session_cpu_ms=7000i,"
+                + "started_seconds=1796000370i 1796000460000000000");
+    }
+
+    @Test
     void aCompressionVerdictIsOnePointPerMethodWithBothSidesMedians() {
         Instant start = Instant.parse("2026-11-01T22:00:00Z");
         List<BackupRecord> backups = new java.util.ArrayList<>();
@@ -85,7 +126,7 @@ class InfluxPointsTest {
                 Instant.parse("2026-11-05T08:00:00Z"));
         assertThat(line).isEqualTo("qatwatch_compression,algorithm=QAT_DEFLATE,backup_encrypted=false,baseline=MS_XPRESS,"
                 + "database=Sales,group=prod,host=sql01,instance=MSSQLSERVER,mode=HARDWARE,target=UNC,tde=true,type=full "
-                + "backups=3i,baseline_backups=3i,baseline_median_mbps=1048.576,baseline_median_ratio=4.0,median_mbps=2097.152,"
+                + "backups=3i,baseline_backups=3i,baseline_median_mbps=1048.576,baseline_median_ratio=4.0,cpu_backups=0i,median_mbps=2097.152,"
                 + "median_ratio=4.0,median_seconds=500.0,size_gain_percent=0.0,speed_gain_percent=100.0,verdict=\"FASTER\" "
                 + "1793865600000000000");
     }

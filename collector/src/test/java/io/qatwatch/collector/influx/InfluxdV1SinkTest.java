@@ -7,6 +7,8 @@ import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.testing.Influxd;
 import io.qatwatch.collector.testing.TestReports;
+import io.qatwatch.protocol.AgentReport;
+import io.qatwatch.protocol.GoldenReports;
 import io.qatwatch.protocol.ReportJson;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -39,13 +41,8 @@ class InfluxdV1SinkTest {
     void pointsSurviveAnInfluxOutageAndAreQueriedBackWithInfluxQl() throws Exception {
         assertThat(Influxd.installed()).as("influxd from Debian's influxdb package (./run-tests installs it)").isTrue();
         try (Influxd influxd = new Influxd(dir.resolve("influxd")).start()) {
-            assertThat(influxd.query(null, "CREATE DATABASE qatwatch")).doesNotContain("error");
-            Path password = Files.writeString(dir.resolve("influx-password"), "s3cret-influx-password\n");
-            InfluxConfig influx = new InfluxConfig(influxd.url(), "v1", null, null, null, "qatwatch",
-                    null, "writer", password, 5000, 100, 16L * 1024 * 1024, 1, 2);
-            CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0).withInflux(influx);
             Vertx vertx = Vertx.vertx();
-            Collector collector = Collector.start(vertx, config, dir.resolve("collector"), CLOCK).await(30, TimeUnit.SECONDS);
+            Collector collector = collectorWritingTo(influxd, vertx);
             try {
                 WebClient http = WebClient.create(vertx);
                 String token = collector.tokens().add("sql01", TokenStore.Kind.AGENT, CLOCK.instant());
@@ -85,10 +82,66 @@ class InfluxdV1SinkTest {
         }
     }
 
+    @Test
+    void aReportsBackupCpuAndObservedRestoreAreWrittenAtIngestAndQueriedBackWithInfluxQl() throws Exception {
+        assertThat(Influxd.installed()).as("influxd from Debian's influxdb package (./run-tests installs it)").isTrue();
+        try (Influxd influxd = new Influxd(dir.resolve("influxd")).start()) {
+            Vertx vertx = Vertx.vertx();
+            Collector collector = collectorWritingTo(influxd, vertx);
+            try {
+                String token = collector.tokens().add("sql01", TokenStore.Kind.AGENT, CLOCK.instant());
+                assertThat(post(WebClient.create(vertx), collector, token, GoldenReports.complete())).isEqualTo(202);
+                JsonArray restore = awaitSeries(influxd, "SELECT elapsed_seconds, percent_complete, request_cpu_ms, process_cpu_ms "
+                        + "FROM qatwatch_restore WHERE host = 'sql01' GROUP BY \"database\", \"command\"");
+                JsonObject r = restore.getJsonObject(0);
+                assertThat(r.getJsonObject("tags").getMap()).containsEntry("database", "PaymentsRestoreTest")
+                        .containsEntry("command", "RESTORE DATABASE");
+                assertThat(r.getJsonArray("values").getJsonArray(0).getList()).containsExactly("2026-11-30T04:03:00Z", 180, 96.5,
+                        41000, 52000);
+                JsonArray cpu = awaitSeries(influxd, "SELECT cpu_seconds_per_gb, cpu_ms, request_cpu_ms, process_reliable "
+                        + "FROM qatwatch_backup WHERE host = 'sql01' GROUP BY \"algorithm\"");
+                assertThat(cpu.getJsonObject(0).getJsonObject("tags").getString("algorithm")).isEqualTo("QAT_DEFLATE");
+                assertThat(cpu.getJsonObject(0).getJsonArray("values").getJsonArray(0).getList()).element(1).satisfies(
+                        v -> assertThat(((Number) v).doubleValue()).isCloseTo(2.149, org.assertj.core.api.Assertions.within(0.001)));
+            } finally {
+                collector.stop().await(30, TimeUnit.SECONDS);
+                vertx.close().await(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** A collector in v1 mode writing to database {@code qatwatch} of {@code influxd}, created here. */
+    private Collector collectorWritingTo(Influxd influxd, Vertx vertx) throws Exception {
+        assertThat(influxd.query(null, "CREATE DATABASE qatwatch")).doesNotContain("error");
+        Path password = Files.writeString(dir.resolve("influx-password"), "s3cret-influx-password\n");
+        InfluxConfig influx = new InfluxConfig(influxd.url(), "v1", null, null, null, "qatwatch",
+                null, "writer", password, 5000, 100, 16L * 1024 * 1024, 1, 2);
+        CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1", 0).withInflux(influx);
+        return Collector.start(vertx, config, dir.resolve("collector"), CLOCK).await(30, TimeUnit.SECONDS);
+    }
+
+    /** The series of an InfluxQL query, once it has any (the sink writes a moment after ingest answered). */
+    private static JsonArray awaitSeries(Influxd influxd, String influxQl) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        JsonArray series = new JsonArray();
+        while (System.nanoTime() < deadline) {
+            series = series(influxd.query("qatwatch", influxQl));
+            if (!series.isEmpty()) {
+                return series;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no series for " + influxQl);
+    }
+
     private static int post(WebClient http, Collector collector, String token, int n) throws Exception {
+        return post(http, collector, token, TestReports.numbered(n, 3, BASE));
+    }
+
+    private static int post(WebClient http, Collector collector, String token, AgentReport report) throws Exception {
         return http.post(collector.port(), "127.0.0.1", "/api/v1/reports")
                 .putHeader("Authorization", "Bearer " + token).putHeader("Content-Type", "application/json")
-                .sendBuffer(Buffer.buffer(ReportJson.toBytes(TestReports.numbered(n, 3, BASE))))
+                .sendBuffer(Buffer.buffer(ReportJson.toBytes(report)))
                 .await(10, TimeUnit.SECONDS).statusCode();
     }
 

@@ -101,9 +101,9 @@ final class CompressionSection {
 
     static String verdictClass(String verdict) {
         return switch (verdict) {
-            case "FASTER", "FASTER_AND_SMALLER", "SMALLER" -> "good";
-            case "SLOWER" -> "bad";
-            case "NO_GAIN" -> "warn";
+            case "FASTER", "FASTER_AND_SMALLER", "SMALLER", "FASTER_AND_CHEAPER", "CHEAPER" -> "good";
+            case "SLOWER", "COSTLIER" -> "bad";
+            case "NO_GAIN", "FASTER_BUT_COSTLIER" -> "warn";
             default -> "";
         };
     }

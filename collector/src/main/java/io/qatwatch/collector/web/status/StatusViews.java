@@ -138,9 +138,13 @@ public final class StatusViews {
         return losses.any() ? losses : null;
     }
 
-    /** The verdict columns of the fleet table, best first; FASTER_AND_SMALLER counts as faster and as smaller. */
-    static final List<Verdict> FLEET_COLUMNS = List.of(Verdict.FASTER_AND_SMALLER, Verdict.FASTER, Verdict.SMALLER,
-            Verdict.NO_GAIN, Verdict.SLOWER, Verdict.NOT_ENOUGH_DATA);
+    /**
+     * The verdict columns of the fleet table, best first; FASTER_AND_SMALLER counts as faster and as smaller. The CPU
+     * verdicts (issue 30) sit beside the time and size ones they refine: a CHEAPER row is a NO_GAIN that saves CPU.
+     */
+    static final List<Verdict> FLEET_COLUMNS = List.of(Verdict.FASTER_AND_CHEAPER, Verdict.FASTER_AND_SMALLER, Verdict.FASTER,
+            Verdict.SMALLER, Verdict.CHEAPER, Verdict.FASTER_BUT_COSTLIER, Verdict.NO_GAIN, Verdict.COSTLIER, Verdict.SLOWER,
+            Verdict.NOT_ENOUGH_DATA);
 
     /** The fleet's compression verdicts, and the rows of {@code hosts} (in that order). */
     public static StatusView.Compression compression(FleetCompression c, Set<String> hosts) {

@@ -53,6 +53,39 @@ class StatusViewsTest {
     }
 
     @Test
+    void theFleetTableCountsTheCpuVerdictsBesideTheTimeAndSizeOnes() {
+        Instant now = Instant.parse("2026-11-30T08:00:00Z");
+        List<BackupRecord> sql01 = new java.util.ArrayList<>();
+        for (int n = 1; n <= 3; n++) {
+            // the same speed, 43 % of MS_XPRESS's CPU (Intel's QAT figure): CHEAPER, which NO_GAIN would hide
+            sql01.add(withCpu(backup(n, "Sales", "MS_XPRESS", now.minusSeconds(n * 86_400L), 1000 + n, null), 1_000_000L + n));
+            sql01.add(withCpu(backup(10 + n, "Sales", "QAT_DEFLATE", now.minusSeconds(n * 86_400L + 7200), 995 + n, null), 430_000L + n));
+        }
+        FleetState fleet = new FleetState(List.of(Histories.host("sql01", now, Histories.instance("MSSQLSERVER", now, List.of(),
+                sql01, List.of()))));
+        FleetCompression c = new FleetAnalysis(fleet, AlertsConfig.DEFAULTS.validate().analysis(), now).compression();
+
+        StatusView.Compression view = StatusViews.compression(c, new java.util.LinkedHashSet<>(List.of("sql01")));
+
+        assertThat(view.fleet()).singleElement().satisfies(f -> assertThat(f.verdicts()).containsExactly(
+                java.util.Map.entry("FASTER_AND_CHEAPER", 0), java.util.Map.entry("FASTER_AND_SMALLER", 0),
+                java.util.Map.entry("FASTER", 0), java.util.Map.entry("SMALLER", 0), java.util.Map.entry("CHEAPER", 1),
+                java.util.Map.entry("FASTER_BUT_COSTLIER", 0), java.util.Map.entry("NO_GAIN", 0),
+                java.util.Map.entry("COSTLIER", 0), java.util.Map.entry("SLOWER", 0), java.util.Map.entry("NOT_ENOUGH_DATA", 0)));
+        StringBuilder html = new StringBuilder();
+        CompressionSection.compression(html, StatusFixture.of(now, List.of(), List.of(), List.of(), view));
+        assertThat(html).as("the verdict is said in words, not only in colour")
+                .contains("<th class=\"num\">as fast, cheaper in CPU</th>", "<th class=\"num\">no gain, costlier in CPU</th>",
+                        "<td class=\"num\" data-label=\"as fast, cheaper in CPU\">1</td>", "<span class=\"tag good\">CHEAPER</span>");
+    }
+
+    /** {@code b} seen running from start to end by the polls, the SQL Server process's CPU reliable. */
+    private static BackupRecord withCpu(BackupRecord b, long cpuMillis) {
+        return b.withCpu(new io.qatwatch.protocol.SqlInstanceSnapshot.BackupCpu(cpuMillis / 2, cpuMillis / 2, 10, b.startedAt(),
+                b.finishedAt(), cpuMillis, 11, true, null));
+    }
+
+    @Test
     void alertsComeMostSevereFirstWithTheirDetailsAsTheWhy() {
         Instant t = Instant.parse("2026-11-30T06:00:00Z");
         List<StatusView.ActiveAlert> alerts = StatusViews.alerts(List.of(
