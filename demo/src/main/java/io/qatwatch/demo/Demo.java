@@ -4,6 +4,7 @@ import io.qatwatch.agent.config.AgentConfig;
 import io.qatwatch.agent.daemon.AgentDaemon;
 import io.qatwatch.agent.probe.sqlserver.JdbcSqlInstanceProbe;
 import io.qatwatch.agent.probe.sqlserver.SqlInstanceSettings;
+import io.qatwatch.agent.probe.sqlserver.SqlSection;
 import io.qatwatch.agent.ship.OutboxSettings;
 import io.qatwatch.collector.AlertStage;
 import io.qatwatch.collector.Collector;
@@ -23,6 +24,7 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -87,7 +89,8 @@ public final class Demo implements AutoCloseable {
         List<TdsTestServer> servers = new ArrayList<>();
         try {
             DemoWebhook webhook = new DemoWebhook(out).start(vertx).await(10, TimeUnit.SECONDS);
-            DemoFleet fleet = DemoFleet.at(clock);
+            ReplayClock sqlClock = new ReplayClock(clock);
+            DemoFleet fleet = DemoFleet.at(sqlClock);
             for (DemoFleet.Member m : fleet.members) {
                 servers.add(TdsTestServer.start(m.server().scenario()));
             }
@@ -100,17 +103,26 @@ public final class Demo implements AutoCloseable {
             TokenStore tokens = collector.tokens();
             String readToken = tokens.add("demo-reader", TokenStore.Kind.READ, clock.instant());
             String operatorToken = tokens.add("demo-operator", TokenStore.Kind.OPERATOR, clock.instant());
+            List<AgentConfig> configs = new ArrayList<>();
+            List<JdbcSqlInstanceProbe> probes = new ArrayList<>();
+            for (int i = 0; i < fleet.members.size(); i++) {
+                DemoFleet.Member m = fleet.members.get(i);
+                Path agentDir = Files.createDirectories(dataDir.resolve("agents").resolve(m.host().name));
+                Path password = Files.writeString(agentDir.resolve("sql-password"), "demo\n");
+                SqlInstanceSettings sql = new SqlInstanceSettings(m.server().instance, servers.get(i).jdbcUrl(), "qatwatch_demo",
+                        password, null, false, Duration.ofSeconds(5), Duration.ofSeconds(30), 5000);
+                configs.add(agentConfig(m.host().name, collector.port(), sql));
+                probes.add(new JdbcSqlInstanceProbe(sql, sqlClock));
+                // before any agent runs: while a replay runs, every simulated server reads the replayed time
+                replay(probes.get(i), m.server(), sqlClock, fleet.createdAt, configs.get(i).schedule().sqlBackups());
+            }
             List<AgentDaemon> agents = new ArrayList<>();
             for (int i = 0; i < fleet.members.size(); i++) {
                 DemoFleet.Member m = fleet.members.get(i);
                 String token = tokens.add(m.host().name, TokenStore.Kind.AGENT, clock.instant());
-                Path agentDir = Files.createDirectories(dataDir.resolve("agents").resolve(m.host().name));
-                Path password = Files.writeString(agentDir.resolve("sql-password"), "demo\n");
-                AgentConfig agent = agentConfig(m.host().name, collector.port(), new SqlInstanceSettings(m.server().instance,
-                        servers.get(i).jdbcUrl(), "qatwatch_demo", password, null, false, Duration.ofSeconds(5),
-                        Duration.ofSeconds(30), 5000));
-                agents.add(AgentDaemon.start(vertx, agent, agentDir, token, new AgentDaemon.Probes(m.host().probe(),
-                        settings -> new JdbcSqlInstanceProbe(settings, clock)), clock).await(30, TimeUnit.SECONDS));
+                JdbcSqlInstanceProbe probe = probes.get(i);
+                agents.add(AgentDaemon.start(vertx, configs.get(i), dataDir.resolve("agents").resolve(m.host().name), token,
+                        new AgentDaemon.Probes(m.host().probe(), settings -> probe), clock).await(30, TimeUnit.SECONDS));
             }
             Demo demo = new Demo(vertx, fleet, webhook, servers, collector, agents, readToken, operatorToken, dataDir, clock, stage);
             demo.awaitFirstReports(Duration.ofSeconds(60));
@@ -119,6 +131,25 @@ public final class Demo implements AutoCloseable {
             servers.forEach(TdsTestServer::close);
             vertx.close().await(10, TimeUnit.SECONDS);
             throw e;
+        }
+    }
+
+    /**
+     * The agent's running-requests polls of the hour or two before {@code until}, replayed through its own probe at the
+     * instants it would have made them: so that it measures the CPU of the backups and restores the story says it saw
+     * run, the same way it does live (one query a poll, the request's {@code cpu_time} growing). What those polls
+     * return is dropped, as nothing was listening then; the probe remembers the requests they saw, and hands on what it
+     * measured when its first real cycle reads the backup history and sees the last restore gone.
+     */
+    static void replay(JdbcSqlInstanceProbe probe, SimulatedServer server, ReplayClock clock, Instant until,
+            Duration step) {
+        try {
+            for (Instant poll : server.replayPolls(until, step)) {
+                clock.replay(poll);
+                probe.probe(EnumSet.of(SqlSection.RUNNING_BACKUPS), null);
+            }
+        } finally {
+            clock.live();
         }
     }
 

@@ -21,9 +21,11 @@ import java.util.Map;
  *   <li>{@code demo-sql-qat01} (Xeon with two QAT 4xxx, SQL Server 2022 Enterprise, hardware mode): the nightly
  *       window creeps 2 minutes a night toward business hours, driven by {@code Sales}; {@code SalesDW} moved from
  *       MS_XPRESS (499.6 s) to QAT_DEFLATE (238.6 s) two weeks ago, {@code Archive} to a share barely gained
- *       (19 min against 18);</li>
+ *       (19 min against 18), but this morning's copy-only tests of {@code Archive} show QAT_DEFLATE at 43 % of
+ *       MS_XPRESS's CPU (Intel's figure for QAT) at the same speed, and {@code SalesDW} is being restored as a check;</li>
  *   <li>{@code demo-sql-amd01} (AMD EPYC with an Intel NIC, Standard edition, QAT in software mode): the full of
- *       {@code Warehouse} running now is predicted to spill past opening;</li>
+ *       {@code Warehouse} running now is predicted to spill past opening, and tonight's copy-only tests of
+ *       {@code Reports} show QAT_DEFLATE in software mode costing 60 % more CPU than MS_XPRESS;</li>
  *   <li>{@code demo-sql-ag01} and {@code demo-sql-ag02}: availability group {@code ag-orders}; last night's
  *       copy-only full on the secondary ran 35 minutes into business hours.</li>
  * </ul>
@@ -39,6 +41,7 @@ final class DemoFleet {
     /** Nights of history before today; the lookback the analysis uses is 60 days. */
     static final int NIGHTS = 45;
     private static final long MB = 1 << 20;
+    private static final long GB = 1L << 30;
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyyMMdd");
 
     /** One host of the fleet: its simulated registry, its SQL Server instance and its calendar's group. */
@@ -48,11 +51,14 @@ final class DemoFleet {
     final ZoneOffset businessHours;
     final ZoneOffset beforeOpening;
     final List<Member> members;
+    /** The "now" the story is told relative to: the agents' first real poll comes after it. */
+    final Instant createdAt;
 
-    private DemoFleet(ZoneOffset businessHours, ZoneOffset beforeOpening, List<Member> members) {
+    private DemoFleet(ZoneOffset businessHours, ZoneOffset beforeOpening, List<Member> members, Instant createdAt) {
         this.businessHours = businessHours;
         this.beforeOpening = beforeOpening;
         this.members = List.copyOf(members);
+        this.createdAt = createdAt;
     }
 
     static DemoFleet at(Clock clock) {
@@ -64,7 +70,7 @@ final class DemoFleet {
                 new Member(amdHost(), amdServer(clock, night), BEFORE_OPENING),
                 new Member(agHost("demo-sql-ag01"), agServer(clock, day, "demo-sql-ag01", true), BUSINESS_HOURS),
                 new Member(agHost("demo-sql-ag02"), agServer(clock, day, "demo-sql-ag02", false), BUSINESS_HOURS));
-        return new DemoFleet(day, night, members);
+        return new DemoFleet(day, night, members, now);
     }
 
     /** A whole-hour offset at which the local time now is within half an hour of {@code hour}:00. */
@@ -128,12 +134,48 @@ final class DemoFleet {
             backups.add(full("Archive", ARCHIVE, dwEnd, archiveEnd, 214_748_364_800L, 2.6, onQat ? "QAT_DEFLATE" : "MS_XPRESS",
                     "\\\\demo-nas01\\backup\\demo-sql-qat01\\Archive_FULL_" + DAY.format(evening) + ".bak"));
         }
+        // this morning the DBA backed Archive up by hand, COPY_ONLY to the share, three times with each algorithm: the same
+        // 19 and 18 minutes, and QAT_DEFLATE at 43 % of MS_XPRESS's CPU (Intel's headline for QAT's offload)
+        LocalDateTime trial = trialStart(clock, zone);
+        String share = "\\\\demo-nas01\\backup\\demo-sql-qat01\\Archive_COPY_";
+        backups.addAll(trial(trial, "Archive", ARCHIVE, 214_748_364_800L, 2.6, "MS_XPRESS", 19 * 60, 8.0, "QAT_DEFLATE",
+                18 * 60, 8.0 * 0.43, share));
+        // and SalesDW's last full is being restored as a check, ending just before the agent's first poll
+        LocalDateTime now = clock.instant().atOffset(zone).toLocalDateTime().withNano(0);
+        Backup lastDw = backups.stream().filter(b -> b.database().equals("SalesDW") && !b.finish().isAfter(now))
+                .max(java.util.Comparator.comparing(Backup::finish)).orElseThrow();
         return new SimulatedServer("demo-sql-qat01", "PROD", zone, clock, "16.0.4135.4",
                 server("16.0.4135.4", "Enterprise Edition: Core-based Licensing (64-bit)", 3, "DEMO-SQL-QAT01", false),
                 configuration(true, 2),
                 List.of(accelerator("HARDWARE", "HARDWARE_MODE_ENTERPRISE_SKU", 1)),
                 databases(List.of("Sales", SALES, "SalesDW", SALES_DW, "Archive", ARCHIVE), "SIMPLE"),
-                List.of(), List.of(), backups);
+                List.of(), List.of(), backups)
+                .restore(new SimulatedServer.Restore("SalesDW_Verify", now.minusMinutes(9), now.minusSeconds(20), 900, lastDw));
+    }
+
+    /** When the hand-made tests began: about two and a quarter hours before now, so that they ended before it. */
+    private static LocalDateTime trialStart(Clock clock, ZoneOffset zone) {
+        return clock.instant().atOffset(zone).toLocalDateTime().withNano(0).minusMinutes(135);
+    }
+
+    /**
+     * Six COPY_ONLY fulls of one database a minute apart, alternating {@code a} and {@code b}, each taking its seconds and
+     * costing its CPU seconds per GB ({@code cpuA}, {@code cpuB}): what a DBA trying an algorithm out runs by hand. The
+     * agent's polls see them run.
+     */
+    private static List<Backup> trial(LocalDateTime start, String database, String guid, long size, double ratio, String a,
+            long secondsA, double cpuA, String b, long secondsB, double cpuB, String path) {
+        List<Backup> out = new ArrayList<>();
+        LocalDateTime at = start;
+        for (int i = 0; i < 6; i++) {
+            boolean first = i % 2 == 0;
+            long seconds = (first ? secondsA : secondsB) + i / 2 * 7;
+            double cpuPerSecond = (first ? cpuA : cpuB) * 1000 * size / GB / seconds;
+            out.add(new Backup(database, guid, "D", true, at, at.plusSeconds(seconds), size, (long) (size / ratio),
+                    first ? a : b, 2, path + (i + 1) + ".bak", cpuPerSecond, true));
+            at = at.plusSeconds(seconds + 60);
+        }
+        return out;
     }
 
     private static SimulatedServer amdServer(Clock clock, ZoneOffset zone) {
@@ -150,6 +192,10 @@ final class DemoFleet {
             backups.add(full("Warehouse", WAREHOUSE, start, start.plusMinutes(minutes), 2_400L * 1024 * MB, 2.7,
                     "QAT_DEFLATE", disk("Warehouse", evening)));
         }
+        // tonight the DBA tried MS_XPRESS against the software QAT_DEFLATE on Reports by hand: about as fast, and
+        // QAT_DEFLATE in software mode costs 60 % more CPU
+        backups.addAll(trial(trialStart(clock, zone), "Reports", REPORTS, 96L * 1024 * MB, 3.0, "MS_XPRESS", 1170, 6.0,
+                "QAT_DEFLATE", 1200, 6.0 * 1.6, "D:\\Backup\\Reports\\Reports_COPY_"));
         return new SimulatedServer("demo-sql-amd01", "PROD", zone, clock, "16.0.4135.4",
                 server("16.0.4135.4", "Standard Edition (64-bit)", 2, "DEMO-SQL-AMD01", false),
                 configuration(true, 2),

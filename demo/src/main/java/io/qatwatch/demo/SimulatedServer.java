@@ -25,10 +25,35 @@ import java.util.regex.Pattern;
  */
 final class SimulatedServer {
 
-    /** One backup set: its database, type, when (server local time), how big, compressed how and written where. */
+    /**
+     * One backup set: its database, type, when (server local time), how big, compressed how and written where; while it
+     * runs, its request's {@code cpu_time} grows by {@code cpuMsPerSecond} each second; {@code observed}: the agent's
+     * polls saw it run (the demo replays them at start, see {@link #replayPolls}).
+     */
     record Backup(String database, String databaseGuid, String type, boolean copyOnly, LocalDateTime start,
-            LocalDateTime finish, long sizeBytes, long compressedBytes, String algorithm, int deviceType, String path) {
+            LocalDateTime finish, long sizeBytes, long compressedBytes, String algorithm, int deviceType, String path,
+            double cpuMsPerSecond, boolean observed) {
+
+        /** A backup of the history, from before the agent ran: no poll saw it. */
+        Backup(String database, String databaseGuid, String type, boolean copyOnly, LocalDateTime start, LocalDateTime finish,
+                long sizeBytes, long compressedBytes, String algorithm, int deviceType, String path) {
+            this(database, databaseGuid, type, copyOnly, start, finish, sizeBytes, compressedBytes, algorithm, deviceType, path,
+                    UNOBSERVED_CPU_MS_PER_SECOND, false);
+        }
     }
+
+    /**
+     * A RESTORE DATABASE the agent's polls see run (msdb's restorehistory records no duration) of the backup set
+     * {@code source}; its {@code cpu_time} grows by {@code cpuMsPerSecond}.
+     */
+    record Restore(String database, LocalDateTime start, LocalDateTime finish, double cpuMsPerSecond, Backup source) {
+    }
+
+    /** The {@code cpu_time} growth of a running backup the demo tells nothing about: one core's worth. */
+    static final double UNOBSERVED_CPU_MS_PER_SECOND = 1000;
+    /** {@code SERVERPROPERTY('ProcessID')} of every simulated instance. */
+    private static final int PROCESS_ID = 4242;
+    private static final Pattern RESTORES_AFTER = Pattern.compile("restore_history_id > (\\d+)");
 
     private static final Pattern PAGE_SIZE = Pattern.compile("TOP \\((\\d+)\\)");
     private static final Pattern AFTER = Pattern.compile("backup_set_id > (\\d+)");
@@ -47,6 +72,7 @@ final class SimulatedServer {
     private final List<Map<String, Object>> replicas;
     /** In the order msdb numbers them: by finish. */
     private final List<Backup> backups;
+    private final List<Restore> restores = new ArrayList<>();
 
     SimulatedServer(String host, String instance, ZoneOffset offset, Clock clock, String productVersion,
             Map<String, Object> serverProperties, List<Map<String, Object>> configuration,
@@ -72,6 +98,46 @@ final class SimulatedServer {
         return backups;
     }
 
+    /** Adds a restore this instance runs (in msdb's restorehistory once it has finished). */
+    SimulatedServer restore(Restore restore) {
+        restores.add(restore);
+        return this;
+    }
+
+    List<Restore> restores() {
+        return List.copyOf(restores);
+    }
+
+    /**
+     * The instants before {@code until} at which the agent, polling every {@code step} on a grid ending half a step before
+     * {@code until}, would have seen an observed backup or restore run, and the poll after each such one: replayed through
+     * the agent's probe at start so that its own request tracking measures their CPU. A restore still running at the last
+     * of them is seen to end by the agent's first real poll, which hands it on.
+     */
+    List<Instant> replayPolls(Instant until, Duration step) {
+        List<Instant[]> runs = new ArrayList<>();
+        for (Backup b : backups) {
+            if (b.observed()) {
+                runs.add(new Instant[] {b.start().toInstant(offset), b.finish().toInstant(offset)});
+            }
+        }
+        restores.forEach(r -> runs.add(new Instant[] {r.start().toInstant(offset), r.finish().toInstant(offset)}));
+        Instant first = runs.stream().map(r -> r[0]).min(Instant::compareTo).orElse(until);
+        List<Instant> polls = new ArrayList<>();
+        for (Instant t = until.minus(step.dividedBy(2)); !t.isBefore(first); t = t.minus(step)) {
+            Instant poll = t;
+            Instant previous = t.minus(step);
+            if (runs.stream().anyMatch(r -> runsAt(r, poll) || runsAt(r, previous))) {
+                polls.add(0, poll);
+            }
+        }
+        return polls;
+    }
+
+    private static boolean runsAt(Instant[] run, Instant t) {
+        return !run[0].isAfter(t) && run[1].isAfter(t);
+    }
+
     /** The scenario the TDS test server answers with for this instance. */
     Scenario scenario() {
         Scenario s = Scenario.named("demo " + host + "/" + instance).productVersion(productVersion);
@@ -86,10 +152,15 @@ final class SimulatedServer {
         fixed(s, "asymmetric-keys.sql", List.of());
         // SQL Server Agent runs, with no job the demo shows; msdb holds no restore; no Ola Hallengren CommandLog (Msg 208)
         fixed(s, "agent-status.sql", List.of(Map.of("engine_edition", serverProperties.get("engine_edition"), "agent_xps", 1)));
-        for (String empty : List.of("agent-jobs.sql", "agent-schedules.sql", "job-history.sql", "job-history-latest.sql",
-                "restore-history.sql", "restore-history-latest.sql")) {
+        for (String empty : List.of("agent-jobs.sql", "agent-schedules.sql", "job-history.sql", "job-history-latest.sql")) {
             fixed(s, empty, List.of());
         }
+        List<Column> restored = QueryColumns.of("restore-history.sql");
+        s.answer("restore-history.sql", sql -> TdsResponse.rows(restored, rows(restored, restoreHistory(sql))));
+        List<Column> latestRestore = QueryColumns.of("restore-history-latest.sql");
+        s.answer("restore-history-latest.sql", sql -> TdsResponse.rows(latestRestore, rows(latestRestore, List.of(
+                java.util.Collections.singletonMap(latestRestore.get(0).name(), finishedRestores().isEmpty() ? null
+                        : (Object) finishedRestores().size())))));
         List<Column> history = QueryColumns.of("backup-history-2022.sql");
         s.answer("backup-history-2022.sql", sql -> TdsResponse.rows(history, historyPage(sql, history)));
         List<Column> running = QueryColumns.of("running-backups.sql");
@@ -167,35 +238,96 @@ final class SimulatedServer {
         return r;
     }
 
-    /** What sys.dm_exec_requests shows now: the backups between their start and finish, or the one row saying none runs. */
+    /** The restores that have finished by now, numbered as msdb's restorehistory does: by finish. */
+    private List<Restore> finishedRestores() {
+        Instant now = clock.instant();
+        return restores.stream().filter(r -> !r.finish().toInstant(offset).isAfter(now))
+                .sorted(Comparator.comparing(Restore::finish)).toList();
+    }
+
+    /** restorehistory joined with the backup set restored, above the agent's mark. */
+    private List<Map<String, Object>> restoreHistory(String sql) {
+        Matcher after = RESTORES_AFTER.matcher(sql);
+        int from = after.find() ? Integer.parseInt(after.group(1)) : 0;
+        List<Restore> finished = finishedRestores();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int id = from + 1; id <= finished.size(); id++) {
+            Restore r = finished.get(id - 1);
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("restore_history_id", id);
+            row.put("destination_database_name", r.database());
+            row.put("restore_date", r.finish().toString());
+            row.put("restore_type", "D");
+            row.put("source_server", serverProperties.get("server_name"));
+            row.put("source_database", r.source().database());
+            row.put("source_database_guid", r.source().databaseGuid());
+            row.put("family_guid", r.source().databaseGuid());
+            row.put("backup_finish_date", r.source().finish().toString());
+            row.put("time_zone", offset.getTotalSeconds() / 900);
+            row.put("backup_type", r.source().type());
+            row.put("server_utc_offset_minutes", offset.getTotalSeconds() / 60);
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    /**
+     * What sys.dm_exec_requests shows now: the backups and restores between their start and finish, each request's
+     * {@code cpu_time} grown with its run, or the one row saying none runs.
+     */
     List<Map<String, Object>> running() {
         Instant now = clock.instant();
         List<Map<String, Object>> rows = new ArrayList<>();
         int session = 61;
         for (Backup b : backups) {
-            Instant start = b.start().toInstant(offset);
-            Instant finish = b.finish().toInstant(offset);
-            if (!start.isAfter(now) && finish.isAfter(now)) {
-                long elapsed = Duration.between(start, now).toMillis();
-                long total = Duration.between(start, finish).toMillis();
-                Map<String, Object> r = permissionRow();
-                r.put("session_id", session++);
-                r.put("command", b.type().equals("L") ? "BACKUP LOG" : "BACKUP DATABASE");
-                r.put("database_name", b.database());
-                r.put("start_time", b.start().toString());
-                r.put("percent_complete", (float) (100.0 * elapsed / total));
-                r.put("total_elapsed_time", elapsed);
-                r.put("estimated_completion_time", total - elapsed);
+            Map<String, Object> r = request(session, b.type().equals("L") ? "BACKUP LOG" : "BACKUP DATABASE", b.database(),
+                    b.start(), b.finish(), b.cpuMsPerSecond(), now);
+            if (r != null) {
                 rows.add(r);
+                session++;
+            }
+        }
+        for (Restore restore : restores) {
+            Map<String, Object> r = request(session, "RESTORE DATABASE", restore.database(), restore.start(), restore.finish(),
+                    restore.cpuMsPerSecond(), now);
+            if (r != null) {
+                rows.add(r);
+                session++;
             }
         }
         return rows.isEmpty() ? List.of(permissionRow()) : rows;
+    }
+
+    /** One request's row at {@code now}, or null when it does not run then. */
+    private Map<String, Object> request(int session, String command, String database, LocalDateTime startLocal,
+            LocalDateTime finishLocal, double cpuMsPerSecond, Instant now) {
+        Instant start = startLocal.toInstant(offset);
+        Instant finish = finishLocal.toInstant(offset);
+        if (start.isAfter(now) || !finish.isAfter(now)) {
+            return null;
+        }
+        long elapsed = Duration.between(start, now).toMillis();
+        long total = Duration.between(start, finish).toMillis();
+        long cpu = Math.round(cpuMsPerSecond * elapsed / 1000.0);
+        Map<String, Object> r = permissionRow();
+        r.put("session_id", session);
+        r.put("command", command);
+        r.put("database_name", database);
+        r.put("start_time", startLocal.toString());
+        r.put("percent_complete", (float) (100.0 * elapsed / total));
+        r.put("total_elapsed_time", elapsed);
+        r.put("estimated_completion_time", total - elapsed);
+        r.put("request_cpu_ms", cpu);
+        // the session ran its login's own small queries before the BACKUP or RESTORE statement
+        r.put("session_cpu_ms", cpu + 15);
+        return r;
     }
 
     private Map<String, Object> permissionRow() {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("can_see_all_sessions", 1);
         r.put("server_utc_offset_minutes", offset.getTotalSeconds() / 60);
+        r.put("process_id", PROCESS_ID);
         return r;
     }
 }

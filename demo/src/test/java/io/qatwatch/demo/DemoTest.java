@@ -1,6 +1,7 @@
 package io.qatwatch.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.vertx.core.json.JsonArray;
@@ -76,6 +77,21 @@ class DemoTest {
         assertThat(rules.get("demo-sql-ag02")).as("%s", rules).contains("backup-window-breach");
         assertThat(rules.get("demo-sql-amd01")).as("%s", rules).contains("backup-window-spill-forecast", "licence-risk");
         assertThat(rules.values().stream().flatMap(List::stream)).doesNotContain("backup-missing", "agent-silent");
+    }
+
+    @Test
+    void theCpuTheAgentsMeasuredMakesQatHardwareCheaperAndQatSoftwareCostlier() throws Exception {
+        Map<String, JsonObject> rows = new JsonArray(api("/api/v1/compression")).stream().map(JsonObject.class::cast)
+                .collect(Collectors.toMap(r -> r.getString("host") + " " + r.getString("database") + " " + r.getString("target"),
+                        r -> r));
+        JsonObject archive = rows.get("demo-sql-qat01 Archive UNC");
+        assertThat(archive.getString("verdict")).as("%s", archive).isEqualTo("CHEAPER");
+        assertThat(archive.getDouble("cpuGainPercent")).as("Intel's 43 %% of the CPU").isCloseTo(57.0, within(0.5));
+        JsonObject reports = rows.get("demo-sql-amd01 Reports LOCAL");
+        assertThat(reports.getString("verdict")).as("%s", reports).isEqualTo("COSTLIER");
+        assertThat(reports.getDouble("cpuGainPercent")).isCloseTo(-60.0, within(0.5));
+        assertThat(rulesByHost().get("demo-sql-amd01")).as("the software mode's cost, said").contains("qat-no-gain");
+        assertThat(rulesByHost().get("demo-sql-qat01")).as("a CPU gain is a gain").doesNotContain("qat-no-gain");
     }
 
     @Test
@@ -175,8 +191,12 @@ class DemoTest {
         String compression = dom.substring(dom.indexOf("<section id=\"compression\">"));
         assertThat(compression).containsPattern("data-host=\"demo-sql-qat01\">.*?SalesDW</a> <span class=\"muted\">PROD</span>"
                         + ".*?MS_XPRESS: \\d+, 8 min 19\\.6 s.*?QAT_DEFLATE \\(HARDWARE\\): \\d+, 3 min 58\\.6 s.*?>FASTER</span>")
-                .containsPattern("Archive</a> <span class=\"muted\">PROD</span>.*?MS_XPRESS: \\d+, 19 min.*?QAT_DEFLATE \\(HARDWARE\\): "
-                        + "\\d+, 18 min.*?>NO_GAIN</span>");
+                .containsPattern("Archive</a> <span class=\"muted\">PROD</span>.*?MS_XPRESS: \\d+ \\(3 copy-only\\), 19 min.*?"
+                        + "QAT_DEFLATE \\(HARDWARE\\): \\d+ \\(3 copy-only\\), 18 min.*?>CHEAPER</span>");
+        assertThat(dom.substring(dom.indexOf("<table class=\"cards\" id=\"compression-fleet\">")).split("</table>")[0])
+                .as("the fleet table counts the CPU verdicts, in words").contains(">as fast, cheaper in CPU</th>",
+                        ">no gain, costlier in CPU</th>", "data-label=\"as fast, cheaper in CPU\">1</td>",
+                        "data-label=\"no gain, costlier in CPU\">1</td>");
         assertThat(dom).doesNotContain("<script");
     }
 

@@ -124,6 +124,12 @@ class StatusPageFlowTest {
         signIn(demo.operatorToken());
         assertThat(chromium.driver().findElement(By.cssSelector("header")).getText()).contains("signed in as demo-operator");
         looksRight("fleet");
+        assertThat(chromium.driver().findElement(By.id("compression-fleet")).getText()).as("the CPU verdicts, in words")
+                .contains("as fast, cheaper in CPU", "no gain, costlier in CPU");
+        assertThat(chromium.driver().findElements(By.cssSelector(
+                "article.host-compression[data-host='demo-sql-qat01'] tr[data-verdict='CHEAPER']"))).as("Archive").hasSize(1);
+        assertThat(chromium.driver().findElements(By.cssSelector(
+                "article.host-compression[data-host='demo-sql-amd01'] tr[data-verdict='COSTLIER']"))).as("Reports").hasSize(1);
         assertThat(chromium.driver().findElements(By.cssSelector("article.alert.group[data-rule='qat-restore-risk']")))
                 .as("the restore-risk alerts of one host share one card").isNotEmpty();
 
