@@ -90,6 +90,9 @@ class DemoTest {
         JsonObject reports = rows.get("demo-sql-amd01 Reports LOCAL");
         assertThat(reports.getString("verdict")).as("%s", reports).isEqualTo("COSTLIER");
         assertThat(reports.getDouble("cpuGainPercent")).isCloseTo(-60.0, within(0.5));
+        JsonObject salesDwQat = rows.get("demo-sql-qat01 SalesDW LOCAL").getJsonArray("algorithms").stream()
+                .map(JsonObject.class::cast).filter(a -> "QAT_DEFLATE".equals(a.getString("algorithm"))).findFirst().orElseThrow();
+        assertThat(salesDwQat.getInteger("restores")).as("the restore check the agent saw run: %s", salesDwQat).isEqualTo(1);
         assertThat(rulesByHost().get("demo-sql-amd01")).as("the software mode's cost, said").contains("qat-no-gain");
         assertThat(rulesByHost().get("demo-sql-qat01")).as("a CPU gain is a gain").doesNotContain("qat-no-gain");
     }
