@@ -13,6 +13,7 @@ import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.store.TokenStore.Kind;
 import io.qatwatch.collector.analysis.FleetStates;
 import io.qatwatch.collector.analysis.RestorePlans;
+import io.qatwatch.collector.analysis.RestoreSpeeds;
 import io.qatwatch.collector.web.AcceleratorTimeline;
 import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
@@ -476,8 +477,9 @@ public final class CollectorServer extends VerticleBase {
             json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
             return;
         }
+        Instant since = clock.instant().minus(java.time.Duration.ofDays(settings.lookbackDays()));
         readWorker.executeBlocking(() -> {
-            CompressionQuery.Page page = query.page(latest);
+            CompressionQuery.Page page = query.page(latest, RestoreSpeeds.of(store.observedRestores(since)));
             return Map.entry(page, ReportJson.toPrettyString(page.rows()));
         }, false).onSuccess(done -> {
             CompressionQuery.Page page = done.getKey();
