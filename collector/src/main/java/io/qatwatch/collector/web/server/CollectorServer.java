@@ -95,6 +95,7 @@ public final class CollectorServer extends VerticleBase {
     private WorkerExecutor storeWorker;
     private WorkerExecutor readWorker;
     private HttpServer server;
+    private ConnectionLimits connections;
 
     /**
      * What the server takes from the configuration: where it listens, TLS, ingest limits, and the minutes after
@@ -214,7 +215,8 @@ public final class CollectorServer extends VerticleBase {
 
         // per connection: HTTP/1.1 only (one request at a time; no HTTP/2 upgrade and its many streams), a request
         // line of at most 4 KiB and headers of at most 8 KiB, a complete request head within
-        // ingest.headerTimeoutSeconds, and closed when silent that long
+        // ingest.headerTimeoutSeconds, and closed when silent that long; at most listen.maxConnections held
+        // (ConnectionLimits), and listen.maxConnectionsPerAddress from one address
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(settings.listen().host())
                 .setPort(settings.listen().port())
@@ -229,7 +231,11 @@ public final class CollectorServer extends VerticleBase {
                     .setKeyPath(settings.tls().keyFile().toString()));
         }
         settings.listen().plainTextWarning(settings.tls()).ifPresent(LOG::warn);
+        connections = new ConnectionLimits(settings.listen().maxConnections(), settings.listen().maxConnectionsPerAddress());
         return vertx.createHttpServer(options).connectionHandler(connection -> {
+                    if (!connections.admit(connection)) {
+                        return;
+                    }
                     ambiguous.watch(connection, options);
                     deadline.opened(connection);
                 }).invalidRequestHandler(this::invalidRequest)
@@ -275,6 +281,7 @@ public final class CollectorServer extends VerticleBase {
         readWorker.executeBlocking(() -> {
             PrometheusText out = new PrometheusText();
             metrics.writeTo(out);
+            connections.writeTo(out);
             StoreHealth.writeTo(out, condition);
             influxMetrics.writeTo(out);
             fleetMetrics(out, now);
