@@ -115,12 +115,13 @@ public final class DrillDownViews {
                 .filter(r -> r.instance().equalsIgnoreCase(snapshot.name()) && r.comparison().database().equalsIgnoreCase(name))
                 .map(StatusViews::row).toList();
         List<AlertsView.ActiveAlert> active = s.alerts() == null ? List.of() : s.alerts().active();
+        Instant since = now.minus(Duration.ofDays(LOOKBACK_DAYS));
+        var plan = io.qatwatch.collector.analysis.RestorePlans.read(s.store(), hostName, snapshot.name(), name, since);
         return Optional.of(new DatabaseView(now, hostName, snapshot.name(), name, databaseFacts(info), backups, LOOKBACK_DAYS,
                 mine == null ? ZoneOffset.UTC : mine.zone(), compression, restore, replicas(s.store(), hostName, snapshot.name(), info),
                 alertsOn(active, hostName, snapshot.name(), name),
-                io.qatwatch.collector.analysis.RestorePlans.read(s.store(), hostName, snapshot.name(), name,
-                        now.minus(Duration.ofDays(LOOKBACK_DAYS))).map(io.qatwatch.collector.web.RestorePlanJson::of)
-                        .map(io.qatwatch.collector.web.RestorePlanJson::plan).orElse(null)));
+                plan.map(io.qatwatch.collector.web.RestorePlanJson::of).map(io.qatwatch.collector.web.RestorePlanJson::plan).orElse(null),
+                plan.isEmpty() ? null : io.qatwatch.collector.analysis.RestoreEstimates.read(s.store(), plan.get(), since, latest)));
     }
 
     /** The active alerts on a host (and, when given, its instance and database), most severe first. */
