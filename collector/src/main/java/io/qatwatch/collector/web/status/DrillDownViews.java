@@ -47,6 +47,9 @@ public final class DrillDownViews {
     private DrillDownViews() {
     }
 
+    /** The most resolved alerts the host page lists. */
+    public static final int RESOLVED_LIMIT = 50;
+
     /** The host page's view; empty when the store does not know the host. */
     public static Optional<HostView> host(Sources s, String host, Instant now) throws Exception {
         Optional<FleetRow> found = s.store().fleetRow(host);
@@ -73,7 +76,10 @@ public final class DrillDownViews {
         FleetCompression latest = s.compression() == null ? null : s.compression().latest();
         List<StatusView.HostCompression> compression = latest == null ? List.of()
                 : StatusViews.compression(latest, Set.of(row.host())).hosts();
-        return Optional.of(new HostView(now, hostRow, facts(row), databases, alertsOn(active, row.host(), null, null),
+        List<HostView.ResolvedAlert> resolved = s.alerts() == null ? List.of() : s.alerts().resolved(row.host(), RESOLVED_LIMIT)
+                .stream().map(a -> new HostView.ResolvedAlert(a.rule(), a.severity(), a.instance(), a.database(), a.summary(),
+                        a.since(), a.resolvedAt())).toList();
+        return Optional.of(new HostView(now, hostRow, facts(row), databases, alertsOn(active, row.host(), null, null), resolved,
                 s.windows() == null ? List.of() : s.windows().lastNights(now, Set.of(row.host())),
                 compression.isEmpty() ? null : compression.get(0),
                 s.silences().stream().filter(x -> x.host() == null || x.host().isBlank()
