@@ -19,12 +19,23 @@ import java.util.List;
  * @param alerts      the active alerts about it, most severe first
  * @param restorePlan how it restores now across its replicas ({@code /api/v1/databases/.../restore-plan}'s plan);
  *                    null when no replica holds a full backup with LSNs
+ * @param restoreEstimate how long that plan would take to restore (the API's {@code restoreEstimate}); null without a plan
  */
 public record DatabaseView(Instant renderedAt, String host, String instance, String database, List<StatusView.Fact> facts,
                            List<BackupRecord> backups, int lookbackDays, ZoneId zone,
                            List<StatusView.CompressionRow> compression, StatusView.RestoreTest restoreTest,
                            List<Replica> replicas, List<StatusView.ActiveAlert> alerts,
-                           io.qatwatch.collector.web.RestorePlanJson.Plan restorePlan) {
+                           io.qatwatch.collector.web.RestorePlanJson.Plan restorePlan,
+                           io.qatwatch.collector.analysis.RestoreEstimate restoreEstimate) {
+
+    /** Without a restore estimate. */
+    public DatabaseView(Instant renderedAt, String host, String instance, String database, List<StatusView.Fact> facts,
+                        List<BackupRecord> backups, int lookbackDays, ZoneId zone, List<StatusView.CompressionRow> compression,
+                        StatusView.RestoreTest restoreTest, List<Replica> replicas, List<StatusView.ActiveAlert> alerts,
+                        io.qatwatch.collector.web.RestorePlanJson.Plan restorePlan) {
+        this(renderedAt, host, instance, database, facts, backups, lookbackDays, zone, compression, restoreTest, replicas, alerts,
+                restorePlan, null);
+    }
 
     public DatabaseView {
         facts = List.copyOf(facts);
