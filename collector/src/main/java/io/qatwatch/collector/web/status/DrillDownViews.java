@@ -114,7 +114,8 @@ public final class DrillDownViews {
                 alertsOn(active, hostName, snapshot.name(), name),
                 io.qatwatch.collector.analysis.RestorePlans.read(s.store(), hostName, snapshot.name(), name,
                         now.minus(Duration.ofDays(LOOKBACK_DAYS))).map(io.qatwatch.collector.web.RestorePlanJson::of)
-                        .map(io.qatwatch.collector.web.RestorePlanJson::plan).orElse(null)));
+                        .map(io.qatwatch.collector.web.RestorePlanJson::plan).orElse(null),
+                DatabaseEventsSection.events(s.store(), hostName, snapshot.name(), name, now.minus(Duration.ofDays(LOOKBACK_DAYS)))));
     }
 
     /** The active alerts on a host (and, when given, its instance and database), most severe first. */
