@@ -117,6 +117,7 @@ public final class AnalysisBenchmark {
         List<Cycle> cycles = minutes(store, fleet, evaluator, log, (cycle, evaluation) -> {
             if (cycle.name().equals("cold")) {
                 heap[0] = heapAfterGc() - heapBefore;
+                histogram();
                 evaluation.alerts().forEach(a -> alerts.merge(a.rule(), 1L, Long::sum));
                 errors.putAll(evaluation.ruleErrors());
             }
@@ -220,6 +221,25 @@ public final class AnalysisBenchmark {
             try (var files = Files.walk(dir)) {
                 files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
+        }
+    }
+
+    /**
+     * With {@code -Dqatwatch.bench.histogram=FILE}, the live heap's class histogram (as {@code jcmd GC.class_histogram})
+     * written to FILE while the stage holds the cold evaluation: what the held heap is made of.
+     */
+    private static void histogram() {
+        String file = System.getProperty("qatwatch.bench.histogram");
+        if (file == null) {
+            return;
+        }
+        try {
+            Object text = ManagementFactory.getPlatformMBeanServer().invoke(
+                    new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+                    new Object[] {new String[0]}, new String[] {String[].class.getName()});
+            Files.writeString(Path.of(file), String.valueOf(text));
+        } catch (Exception e) {
+            throw new IllegalStateException("class histogram for " + file + " failed: " + e, e);
         }
     }
 

@@ -40,7 +40,11 @@ public record CollectorConfig(ListenConfig listen, TlsConfig tls, IngestConfig i
 
     /** This config listening on {@code host:port} (tests and {@code qatwatch up}). */
     public CollectorConfig withListen(String host, int port) {
-        return new CollectorConfig(new ListenConfig(host, port), tls, ingest, retention, statusPage, influx, alerts, store, evaluation);
+        return new CollectorConfig(listen.at(host, port), tls, ingest, retention, statusPage, influx, alerts, store, evaluation);
+    }
+
+    public CollectorConfig withListen(ListenConfig newListen) {
+        return new CollectorConfig(newListen, tls, ingest, retention, statusPage, influx, alerts, store, evaluation);
     }
 
     public CollectorConfig withStatusPage(String publicUrl) {

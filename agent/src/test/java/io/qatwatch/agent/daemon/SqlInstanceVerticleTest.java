@@ -127,9 +127,11 @@ class SqlInstanceVerticleTest {
             HighWaterMarks marks = new HighWaterMarks(data.resolve("marks"));
             marks.put("PROD", HighWaterMarks.History.RESTORES, 3);
             deploy(new JdbcSqlInstanceProbe(settings, Clock.systemUTC()), marks);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (server.batches().stream().filter(b -> b.contains("-- qatwatch query: job-history.sql")).count() < 2
-                    && System.nanoTime() < deadline) {
+            // The second cycle's job-history read asks above the first one's mark, and is sent only after that mark is
+            // on disk (the cursor advances before the next cycle starts): wait for that batch itself, with room for a
+            // loaded machine (two cycles of JDBC logins and queries once took more than 20 s under a load of 16).
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (server.batches().stream().noneMatch(b -> b.contains("h.instance_id > 88212")) && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             assertThat(new HighWaterMarks(data.resolve("marks")).of("PROD"))

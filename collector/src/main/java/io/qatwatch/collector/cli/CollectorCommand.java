@@ -8,9 +8,11 @@ import io.qatwatch.collector.ConfigLoader;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -44,8 +46,14 @@ public final class CollectorCommand implements Callable<Integer> {
     static int runUntilStopped(CollectorConfig cfg, Path dataDir) throws InterruptedException {
         Vertx vertx = Vertx.vertx();
         Collector collector;
+        Duration startWait = StartTimeout.of(cfg, dataDir);
         try {
-            collector = AlertStage.startCollector(vertx, cfg, dataDir, Clock.systemUTC()).await(60, TimeUnit.SECONDS);
+            collector = AlertStage.startCollector(vertx, cfg, dataDir, Clock.systemUTC())
+                    .await(startWait.toSeconds(), TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            System.err.println("collector: " + StartTimeout.exceeded(startWait));
+            vertx.close();
+            return 1;
         } catch (Exception e) {
             System.err.println("collector: could not start on " + cfg.listen().host() + ":" + cfg.listen().port()
                     + ": " + e.getMessage());

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -67,9 +69,14 @@ public final class UpCommand implements Callable<Integer> {
                 .withStatusPage("http://127.0.0.1:" + port + "/");
         Vertx vertx = Vertx.vertx();
         Collector collector;
+        Duration startWait = StartTimeout.of(config, dataDir);
         try {
             collector = AlertStage.startCollector(vertx, config, dataDir, Clock.systemUTC())
-                    .await(60, TimeUnit.SECONDS);
+                    .await(startWait.toSeconds(), TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            System.err.println("up: the collector " + StartTimeout.exceeded(startWait));
+            vertx.close();
+            return 1;
         } catch (Exception e) {
             System.err.println("up: the collector could not start on 127.0.0.1:" + port + ": " + e.getMessage()
                     + (e.getMessage() != null && e.getMessage().contains("in use")

@@ -27,6 +27,11 @@ public final class InfluxSink implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(InfluxSink.class);
     private static final Duration FIRST_RETRY = Duration.ofMillis(500);
+    /**
+     * While InfluxDB is down, points gather this long (or up to a batch) before they go to the spool: one file per
+     * report would be one file system block per few points, and tens of thousands of files in an hour.
+     */
+    private static final long SPOOL_LINGER_NANOS = Duration.ofSeconds(1).toNanos();
     private static final Supplier<List<String>> STOP = List::of;
 
     private final InfluxWriter writer;
@@ -47,6 +52,7 @@ public final class InfluxSink implements AutoCloseable {
     private volatile boolean healthy = true;
     private Duration retryDelay = FIRST_RETRY;
     private long nextAttemptNanos;
+    private long pendingSinceNanos;
 
     /**
      * @param spoolDir     directory of the on-disk spool (created; batches left by an earlier run are written first)
@@ -110,9 +116,11 @@ public final class InfluxSink implements AutoCloseable {
                         next = queue.poll();
                     }
                 }
-                if (!pending.isEmpty()) {
+                if (!pending.isEmpty() && (stopping || healthy || pending.size() >= batchPoints
+                        || System.nanoTime() - pendingSinceNanos >= SPOOL_LINGER_NANOS)) {
                     List<String> batch = new ArrayList<>(pending.subList(0, Math.min(batchPoints, pending.size())));
                     pending.subList(0, batch.size()).clear();
+                    pendingSinceNanos = System.nanoTime();
                     deliver(batch, stopping);
                 }
                 if (!stopping) {
@@ -129,6 +137,9 @@ public final class InfluxSink implements AutoCloseable {
 
     private void encode(Supplier<List<String>> next, List<String> pending) {
         try {
+            if (pending.isEmpty()) {
+                pendingSinceNanos = System.nanoTime();
+            }
             pending.addAll(next.get());
         } catch (RuntimeException e) {
             encodeFailures.incrementAndGet();
@@ -136,8 +147,17 @@ public final class InfluxSink implements AutoCloseable {
         }
     }
 
-    /** Writes now, unless InfluxDB is known down (backing off) or older points wait in the spool: then spools. */
+    /**
+     * Writes now, unless InfluxDB is known down (backing off) or older points wait in the spool: then spools. With
+     * InfluxDB answering again, the oldest spooled batches that the new one would push out of a full spool are
+     * written first rather than dropped.
+     */
     private void deliver(List<String> batch, boolean stopping) {
+        while (!stopping && !spool.isEmpty() && !spool.hasRoomFor(batch) && System.nanoTime() >= nextAttemptNanos) {
+            if (!writeOldestSpooled()) {
+                break;
+            }
+        }
         if (stopping || !spool.isEmpty() || System.nanoTime() < nextAttemptNanos || attempt(batch) == Outcome.RETRY) {
             toSpool(batch);
         }
@@ -145,20 +165,29 @@ public final class InfluxSink implements AutoCloseable {
 
     private void drainSpool() {
         while (!spool.isEmpty() && System.nanoTime() >= nextAttemptNanos && queue.isEmpty()) {
-            PointSpool.Batch oldest = spool.oldest();
-            List<String> lines;
-            try {
-                lines = spool.read(oldest);
-            } catch (IOException e) {
-                LOG.error("influx: spooled batch {} unreadable, dropped: {}", oldest.file(), e.toString());
-                removeFromSpool(oldest);
-                continue;
-            }
-            if (attempt(lines) == Outcome.RETRY) {
+            if (!writeOldestSpooled()) {
                 return;
             }
-            removeFromSpool(oldest);
         }
+    }
+
+    /** Writes the oldest spooled batch and forgets it; false when the write failed and is to be retried. */
+    private boolean writeOldestSpooled() {
+        PointSpool.Batch oldest = spool.oldest();
+        List<String> lines;
+        try {
+            lines = spool.read(oldest);
+        } catch (IOException e) {
+            LOG.error("influx: spooled batch {} unreadable, {} points dropped: {}", oldest.file(), oldest.points(), e.toString());
+            spoolDropped += oldest.points();
+            removeFromSpool(oldest);
+            return true;
+        }
+        if (attempt(lines) == Outcome.RETRY) {
+            return false;
+        }
+        removeFromSpool(oldest);
+        return true;
     }
 
     /** What became of one write. */

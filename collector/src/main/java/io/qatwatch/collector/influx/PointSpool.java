@@ -16,8 +16,9 @@ import java.util.stream.Stream;
 
 /**
  * Points InfluxDB could not take, on disk until it can: one file per batch ({@code <seq>-<points>.lp}), written
- * whole and renamed into place, so a crash leaves whole batches. Bounded in bytes: appending past the bound
- * drops the oldest batches and counts their points. Used by one thread (the sink's worker).
+ * whole and renamed into place, so a crash leaves whole batches. Bounded in bytes: a batch with no room beside the
+ * others drops the oldest batches before it is written, and counts their points. Used by one thread (the sink's
+ * worker).
  */
 final class PointSpool {
 
@@ -59,9 +60,26 @@ final class PointSpool {
         }
     }
 
-    /** Appends a batch, dropping the oldest while the spool is over its bound. */
+    /** Whether {@code lines} can be appended without dropping a batch. */
+    boolean hasRoomFor(List<String> lines) {
+        return bytes + encode(lines).length <= maxBytes;
+    }
+
+    private static byte[] encode(List<String> lines) {
+        return (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Appends a batch, first dropping the oldest batches that the bound has no room for beside it, so the files on
+     * disk never exceed the bound (unless one batch alone does: then it is kept alone).
+     */
     void append(List<String> lines) throws IOException {
-        byte[] content = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] content = encode(lines);
+        while (!batches.isEmpty() && bytes + content.length > maxBytes) {
+            Batch oldest = batches.peekFirst();
+            remove(oldest);
+            droppedPoints += oldest.points;
+        }
         long seq = nextSeq++;
         Path file = dir.resolve(String.format("%016d-%d.lp", seq, lines.size()));
         Path tmp = dir.resolve(file.getFileName() + ".tmp");
@@ -70,11 +88,6 @@ final class PointSpool {
         batches.addLast(new Batch(file, seq, lines.size(), content.length));
         bytes += content.length;
         points += lines.size();
-        while (bytes > maxBytes && batches.size() > 1) {
-            Batch oldest = batches.peekFirst();
-            remove(oldest);
-            droppedPoints += oldest.points;
-        }
     }
 
     /** The oldest batch, or null when the spool is empty. */

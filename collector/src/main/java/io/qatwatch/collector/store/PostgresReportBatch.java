@@ -120,6 +120,7 @@ final class PostgresReportBatch {
         upsertInstances(c, batch, snapshots);
         int[] newBackups = insertBackups(c, batch.size(), snapshots);
         storeJobActivity(c, snapshots);
+        storeObservedRestores(c, snapshots);
         PreparedStatement counts = null;
         try {
             for (int i : fresh) {
@@ -376,6 +377,19 @@ final class PostgresReportBatch {
                 u.addBatch();
             }
             u.executeBatch();
+        }
+    }
+
+    /** The observed restores of every instance in one batch; one stored before (a re-sent report's) is skipped. */
+    private static void storeObservedRestores(Connection c, List<Snapshot> snapshots) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(RestoresTable.INSERT)) {
+            int rows = 0;
+            for (Snapshot x : snapshots) {
+                rows += RestoresTable.add(s, x.host(), x.snap());
+            }
+            if (rows > 0) {
+                s.executeBatch();
+            }
         }
     }
 

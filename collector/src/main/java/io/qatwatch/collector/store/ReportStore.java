@@ -182,8 +182,16 @@ public interface ReportStore {
     }
 
     /**
-     * Deletes backups, job runs, CommandLog rows and restores started before {@code backupsBefore}, and report ids
-     * received before {@code reportIdsBefore}.
+     * The RESTORE requests agents saw run and end (issue 30) that started at or after {@code since}, by host, instance and
+     * start, each with the backup set it restored where the store can tell. The default (a store that keeps none) has none.
+     */
+    default List<RestoreObservation> observedRestores(Instant since) throws Exception {
+        return List.of();
+    }
+
+    /**
+     * Deletes backups, job runs, CommandLog rows, restores and observed restores started before {@code backupsBefore},
+     * and report ids received before {@code reportIdsBefore}.
      */
     int prune(Instant backupsBefore, Instant reportIdsBefore) throws Exception;
 }

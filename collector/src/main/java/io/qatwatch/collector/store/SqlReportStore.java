@@ -267,6 +267,7 @@ public final class SqlReportStore implements ReportStore {
             db.migrate("backups-indexes", INDEX_STEPS);
             db.migrate(BackupsTable.CHAIN_AND_CPU_COMPONENT, BackupsTable.chainAndCpuSteps(kind));
             db.migrate(BackupsTable.SET_UUID_COMPONENT, BackupsTable.setUuidSteps());
+            db.migrate(RestoresTable.COMPONENT, RestoresTable.steps(kind));
             return;
         }
         db.migrate("reports", List.of(String.join(";\n", """
@@ -438,6 +439,7 @@ public final class SqlReportStore implements ReportStore {
         db.migrate("backups-indexes", INDEX_STEPS);
         db.migrate(BackupsTable.CHAIN_AND_CPU_COMPONENT, BackupsTable.chainAndCpuSteps(kind));
         db.migrate(BackupsTable.SET_UUID_COMPONENT, BackupsTable.setUuidSteps());
+        db.migrate(RestoresTable.COMPONENT, RestoresTable.steps(kind));
     }
 
     @Override
@@ -600,6 +602,11 @@ public final class SqlReportStore implements ReportStore {
             upsertInstance(c, in.host(), snapshot, in.sections().instances().get(i), in.receivedAt());
             newBackups += insertBackups(c, in.host(), snapshot);
             storeJobActivity(c, in.host(), snapshot, in.sections().instances().get(i));
+            if (snapshot.observedRestores() != null && !snapshot.observedRestores().isEmpty()) {
+                PreparedStatement restores = statement(c, RestoresTable.INSERT);
+                RestoresTable.add(restores, in.host(), snapshot);
+                restores.executeBatch();
+            }
         }
         if (newBackups != carried) {
             // some were stored before (a resent backup): the row counts the new ones
@@ -1520,6 +1527,11 @@ public final class SqlReportStore implements ReportStore {
     }
 
     @Override
+    public List<RestoreObservation> observedRestores(Instant since) throws SQLException, IOException {
+        return db.read(c -> RestoresTable.read(c, since));
+    }
+
+    @Override
     public int prune(Instant backupsBefore, Instant reportIdsBefore) throws SQLException, IOException {
         if (!onlyWriter) {
             // every collector prunes on its own hour; one at a time, and the others find little left to delete
@@ -1546,7 +1558,8 @@ public final class SqlReportStore implements ReportStore {
                 deleted += s.executeUpdate();
             }
             for (String history : List.of("DELETE FROM job_runs WHERE started_at < ?",
-                    "DELETE FROM command_log WHERE started_at < ?", "DELETE FROM restores WHERE restored_at < ?")) {
+                    "DELETE FROM command_log WHERE started_at < ?", "DELETE FROM restores WHERE restored_at < ?",
+                    RestoresTable.PRUNE)) {
                 try (PreparedStatement s = c.prepareStatement(history)) {
                     s.setLong(1, backupsBefore.toEpochMilli());
                     deleted += s.executeUpdate();

@@ -2,6 +2,7 @@ package io.qatwatch.collector.web;
 
 import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.analysis.FleetCompression.Row;
+import io.qatwatch.collector.analysis.RestoreSpeeds;
 import io.qatwatch.collector.compression.AlgorithmStats;
 import io.qatwatch.collector.compression.Comparison;
 import io.qatwatch.collector.compression.Verdict;
@@ -77,6 +78,11 @@ public record CompressionQuery(String host, String instance, String database, Ve
 
     /** The rows of {@code compression} this query matches, one page of them in the API's shape. */
     public Page page(FleetCompression compression) {
+        return page(compression, RestoreSpeeds.NONE);
+    }
+
+    /** As {@link #page(FleetCompression)}, each algorithm with its host's restore speed from {@code restores}. */
+    public Page page(FleetCompression compression, RestoreSpeeds restores) {
         Pattern h = compile(host);
         Pattern i = compile(instance);
         Pattern d = compile(database);
@@ -89,7 +95,7 @@ public record CompressionQuery(String host, String instance, String database, Ve
         }
         List<Map<String, Object>> out = new ArrayList<>();
         for (int n = offset; n < matching.size() && n < (long) offset + limit; n++) {
-            out.add(json(matching.get(n)));
+            out.add(json(matching.get(n), restores));
         }
         CompressionQuery next = (long) offset + limit < matching.size()
                 ? new CompressionQuery(host, instance, database, verdict, limit, offset + limit) : null;
@@ -108,8 +114,13 @@ public record CompressionQuery(String host, String instance, String database, Ve
         return q.toString();
     }
 
-    /** One row as docs/collector.md documents it. */
+    /** One row as docs/collector.md documents it, without restore speeds. */
     public static Map<String, Object> json(Row r) {
+        return json(r, RestoreSpeeds.NONE);
+    }
+
+    /** One row as docs/collector.md documents it; {@code restores} gives each algorithm's restore speed on the row's host. */
+    public static Map<String, Object> json(Row r, RestoreSpeeds restores) {
         Comparison c = r.comparison();
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("host", r.host());
@@ -141,6 +152,10 @@ public record CompressionQuery(String host, String instance, String database, Ve
             a.put("medianCpuSecondsPerGb", s.cpuSecondsPerGb() == null ? null : round(s.cpuSecondsPerGb().median(), 3));
             a.put("cpuSecondsPerGbIqr", s.cpuSecondsPerGb() == null ? null
                     : List.of(round(s.cpuSecondsPerGb().q1(), 3), round(s.cpuSecondsPerGb().q3(), 3)));
+            // restores of this host from backups of this algorithm and target (issue 30)
+            java.util.Optional<RestoreSpeeds.Speed> restore = restores.of(r.host(), s.method().algorithm(), c.target());
+            a.put("restores", restore.map(RestoreSpeeds.Speed::restores).orElse(0));
+            a.put("medianRestoreMbps", restore.map(x -> round(x.medianMbps(), 2)).orElse(null));
             a.put("latestFinish", s.latest());
             a.put("verdict", e.judgement() == null ? null : e.judgement().verdict().name());
             a.put("speedGainPercent", e.judgement() == null ? null : round(e.judgement().speedGainPercent(), 1));

@@ -13,6 +13,7 @@ import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.store.TokenStore.Kind;
 import io.qatwatch.collector.analysis.FleetStates;
 import io.qatwatch.collector.analysis.RestorePlans;
+import io.qatwatch.collector.analysis.RestoreSpeeds;
 import io.qatwatch.collector.web.AcceleratorTimeline;
 import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
@@ -95,6 +96,7 @@ public final class CollectorServer extends VerticleBase {
     private WorkerExecutor storeWorker;
     private WorkerExecutor readWorker;
     private HttpServer server;
+    private ConnectionLimits connections;
 
     /**
      * What the server takes from the configuration: where it listens, TLS, ingest limits, and the minutes after
@@ -218,7 +220,8 @@ public final class CollectorServer extends VerticleBase {
 
         // per connection: HTTP/1.1 only (one request at a time; no HTTP/2 upgrade and its many streams), a request
         // line of at most 4 KiB and headers of at most 8 KiB, a complete request head within
-        // ingest.headerTimeoutSeconds, and closed when silent that long
+        // ingest.headerTimeoutSeconds, and closed when silent that long; at most listen.maxConnections held
+        // (ConnectionLimits), and listen.maxConnectionsPerAddress from one address
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(settings.listen().host())
                 .setPort(settings.listen().port())
@@ -233,7 +236,11 @@ public final class CollectorServer extends VerticleBase {
                     .setKeyPath(settings.tls().keyFile().toString()));
         }
         settings.listen().plainTextWarning(settings.tls()).ifPresent(LOG::warn);
+        connections = new ConnectionLimits(settings.listen().maxConnections(), settings.listen().maxConnectionsPerAddress());
         return vertx.createHttpServer(options).connectionHandler(connection -> {
+                    if (!connections.admit(connection)) {
+                        return;
+                    }
                     ambiguous.watch(connection, options);
                     deadline.opened(connection);
                 }).invalidRequestHandler(this::invalidRequest)
@@ -279,6 +286,7 @@ public final class CollectorServer extends VerticleBase {
         readWorker.executeBlocking(() -> {
             PrometheusText out = new PrometheusText();
             metrics.writeTo(out);
+            connections.writeTo(out);
             StoreHealth.writeTo(out, condition);
             influxMetrics.writeTo(out);
             fleetMetrics(out, now);
@@ -501,8 +509,9 @@ public final class CollectorServer extends VerticleBase {
             json(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field()));
             return;
         }
+        Instant since = clock.instant().minus(java.time.Duration.ofDays(settings.lookbackDays()));
         readWorker.executeBlocking(() -> {
-            CompressionQuery.Page page = query.page(latest);
+            CompressionQuery.Page page = query.page(latest, RestoreSpeeds.of(store.observedRestores(since)));
             return Map.entry(page, ReportJson.toPrettyString(page.rows()));
         }, false).onSuccess(done -> {
             CompressionQuery.Page page = done.getKey();
