@@ -84,7 +84,7 @@ final class PostgresReportBatch {
     }
 
     /**
-     * Stores {@code batch} (sorted by host and report id) in one transaction on {@code c}; null when a statement
+     * Stores {@code batch} (sorted by host, creation and report id) in one transaction on {@code c}; null when a statement
      * failed (everything rolled back): a report of the batch is refused, which one only a report-by-report store tells.
      *
      * @throws SQLException when the database cannot be reached ({@link Database#unavailable}): no report can be stored

@@ -479,7 +479,10 @@ public final class SqlReportStore implements ReportStore {
             order.add(i);
         }
         if (!onlyWriter) {
+            // by host (the rows' lock order), then in the order the reports were made, so that an instance's change
+            // history (configuration, accelerators, databases) compares each report with the one before it
             order.sort(java.util.Comparator.comparing((Integer i) -> batch.get(i).host())
+                    .thenComparing(i -> batch.get(i).report().createdAt())
                     .thenComparing(i -> batch.get(i).report().reportId()));
         }
         List<Incoming> sorted = order.stream().map(batch::get).toList();
