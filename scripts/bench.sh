@@ -3,7 +3,9 @@
 #
 #   scripts/bench.sh                 full run (about 30 minutes on 2 cores; run it on a quiet machine)
 #   scripts/bench.sh --quick         smoke run of about a minute: proves the harness, figures mean nothing
-#   scripts/bench.sh --only ingest   one part: ingest, analysis, growth, jmh (comma-separated)
+#   scripts/bench.sh --only ingest   one part: ingest, analysis, growth, jmh, stalled, pages (comma-separated)
+#   scripts/bench.sh --only pages    status pages (fleet, host, database) of a 10,000-instance store: p50/p99 ms of each,
+#                                    goal under 200 ms; --quick: 200 instances x 7 nights, 10 requests per page
 #   scripts/bench.sh --only collectors   ingest into 1, 2 and 3 collectors on PostgreSQL against 1 on SQLite: starts
 #                                    its own PostgreSQL 15 (Debian's postgresql package) on a loopback port, fsync on
 #   scripts/bench.sh --only fleet100k    100,000 instances x 30 nights over 3 collectors on one PostgreSQL (its own, as

@@ -26,12 +26,12 @@ import picocli.CommandLine.Spec;
 public final class BenchMain implements Callable<Integer> {
 
     private static final Set<String> PARTS = Set.of("ingest", "analysis", "growth", "jmh", "stalled", "collectors",
-            "fleet100k");
+            "fleet100k", "pages");
 
     @Option(names = "--only", split = ",", paramLabel = "PART",
-            description = "Parts to run, comma-separated: ingest, analysis, growth, jmh, stalled, collectors, fleet100k "
+            description = "Parts to run, comma-separated: ingest, analysis, growth, jmh, stalled, pages, collectors, fleet100k "
                     + "(default: all but collectors and fleet100k, which need --pg-url; scripts/bench.sh provides it).")
-    List<String> only = List.of("ingest", "analysis", "growth", "jmh", "stalled");
+    List<String> only = List.of("ingest", "analysis", "growth", "jmh", "stalled", "pages");
 
     @Option(names = "--pg-url", description = "Collectors: a PostgreSQL database the bench may empty (schema bench).")
     String pgUrl;
@@ -101,6 +101,15 @@ public final class BenchMain implements Callable<Integer> {
 
     @Option(names = "--fleet-collectors", description = "Fleet100k: collectors sharing the store (default 3).")
     Integer fleetCollectors;
+
+    @Option(names = "--pages-instances", description = "Pages: instances in the store (default 10000; quick 200).")
+    Integer pagesInstances;
+
+    @Option(names = "--pages-nights", description = "Pages: nights of history per instance (default 30; quick 7).")
+    Integer pagesNights;
+
+    @Option(names = "--pages-repeats", description = "Pages: timed requests per page (default 100; quick 10).")
+    Integer pagesRepeats;
 
     @Option(names = "--server-jvm", description = "JVM options of the server processes (default: the launcher's collector "
             + "options, '${DEFAULT-VALUE}').", defaultValue = "-Xms64m -XX:MaxRAMPercentage=25 -XX:+UseG1GC -XX:G1PeriodicGCInterval=60000 -XX:+ExplicitGCInvokesConcurrent -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true")
@@ -174,6 +183,11 @@ public final class BenchMain implements Callable<Integer> {
                     or(fleetSizes, quick ? List.of(100, 1000) : List.of(1000, 10_000, 100_000)),
                     or(nights, quick ? 7 : 14), jvm, work.resolve("growth"), Duration.ofSeconds(quick ? 3 : 15)));
             md.append("#### Growth with fleet size\n\n").append(growth.markdown(growth.run(log))).append('\n');
+        }
+        if (only.contains("pages")) {
+            PagesBenchmark pages = new PagesBenchmark(new PagesBenchmark.Settings(or(pagesInstances, quick ? 200 : 10_000),
+                    or(pagesNights, quick ? 7 : 30), or(pagesRepeats, quick ? 10 : 100), jvm, work.resolve("pages")));
+            md.append("#### Status pages at fleet size\n\n").append(pages.markdown(pages.run(log))).append('\n');
         }
         if (only.contains("collectors")) {
             if (pgUrl == null || pgPasswordFile == null) {

@@ -182,7 +182,7 @@ public final class GrowthBenchmark {
      * How long after start the collector's first alert evaluation (which loads the whole fleet's history) is
      * visible: the windows endpoint answers 404 until then. Null when it did not come within the limit.
      */
-    private static Duration awaitFirstEvaluation(HttpClient http, ServerProcess server, String token)
+    static Duration awaitFirstEvaluation(HttpClient http, ServerProcess server, String token)
             throws InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + WINDOWS))
                 .timeout(Duration.ofMinutes(1)).header("Authorization", "Bearer " + token).GET().build();
@@ -256,7 +256,7 @@ public final class GrowthBenchmark {
     }
 
     /** Reads a body to its end without keeping it (a status page of 100,000 hosts is hundreds of MB). */
-    private static long drain(InputStream body) throws IOException {
+    static long drain(InputStream body) throws IOException {
         try (InputStream in = body) {
             byte[] buffer = new byte[64 * 1024];
             long total = 0;

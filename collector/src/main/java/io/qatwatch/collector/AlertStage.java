@@ -141,6 +141,17 @@ public final class AlertStage {
             }
 
             @Override
+            public List<ResolvedAlert> resolved(String host, int limit) throws Exception {
+                AlertService s = service;
+                if (s == null) {
+                    return List.of();
+                }
+                return sharedAlerts != null
+                        ? sharedAlerts.readResolvedAlerts(host, limit).stream().map(AlertViews::resolved).toList()
+                        : AlertViews.alerts(s, clock).resolved(host, limit);
+            }
+
+            @Override
             public List<ChannelHealth> channels() {
                 AlertService s = service;
                 return s == null ? List.of() : AlertViews.alerts(s, clock).channels();

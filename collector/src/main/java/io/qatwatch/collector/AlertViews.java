@@ -37,6 +37,11 @@ public final class AlertViews {
             }
 
             @Override
+            public List<AlertsView.ResolvedAlert> resolved(String host, int limit) {
+                return service.resolvedAlerts(host, limit).stream().map(AlertViews::resolved).toList();
+            }
+
+            @Override
             public List<AlertsView.ChannelHealth> channels() {
                 List<AlertsView.ChannelHealth> out = new ArrayList<>();
                 service.channelHealth().forEach((name, h) -> out.add(new AlertsView.ChannelHealth(name, h.delivered(),
@@ -53,6 +58,12 @@ public final class AlertViews {
                 r.alert().host(), r.alert().instance(), r.alert().database(), r.alert().summary(),
                 r.alert().details(), r.since(), r.silenced(), service.flapping(r),
                 ack == null ? null : new AlertsView.Acknowledged(ack.by(), ack.at(), ack.note(), ack.expiresAt()));
+    }
+
+    /** One resolved alert as the status page lists it. */
+    static AlertsView.ResolvedAlert resolved(AlertRecord r) {
+        return new AlertsView.ResolvedAlert(r.id(), r.alert().rule(), r.alert().severity().label(), r.alert().host(),
+                r.alert().instance(), r.alert().database(), r.alert().summary(), r.since(), r.resolvedAt());
     }
 
     /** One alert with its history, acknowledgements and notes, over the alert service. */

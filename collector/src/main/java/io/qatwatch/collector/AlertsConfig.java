@@ -68,6 +68,10 @@ public record AlertsConfig(
             if (g.hosts().isEmpty() && g.instances().isEmpty() && g.tags().isEmpty()) {
                 problems.add("alerts.hostGroups[" + i + "]: matches nothing; give hosts, instances or tags");
             }
+            if (g.rtoMinutes() != null && g.rtoMinutes() < 1) {
+                problems.add("alerts.hostGroups[" + i + "].rtoMinutes: must be at least 1 (minutes), got " + g.rtoMinutes()
+                        + "; leave it out for no restore-time goal");
+            }
         }
         if (windows.lookbackDays() < 7) {
             problems.add("alerts.windows.lookbackDays: must be at least 7, got " + windows.lookbackDays());

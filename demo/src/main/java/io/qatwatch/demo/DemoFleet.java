@@ -155,7 +155,33 @@ final class DemoFleet {
                 configuration(true, 2),
                 List.of(accelerator("SOFTWARE", "SOFTWARE_MODE_NON_ENTERPRISE_SKU", 0)),
                 databases(List.of("Reports", REPORTS, "Warehouse", WAREHOUSE), "SIMPLE"),
-                List.of(), List.of(), backups);
+                List.of(), List.of(), backups).withJobs(List.of(INDEX_OPTIMIZE, INTEGRITY_CHECK), maintenanceRuns(today));
+    }
+
+    private static final SimulatedServer.Job INDEX_OPTIMIZE = new SimulatedServer.Job("5d0c7a1e-3b2f-4c8d-9e6a-1f2b3c4d5e6f",
+            "IndexOptimize - USER_DATABASES", "Database Maintenance",
+            "EXECUTE [dbo].[IndexOptimize] @Databases = 'USER_DATABASES', @LogToTable = 'Y'");
+    private static final SimulatedServer.Job INTEGRITY_CHECK = new SimulatedServer.Job("7e1d8b2f-4c3a-4d9e-8f7b-2a3b4c5d6e7f",
+            "DatabaseIntegrityCheck - USER_DATABASES", "Database Maintenance",
+            "EXECUTE [dbo].[DatabaseIntegrityCheck] @Databases = 'USER_DATABASES', @LogToTable = 'Y'");
+
+    /**
+     * Ola Hallengren's maintenance inside the Warehouse window on demo-sql-amd01: IndexOptimize every night from 01:30,
+     * a little longer each night (the job timeline shows it growing into the backups), and DatabaseIntegrityCheck on
+     * Saturday nights from 23:30.
+     */
+    private static List<SimulatedServer.JobRun> maintenanceRuns(LocalDate today) {
+        List<SimulatedServer.JobRun> runs = new ArrayList<>();
+        for (int k = 0; k < NIGHTS; k++) {
+            LocalDate morning = today.minusDays(k);
+            LocalDateTime index = morning.atTime(1, 30);
+            runs.add(new SimulatedServer.JobRun(INDEX_OPTIMIZE, index, index.plusMinutes(70 - k)));
+            if (morning.getDayOfWeek() == java.time.DayOfWeek.SUNDAY) {
+                LocalDateTime check = morning.minusDays(1).atTime(23, 30);
+                runs.add(new SimulatedServer.JobRun(INTEGRITY_CHECK, check, check.plusMinutes(55)));
+            }
+        }
+        return runs;
     }
 
     private static SimulatedServer agServer(Clock clock, ZoneOffset zone, String host, boolean primary) {

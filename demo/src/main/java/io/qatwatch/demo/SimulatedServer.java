@@ -30,6 +30,15 @@ final class SimulatedServer {
             LocalDateTime finish, long sizeBytes, long compressedBytes, String algorithm, int deviceType, String path) {
     }
 
+    /** A SQL Server Agent job with one T-SQL step, as msdb.dbo.sysjobs and sysjobsteps hold it. */
+    record Job(String jobId, String name, String category, String command) {
+    }
+
+    /** One finished run of a job (its outcome, step 0), server local time. */
+    record JobRun(Job job, LocalDateTime start, LocalDateTime finish) {
+    }
+
+    private static final Pattern JOB_AFTER = Pattern.compile("instance_id > (\\d+)");
     private static final Pattern PAGE_SIZE = Pattern.compile("TOP \\((\\d+)\\)");
     private static final Pattern AFTER = Pattern.compile("backup_set_id > (\\d+)");
     private static final Pattern UP_TO = Pattern.compile("backup_set_id <= (\\d+)");
@@ -47,6 +56,9 @@ final class SimulatedServer {
     private final List<Map<String, Object>> replicas;
     /** In the order msdb numbers them: by finish. */
     private final List<Backup> backups;
+    private List<Job> jobs = List.of();
+    /** In the order msdb.dbo.sysjobhistory numbers them: by finish. */
+    private List<JobRun> runs = List.of();
 
     SimulatedServer(String host, String instance, ZoneOffset offset, Clock clock, String productVersion,
             Map<String, Object> serverProperties, List<Map<String, Object>> configuration,
@@ -72,6 +84,15 @@ final class SimulatedServer {
         return backups;
     }
 
+    /** This instance's Agent also runs {@code jobs} that do not back up, which ran {@code runs}; returns this. */
+    SimulatedServer withJobs(List<Job> jobs, List<JobRun> runs) {
+        this.jobs = List.copyOf(jobs);
+        List<JobRun> sorted = new ArrayList<>(runs);
+        sorted.sort(Comparator.comparing(JobRun::finish));
+        this.runs = List.copyOf(sorted);
+        return this;
+    }
+
     /** The scenario the TDS test server answers with for this instance. */
     Scenario scenario() {
         Scenario s = Scenario.named("demo " + host + "/" + instance).productVersion(productVersion);
@@ -84,12 +105,21 @@ final class SimulatedServer {
         fixed(s, "availability-databases.sql", replicas);
         fixed(s, "certificates.sql", List.of());
         fixed(s, "asymmetric-keys.sql", List.of());
-        // SQL Server Agent runs, with no job the demo shows; msdb holds no restore; no Ola Hallengren CommandLog (Msg 208)
+        // SQL Server Agent runs the jobs given (none by default); msdb holds no restore; no Ola Hallengren CommandLog (Msg 208)
         fixed(s, "agent-status.sql", List.of(Map.of("engine_edition", serverProperties.get("engine_edition"), "agent_xps", 1)));
-        for (String empty : List.of("agent-jobs.sql", "agent-schedules.sql", "job-history.sql", "job-history-latest.sql",
-                "restore-history.sql", "restore-history-latest.sql")) {
+        fixed(s, "agent-jobs.sql", jobs.stream().map(SimulatedServer::jobRow).toList());
+        for (String empty : List.of("agent-schedules.sql", "restore-history.sql", "restore-history-latest.sql")) {
             fixed(s, empty, List.of());
         }
+        List<Column> jobHistory = QueryColumns.of("job-history.sql");
+        s.answer("job-history.sql", sql -> TdsResponse.rows(jobHistory, jobHistoryPage(sql, jobHistory)));
+        List<Column> jobLatest = QueryColumns.of("job-history-latest.sql");
+        s.answer("job-history-latest.sql", sql -> {
+            int finished = jobRunsFinishedBy(clock.instant());
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put(jobLatest.get(0).name(), finished == 0 ? null : finished);
+            return TdsResponse.rows(jobLatest, rows(jobLatest, List.of(row)));
+        });
         List<Column> history = QueryColumns.of("backup-history-2022.sql");
         s.answer("backup-history-2022.sql", sql -> TdsResponse.rows(history, historyPage(sql, history)));
         List<Column> running = QueryColumns.of("running-backups.sql");
@@ -116,16 +146,69 @@ final class SimulatedServer {
         return rows;
     }
 
-    /** How many backups had finished at {@code now}: msdb numbers a set when it is written, at its finish. */
-    int finishedBy(Instant now) {
+    private static Map<String, Object> jobRow(Job j) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("job_id", j.jobId());
+        r.put("job_name", j.name());
+        r.put("category_name", j.category());
+        r.put("job_enabled", 1);
+        r.put("step_id", 1);
+        r.put("step_name", j.name());
+        r.put("subsystem", "TSQL");
+        r.put("command", j.command());
+        return r;
+    }
+
+    private int jobRunsFinishedBy(Instant now) {
+        return finishedBy(runs, JobRun::finish, now);
+    }
+
+    /** How many of {@code items}, in order of finish, had finished at {@code now} (server local times). */
+    private <T> int finishedBy(List<T> items, java.util.function.Function<T, LocalDateTime> finish, Instant now) {
         int n = 0;
-        for (Backup b : backups) {
-            if (b.finish().toInstant(offset).isAfter(now)) {
+        for (T item : items) {
+            if (finish.apply(item).toInstant(offset).isAfter(now)) {
                 break;
             }
             n++;
         }
         return n;
+    }
+
+    /** One page of job outcomes above {@code instance_id > m}, {@code TOP (n)}, finished by now, as sysjobhistory packs them. */
+    private List<List<Object>> jobHistoryPage(String sql, List<Column> columns) {
+        Matcher size = PAGE_SIZE.matcher(sql);
+        Matcher after = JOB_AFTER.matcher(sql);
+        int pageSize = size.find() ? Integer.parseInt(size.group(1)) : 1000;
+        int from = after.find() ? Integer.parseInt(after.group(1)) : 0;
+        int to = Math.min(jobRunsFinishedBy(clock.instant()), from + pageSize);
+        List<Map<String, Object>> page = new ArrayList<>();
+        for (int id = from + 1; id <= to; id++) {
+            JobRun run = runs.get(id - 1);
+            long seconds = Duration.between(run.start(), run.finish()).toSeconds();
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("instance_id", id);
+            r.put("job_id", run.job().jobId());
+            r.put("job_name", run.job().name());
+            r.put("step_id", 0);
+            r.put("step_name", "(Job outcome)");
+            r.put("sql_message_id", 0);
+            r.put("sql_severity", 0);
+            r.put("message", "The job succeeded.  The Job was invoked by Schedule 1 (nightly).  The last step to run was step 1.");
+            r.put("run_status", 1);
+            // run_date yyyymmdd, run_time and run_duration HHMMSS, packed as integers
+            r.put("run_date", run.start().getYear() * 10_000 + run.start().getMonthValue() * 100 + run.start().getDayOfMonth());
+            r.put("run_time", run.start().getHour() * 10_000 + run.start().getMinute() * 100 + run.start().getSecond());
+            r.put("run_duration", (int) (seconds / 3600 * 10_000 + seconds / 60 % 60 * 100 + seconds % 60));
+            r.put("server_utc_offset_minutes", offset.getTotalSeconds() / 60);
+            page.add(r);
+        }
+        return rows(columns, page);
+    }
+
+    /** How many backups had finished at {@code now}: msdb numbers a set when it is written, at its finish. */
+    int finishedBy(Instant now) {
+        return finishedBy(backups, Backup::finish, now);
     }
 
     /** One keyset page as the agent asks for it: {@code TOP (n)} sets above {@code backup_set_id > m}, up to its top, finished by now. */

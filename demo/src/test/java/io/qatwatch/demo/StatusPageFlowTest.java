@@ -91,6 +91,15 @@ class StatusPageFlowTest {
         }
         chromium.resize(1400, 1000);
         assertThat(chromium.seriousAccessibilityViolations()).as("axe-core on the %s page", page).isEmpty();
+        // headings in order: one h1, and no level skipped on the way down (axe counts a skip only as moderate)
+        @SuppressWarnings("unchecked")
+        List<Long> levels = (List<Long>) ((org.openqa.selenium.JavascriptExecutor) chromium.driver()).executeScript(
+                "return Array.from(document.querySelectorAll('h1,h2,h3,h4,h5,h6')).map(h => Number(h.tagName.substring(1)));");
+        assertThat(levels).as("headings of the %s page", page).startsWith(1L).filteredOn(l -> l == 1L).hasSize(1);
+        for (int i = 1; i < levels.size(); i++) {
+            assertThat(levels.get(i)).as("heading %d of the %s page after an h%d", i, page, levels.get(i - 1))
+                    .isLessThanOrEqualTo(levels.get(i - 1) + 1);
+        }
     }
 
     private String api(String path) throws Exception {
@@ -131,6 +140,17 @@ class StatusPageFlowTest {
         chromium.await(ExpectedConditions.urlToBe(base() + "/hosts/demo-sql-amd01"));
         assertThat(chromium.driver().findElement(By.cssSelector("h1")).getText()).startsWith("demo-sql-amd01");
         assertThat(chromium.driver().findElement(By.id("facts")).getText()).contains("Licence verdict");
+        // the job timeline: a backups bar per night and the maintenance jobs that ran inside the window, on their lanes
+        List<WebElement> nights = chromium.driver().findElements(By.cssSelector("svg.job-timeline rect.bar"));
+        assertThat(nights).as("a backups bar per night").hasSizeGreaterThanOrEqualTo(7);
+        List<WebElement> index = chromium.driver().findElements(By.cssSelector(
+                "svg.job-timeline rect.job-run[data-job='IndexOptimize - USER_DATABASES']"));
+        assertThat(index).as("IndexOptimize's runs inside the windows").hasSizeGreaterThanOrEqualTo(7);
+        assertThat(index.get(index.size() - 1).getRect().getWidth()).as("drawn, not a hairline").isGreaterThan(5);
+        assertThat(index.get(0).getRect().getY()).as("on the lane below the backups").isGreaterThan(nights.get(0).getRect().getY());
+        assertThat(chromium.driver().findElement(By.cssSelector("article.job-timeline .chart-legend")).getText())
+                .contains("IndexOptimize - USER_DATABASES", "DatabaseIntegrityCheck - USER_DATABASES");
+        assertThat(chromium.driver().findElement(By.id("recent-alerts")).getText()).contains("Resolved in the last 7 days");
         looksRight("host");
 
         chromium.driver().findElement(By.cssSelector("table.databases a.database-link[href$='/Warehouse']")).click();

@@ -13,19 +13,30 @@ import java.util.function.UnaryOperator;
  * instead of {@link BackupRecord}s (a fleet's weekly fulls were most of what the alert stage held): of each path (the
  * compression algorithm and target, as the rule groups them) the newest {@code kept} fulls by finish, each in four
  * longs (finish in epoch milliseconds, size in bytes, duration in milliseconds with the path's number, backup_set_id),
- * in store order (start, then backup_set_id), as the rule reads the backups. A full counts when it is a database
+ * in store order (start, then backup_set_id), as the rule reads the backups. The four are held in five ints (20
+ * bytes: the finish from the first one's, the size in units of 1,024, the remainders and path packed into one int)
+ * while every number fits, else as four longs (32 bytes); either way exactly the numbers taken. A full counts when it is a database
  * full ({@code D}), not a snapshot, and runs at least {@code minSeconds}. Times are kept to the millisecond (the store
  * keeps no finer). Not thread-safe.
  */
 public final class BaselineFulls {
 
     private static final int STRIDE = 4;
+    private static final int NARROW = 5;
     private static final int PATH_BITS = 16;
+    private static final int UNIT_BITS = 10;
+    private static final long UNIT_MASK = (1L << UNIT_BITS) - 1;
+    /** Paths the narrow form holds: 12 bits beside the two remainders. */
+    private static final int NARROW_PATHS = 1 << 12;
     private static final String[] NO_PATHS = new String[0];
 
     private final String scope;
     private String[] paths = NO_PATHS;
-    private long[] data = new long[0];
+    /** Four longs a full, once a number did not fit {@link #narrow}; null before. */
+    private long[] data;
+    private int[] narrow = new int[0];
+    /** The first finish taken: the narrow form holds finishes from it. */
+    private long base = Long.MIN_VALUE;
     private int size;
     /** The earliest finish kept: nothing to drop before it. */
     private long minFinish = Long.MAX_VALUE;
@@ -80,15 +91,7 @@ public final class BaselineFulls {
         if (at > 0 && start(at - 1) == start && setId(at - 1) == b.backupSetId()) {
             return;
         }
-        if ((size + 1) * STRIDE > data.length) {
-            data = Arrays.copyOf(data, Math.max(2, size + Math.max(2, size / 2)) * STRIDE);
-        }
-        System.arraycopy(data, at * STRIDE, data, (at + 1) * STRIDE, (size - at) * STRIDE);
-        int p = at * STRIDE;
-        data[p] = finish;
-        data[p + 1] = b.backupSizeBytes();
-        data[p + 2] = (finish - start) << PATH_BITS | path;
-        data[p + 3] = b.backupSetId();
+        put(at, finish, b.backupSizeBytes(), (finish - start) << PATH_BITS | path, b.backupSetId());
         size++;
         minFinish = Math.min(minFinish, finish);
         memoKey = null;
@@ -151,9 +154,11 @@ public final class BaselineFulls {
         for (int i = 0; i < size; i++) {
             if (!gone.test(i)) {
                 if (out != i) {
-                    System.arraycopy(data, i * STRIDE, data, out * STRIDE, STRIDE);
+                    int stride = data != null ? STRIDE : NARROW;
+                    Object array = data != null ? data : narrow;
+                    System.arraycopy(array, i * stride, array, out * stride, stride);
                 }
-                min = Math.min(min, data[out * STRIDE]);
+                min = Math.min(min, raw(out, 0));
                 out++;
             }
         }
@@ -189,7 +194,7 @@ public final class BaselineFulls {
     }
 
     public long finishMillis(int i) {
-        return data[i * STRIDE];
+        return raw(i, 0);
     }
 
     public Instant finishedAt(int i) {
@@ -197,12 +202,12 @@ public final class BaselineFulls {
     }
 
     public long sizeBytes(int i) {
-        return data[i * STRIDE + 1];
+        return raw(i, 1);
     }
 
     /** Whole seconds it ran, as {@code NightlyWindow.DatabaseBackup#durationSeconds()} counts them. */
     public long durationSeconds(int i) {
-        return Math.max(0, Math.floorDiv(data[i * STRIDE + 2] >> PATH_BITS, 1000));
+        return Math.max(0, Math.floorDiv(raw(i, 2) >> PATH_BITS, 1000));
     }
 
     /** MB/s (1 MB = 1,048,576 bytes) as {@code NightlyWindow.DatabaseBackup#throughputMbps()}: 0 for an instant one. */
@@ -213,7 +218,7 @@ public final class BaselineFulls {
 
     /** The number of its path, the same for the same path within this database. */
     public int pathOf(int i) {
-        return (int) (data[i * STRIDE + 2] & ((1 << PATH_BITS) - 1));
+        return (int) (raw(i, 2) & ((1 << PATH_BITS) - 1));
     }
 
     /** Its path: "algorithm|target" ("uncompressed" and "UNKNOWN" for none). */
@@ -222,11 +227,72 @@ public final class BaselineFulls {
     }
 
     private long start(int i) {
-        return data[i * STRIDE] - (data[i * STRIDE + 2] >> PATH_BITS);
+        return raw(i, 0) - (raw(i, 2) >> PATH_BITS);
     }
 
     private long setId(int i) {
-        return data[i * STRIDE + 3];
+        return raw(i, 3);
+    }
+
+    /**
+     * Number {@code f} of full {@code i}: 0 its finish in epoch milliseconds, 1 its size in bytes, 2 its duration in
+     * milliseconds shifted left by {@link #PATH_BITS} with its path's number, 3 its backup_set_id.
+     */
+    private long raw(int i, int f) {
+        if (data != null) {
+            return data[i * STRIDE + f];
+        }
+        int p = i * NARROW;
+        int rest = narrow[p + 4];
+        return switch (f) {
+            case 0 -> base + ((long) narrow[p] << UNIT_BITS | rest & UNIT_MASK);
+            case 1 -> (narrow[p + 1] & 0xFFFF_FFFFL) << UNIT_BITS | rest >>> UNIT_BITS & UNIT_MASK;
+            case 2 -> (long) narrow[p + 2] << PATH_BITS | rest >>> 2 * UNIT_BITS;
+            default -> narrow[p + 3];
+        };
+    }
+
+    /** Places a full at {@code at}, the later ones moved up; in longs from now on when one of its numbers does not fit ints. */
+    private void put(int at, long finish, long sizeBytes, long durationAndPath, long setId) {
+        if (base == Long.MIN_VALUE) {
+            base = finish;
+        }
+        long from = (finish - base) >> UNIT_BITS;
+        long millis = durationAndPath >> PATH_BITS;
+        long path = durationAndPath & ((1 << PATH_BITS) - 1);
+        if (data == null && (from != (int) from || sizeBytes < 0 || sizeBytes >>> UNIT_BITS > 0xFFFF_FFFFL
+                || millis != (int) millis || path >= NARROW_PATHS || setId != (int) setId)) {
+            long[] wide = new long[Math.max(2, size + 1) * STRIDE];
+            for (int i = 0; i < size; i++) {
+                for (int f = 0; f < STRIDE; f++) {
+                    wide[i * STRIDE + f] = raw(i, f);
+                }
+            }
+            data = wide;
+            narrow = null;
+        }
+        if (data != null) {
+            if ((size + 1) * STRIDE > data.length) {
+                data = Arrays.copyOf(data, Math.max(2, size + Math.max(2, size / 2)) * STRIDE);
+            }
+            System.arraycopy(data, at * STRIDE, data, (at + 1) * STRIDE, (size - at) * STRIDE);
+            int p = at * STRIDE;
+            data[p] = finish;
+            data[p + 1] = sizeBytes;
+            data[p + 2] = durationAndPath;
+            data[p + 3] = setId;
+            return;
+        }
+        if ((size + 1) * NARROW > narrow.length) {
+            narrow = Arrays.copyOf(narrow, Math.max(2, size + Math.max(2, size / 2)) * NARROW);
+        }
+        System.arraycopy(narrow, at * NARROW, narrow, (at + 1) * NARROW, (size - at) * NARROW);
+        int p = at * NARROW;
+        narrow[p] = (int) from;
+        narrow[p + 1] = (int) (sizeBytes >>> UNIT_BITS);
+        narrow[p + 2] = (int) millis;
+        narrow[p + 3] = (int) setId;
+        narrow[p + 4] = (int) ((finish - base) & UNIT_MASK | (sizeBytes & UNIT_MASK) << UNIT_BITS | path << 2 * UNIT_BITS);
     }
 
     /** The comparison class of a backup: its compression algorithm and its target kind. */

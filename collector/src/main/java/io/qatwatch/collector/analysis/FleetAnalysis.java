@@ -53,6 +53,8 @@ public final class FleetAnalysis {
     private final FleetCompression previousCompression;
     private final Function<InstanceState, DatabaseIdentities> identities;
     private final Function<InstanceState, Map<String, LogChain>> chains;
+    /** The fleet's restore speeds (issue 30): set by the alert stage from the store's observed restores; none by default. */
+    private volatile RestoreSpeeds restoreSpeeds = RestoreSpeeds.NONE;
 
     /** Analyses {@code fleet} as of {@code now}; {@code config} must have passed validation. */
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now) {
@@ -163,6 +165,17 @@ public final class FleetAnalysis {
     /** The fleet's compression comparisons, host verdicts and restore burden. */
     public FleetCompression compression() {
         return compression;
+    }
+
+    /** How fast each host restored backups, per algorithm and target: what restore-time estimates go by. */
+    public RestoreSpeeds restoreSpeeds() {
+        return restoreSpeeds;
+    }
+
+    /** Gives this analysis the restore speeds read from the store (the alert stage does, each refresh). */
+    FleetAnalysis withRestoreSpeeds(RestoreSpeeds speeds) {
+        this.restoreSpeeds = speeds;
+        return this;
     }
 
     /**

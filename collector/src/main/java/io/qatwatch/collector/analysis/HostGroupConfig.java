@@ -14,13 +14,21 @@ import java.util.regex.Pattern;
  * @param instances {@code host/instance} patterns, e.g. {@code sql-fra-01/PROD}
  * @param tags      agent tags ({@code agent.tags} in agent.yaml): {@code env=prod} (the value may be a pattern),
  *                  or a bare key such as {@code pci} for any value
+ * @param rtoMinutes the group's restore-time goal: restore-time-over-goal fires when a database's restore estimate passes
+ *                   it (issue 30); null for none
  */
-public record HostGroupConfig(String name, String calendar, List<String> hosts, List<String> instances, List<String> tags) {
+public record HostGroupConfig(String name, String calendar, List<String> hosts, List<String> instances, List<String> tags,
+                              Integer rtoMinutes) {
 
     public HostGroupConfig {
         hosts = hosts == null ? List.of() : List.copyOf(hosts);
         instances = instances == null ? List.of() : List.copyOf(instances);
         tags = tags == null ? List.of() : List.copyOf(tags);
+    }
+
+    /** A group without a restore-time goal. */
+    public HostGroupConfig(String name, String calendar, List<String> hosts, List<String> instances, List<String> tags) {
+        this(name, calendar, hosts, instances, tags, null);
     }
 
     /** True when the host, the {@code host/instance} pair (instance may be null) or a tag matches. */

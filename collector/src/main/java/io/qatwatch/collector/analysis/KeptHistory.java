@@ -36,6 +36,10 @@ final class KeptHistory {
 
     private static final String[] NO_KEYS = new String[0];
     private static final long[] NO_SIZES = new long[0];
+    /** Series numbers the narrow form of {@link Points} holds (the rest of its int is a size's remainder). */
+    private static final int SERIES_LIMIT = 1 << 21;
+    private static final int UNIT_BITS = 10;
+    private static final int UNIT_MASK = (1 << UNIT_BITS) - 1;
 
     private final String scope;
     private final NightlyWindows.Nights nights;
@@ -60,9 +64,8 @@ final class KeptHistory {
         NightlyWindow window;
         final String[] fullKeys;
         final long[] fullSizes;
-        /** Per backup: its series (high 32 bits) and duration in seconds (low 32 bits); null when no fit reads the night. */
-        long[] points;
-        long[] pointSizes;
+        /** Its backups' series, durations and sizes; null when no fit reads the night. */
+        Points points;
 
         Kept(NightlyWindow window, String[] fullKeys, long[] fullSizes) {
             this.window = window;
@@ -264,17 +267,15 @@ final class KeptHistory {
             }
             Collections.reverse(fitted);
             List<NightlyWindow> windows = new ArrayList<>(fitted.size());
-            List<long[]> points = new ArrayList<>(fitted.size());
-            List<long[]> sizes = new ArrayList<>(fitted.size());
+            List<Points> points = new ArrayList<>(fitted.size());
             for (Kept k : fitted) {
                 windows.add(k.window);
                 points.add(k.points);
-                sizes.add(k.pointSizes);
             }
             fits.put(kind, fit.withDrivers(() -> {
                 List<NightlyWindow> nightsWithBackups = new ArrayList<>(windows.size());
                 for (int n = 0; n < windows.size(); n++) {
-                    nightsWithBackups.add(materialise(scope, names, windows.get(n), points.get(n), sizes.get(n)));
+                    nightsWithBackups.add(materialise(scope, names, windows.get(n), points.get(n)));
                 }
                 return CreepAnalysis.drivers(nightsWithBackups, windows.get(0).businessStart());
             }));
@@ -290,13 +291,13 @@ final class KeptHistory {
         Kept k = fulls(w);
         k.window = w.summary();
         int n = w.backups().size();
-        k.points = new long[n];
-        k.pointSizes = new long[n];
+        long[] points = new long[2 * n];
         for (int p = 0; p < n; p++) {
             DatabaseBackup b = w.backups().get(p);
-            k.points[p] = (long) seriesOf(b) << 32 | Math.min(b.durationSeconds(), Integer.MAX_VALUE);
-            k.pointSizes[p] = b.sizeBytes();
+            points[2 * p] = (long) seriesOf(b) << 32 | Math.min(b.durationSeconds(), Integer.MAX_VALUE);
+            points[2 * p + 1] = b.sizeBytes();
         }
+        k.points = Points.of(points);
         if (!finished.isEmpty()) {
             Kept before = finished.get(finished.size() - 1);
             before.window = before.window.withoutBackups();
@@ -362,12 +363,12 @@ final class KeptHistory {
     }
 
     /** The night with a stand-in backup per point: what the creep drivers read (name, key, type, duration, size). */
-    private static NightlyWindow materialise(String scope, String[] series, NightlyWindow w, long[] points, long[] sizes) {
-        List<DatabaseBackup> backups = new ArrayList<>(points.length);
-        for (int p = 0; p < points.length; p++) {
-            int s = 3 * (int) (points[p] >>> 32);
+    private static NightlyWindow materialise(String scope, String[] series, NightlyWindow w, Points points) {
+        List<DatabaseBackup> backups = new ArrayList<>(points.size());
+        for (int p = 0; p < points.size(); p++) {
+            int s = 3 * points.series(p);
             backups.add(new DatabaseBackup(scope, series[s], series[s + 1], series[s + 2], false, Instant.EPOCH,
-                    Instant.EPOCH.plusSeconds(points[p] & 0xFFFF_FFFFL), sizes[p], null, null, null, false, false));
+                    Instant.EPOCH.plusSeconds(points.seconds(p)), points.sizeBytes(p), null, null, null, false, false));
         }
         return new NightlyWindow(w.scope(), w.morning(), w.kind(), w.businessEnd(), w.businessStart(), w.firstStart(),
                 w.lastFinish(), w.marginSeconds(), backups, w.backupCount());
@@ -381,8 +382,55 @@ final class KeptHistory {
             Kept k = finished.get(n);
             if (seen[k.window.kind().ordinal()]++ >= limit) {
                 k.points = null;
-                k.pointSizes = null;
             }
+        }
+    }
+
+    /**
+     * One finished night's backups as the creep drivers read them: each one's series, whole seconds and bytes. In three
+     * ints a backup (12 bytes: the size in units of 1,024, its remainder beside the series) while every number fits,
+     * else in two longs (16 bytes); either way exactly the numbers given.
+     */
+    private static final class Points {
+        private final int[] narrow;
+        private final long[] wide;
+
+        private Points(int[] narrow, long[] wide) {
+            this.narrow = narrow;
+            this.wide = wide;
+        }
+
+        /** From pairs of longs: the series (high 32 bits) with the seconds (low 32), then the size in bytes. */
+        static Points of(long[] wide) {
+            int n = wide.length / 2;
+            int[] narrow = new int[3 * n];
+            for (int p = 0; p < n; p++) {
+                long series = wide[2 * p] >>> 32;
+                long size = wide[2 * p + 1];
+                if (series >= SERIES_LIMIT || size < 0 || size >>> UNIT_BITS > 0xFFFF_FFFFL) {
+                    return new Points(null, wide);
+                }
+                narrow[3 * p] = (int) series << UNIT_BITS | (int) (size & UNIT_MASK);
+                narrow[3 * p + 1] = (int) wide[2 * p];
+                narrow[3 * p + 2] = (int) (size >>> UNIT_BITS);
+            }
+            return new Points(narrow, null);
+        }
+
+        int size() {
+            return narrow != null ? narrow.length / 3 : wide.length / 2;
+        }
+
+        int series(int p) {
+            return narrow != null ? narrow[3 * p] >>> UNIT_BITS : (int) (wide[2 * p] >>> 32);
+        }
+
+        long seconds(int p) {
+            return narrow != null ? narrow[3 * p + 1] & 0xFFFF_FFFFL : wide[2 * p] & 0xFFFF_FFFFL;
+        }
+
+        long sizeBytes(int p) {
+            return narrow != null ? (narrow[3 * p + 2] & 0xFFFF_FFFFL) << UNIT_BITS | narrow[3 * p] & UNIT_MASK : wide[2 * p + 1];
         }
     }
 }

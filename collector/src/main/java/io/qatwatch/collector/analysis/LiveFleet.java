@@ -270,6 +270,8 @@ public final class LiveFleet {
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet, failovers(fleet, now)), config, now, i -> slotOf.get(i).history.history(),
                 i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls, lastCompression, i -> slotOf.get(i).identities,
                 i -> slotOf.get(i).chains);
+        // a few rows (the RESTOREs the agents saw end within the lookback period): read each refresh
+        analysis.withRestoreSpeeds(RestoreSpeeds.of(store.observedRestores(since)));
         lastCompression = analysis.compression();
         return new Refresh(analysis, rebuilt, newBackups);
     }

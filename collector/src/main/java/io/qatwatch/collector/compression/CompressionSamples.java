@@ -191,22 +191,64 @@ public final class CompressionSamples {
     }
 
     /**
-     * One series' backups in start order, at most {@link #KEPT_PER_SERIES}, five longs each (40 bytes): the start
-     * (epoch milliseconds) shifted left once with the copy-only bit, the duration in milliseconds, the two sizes and the
-     * CPU milliseconds (-1 when not observed).
+     * One series' backups in start order, at most {@link #KEPT_PER_SERIES}, each five numbers: the start (epoch
+     * milliseconds) shifted left once with the copy-only bit, the duration in milliseconds, the two sizes and the CPU
+     * milliseconds (-1 when not observed). Held in six ints a backup (24 bytes: the start from the series' first, and
+     * the sizes, in units of 1,024 with the three remainders packed into one int) while every number fits, else in five
+     * longs a backup (40 bytes); either way exactly the numbers added.
      */
     private static final class Series {
-        private static final int STRIDE = 5;
+        private static final int WIDE = 5;
+        private static final int NARROW = 6;
+        private static final int UNIT_BITS = 10;
+        private static final long UNIT_MASK = (1L << UNIT_BITS) - 1;
 
-        long[] data = new long[2 * STRIDE];
+        private int[] narrow = new int[2 * NARROW];
+        private long[] wide;
+        /** The first start added: the narrow form holds starts from it. */
+        private long base = Long.MIN_VALUE;
         int size;
+
+        /** Field {@code f} (0 start and copy-only, 1 duration, 2 size, 3 compressed size, 4 CPU) of backup {@code i}. */
+        long get(int i, int f) {
+            if (wide != null) {
+                return wide[i * WIDE + f];
+            }
+            int p = i * NARROW;
+            int rest = narrow[p + 5];
+            return switch (f) {
+                case 0 -> base + ((long) narrow[p] << UNIT_BITS | rest & UNIT_MASK);
+                case 1 -> narrow[p + 1];
+                case 2 -> (narrow[p + 2] & 0xFFFF_FFFFL) << UNIT_BITS | rest >>> UNIT_BITS & UNIT_MASK;
+                case 3 -> (narrow[p + 3] & 0xFFFF_FFFFL) << UNIT_BITS | rest >>> 2 * UNIT_BITS & UNIT_MASK;
+                default -> narrow[p + 4];
+            };
+        }
+
+        /** Whether the narrow form holds these numbers exactly. */
+        private boolean fits(long m, long millis, long bytes, long compressed, long cpu) {
+            long from = (m - base) >> UNIT_BITS;
+            return from == (int) from && millis >= 0 && millis <= Integer.MAX_VALUE && bytes >= 0 && bytes >>> UNIT_BITS <= 0xFFFF_FFFFL
+                    && compressed >= 0 && compressed >>> UNIT_BITS <= 0xFFFF_FFFFL && cpu >= -1 && cpu <= Integer.MAX_VALUE;
+        }
+
+        /** From here on in five longs a backup: a number did not fit the narrow form. */
+        private void widen() {
+            long[] out = new long[Math.max(size, 2) * WIDE];
+            for (int i = 0; i < size; i++) {
+                for (int f = 0; f < WIDE; f++) {
+                    out[i * WIDE + f] = get(i, f);
+                }
+            }
+            wide = out;
+            narrow = null;
+        }
 
         boolean add(long startMillis, long millis, long bytes, long compressed, boolean copyOnly, long cpu) {
             long m = startMillis << 1 | (copyOnly ? 1 : 0);
             int at = size;
-            while (at > 0 && (data[(at - 1) * STRIDE] > m || data[(at - 1) * STRIDE] == m && data[(at - 1) * STRIDE + 1] >= millis)) {
-                int p = (at - 1) * STRIDE;
-                if (data[p] == m && data[p + 1] == millis && data[p + 2] == bytes && data[p + 3] == compressed) {
+            while (at > 0 && (get(at - 1, 0) > m || get(at - 1, 0) == m && get(at - 1, 1) >= millis)) {
+                if (get(at - 1, 0) == m && get(at - 1, 1) == millis && get(at - 1, 2) == bytes && get(at - 1, 3) == compressed) {
                     return false;
                 }
                 at--;
@@ -218,15 +260,41 @@ public final class CompressionSamples {
                 dropFirst(1);
                 at--;
             }
-            if ((size + 1) * STRIDE > data.length) {
-                data = Arrays.copyOf(data, Math.min(KEPT_PER_SERIES, size + Math.max(2, size / 2)) * STRIDE);
+            if (base == Long.MIN_VALUE) {
+                base = m;
             }
-            System.arraycopy(data, at * STRIDE, data, (at + 1) * STRIDE, (size - at) * STRIDE);
-            data[at * STRIDE] = m;
-            data[at * STRIDE + 1] = millis;
-            data[at * STRIDE + 2] = bytes;
-            data[at * STRIDE + 3] = compressed;
-            data[at * STRIDE + 4] = cpu;
+            if (wide == null && !fits(m, millis, bytes, compressed, cpu)) {
+                widen();
+            }
+            int stride = wide != null ? WIDE : NARROW;
+            int length = wide != null ? wide.length : narrow.length;
+            if ((size + 1) * stride > length) {
+                int capacity = Math.min(KEPT_PER_SERIES, size + Math.max(2, size / 2)) * stride;
+                if (wide != null) {
+                    wide = Arrays.copyOf(wide, capacity);
+                } else {
+                    narrow = Arrays.copyOf(narrow, capacity);
+                }
+            }
+            Object data = wide != null ? wide : narrow;
+            System.arraycopy(data, at * stride, data, (at + 1) * stride, (size - at) * stride);
+            if (wide != null) {
+                int p = at * WIDE;
+                wide[p] = m;
+                wide[p + 1] = millis;
+                wide[p + 2] = bytes;
+                wide[p + 3] = compressed;
+                wide[p + 4] = cpu;
+            } else {
+                int p = at * NARROW;
+                long from = m - base;
+                narrow[p] = (int) (from >> UNIT_BITS);
+                narrow[p + 1] = (int) millis;
+                narrow[p + 2] = (int) (bytes >>> UNIT_BITS);
+                narrow[p + 3] = (int) (compressed >>> UNIT_BITS);
+                narrow[p + 4] = (int) cpu;
+                narrow[p + 5] = (int) (from & UNIT_MASK | (bytes & UNIT_MASK) << UNIT_BITS | (compressed & UNIT_MASK) << 2 * UNIT_BITS);
+            }
             size++;
             return true;
         }
@@ -234,7 +302,7 @@ public final class CompressionSamples {
         /** Drops backups that started before {@code cut} (epoch milliseconds); true when any was. */
         boolean dropUpTo(long cut) {
             int n = 0;
-            while (n < size && data[n * STRIDE] >> 1 < cut) {
+            while (n < size && get(n, 0) >> 1 < cut) {
                 n++;
             }
             dropFirst(n);
@@ -243,7 +311,9 @@ public final class CompressionSamples {
 
         private void dropFirst(int n) {
             if (n > 0) {
-                System.arraycopy(data, n * STRIDE, data, 0, (size - n) * STRIDE);
+                int stride = wide != null ? WIDE : NARROW;
+                Object data = wide != null ? wide : narrow;
+                System.arraycopy(data, n * stride, data, 0, (size - n) * stride);
                 size -= n;
             }
         }
@@ -251,9 +321,8 @@ public final class CompressionSamples {
         List<Point> points() {
             List<Point> out = new ArrayList<>(size);
             for (int i = 0; i < size; i++) {
-                int p = i * STRIDE;
-                out.add(new Point(Instant.ofEpochMilli(data[p] >> 1), data[p + 1], data[p + 2], data[p + 3], (data[p] & 1) == 1,
-                        data[p + 4]));
+                long m = get(i, 0);
+                out.add(new Point(Instant.ofEpochMilli(m >> 1), get(i, 1), get(i, 2), get(i, 3), (m & 1) == 1, get(i, 4)));
             }
             return out;
         }

@@ -49,6 +49,8 @@ public final class AlertService {
     private static final Logger LOG = LoggerFactory.getLogger(AlertService.class);
     /** An alert's history (fired, resolved, acknowledged, notes, announcements) is kept this long. */
     public static final Duration KEEP_HISTORY = Duration.ofDays(90);
+    /** A resolved alert is kept this long (the resolved announcement, the host page's resolved list), then forgotten. */
+    public static final Duration KEEP_RESOLVED = Lifecycle.KEEP_RESOLVED;
     /** The most history events one answer holds. */
     static final int HISTORY_LIMIT = 500;
 
@@ -540,6 +542,15 @@ public final class AlertService {
                 .sorted(Comparator.comparing((AlertRecord r) -> r.alert().severity()).reversed()
                         .thenComparing(AlertRecord::since))
                 .toList();
+    }
+
+    /**
+     * One host's alerts that resolved and are still kept ({@link #KEEP_RESOLVED}), last resolved first, at
+     * most {@code limit}.
+     */
+    public List<AlertRecord> resolvedAlerts(String host, int limit) {
+        return alerts.values().stream().filter(r -> !r.firing() && host.equalsIgnoreCase(r.alert().host()))
+                .sorted(Comparator.comparing(AlertRecord::resolvedAt).reversed()).limit(limit).toList();
     }
 
     /** The {@code GET /api/v1/alerts} body. */

@@ -149,6 +149,15 @@ public final class AlertStore {
         return read("SELECT " + ALERT_COLUMNS + " FROM alert_state WHERE resolved_at IS NULL", AlertStore::record);
     }
 
+    /**
+     * One host's stored alerts that resolved and are still kept, last resolved first, at most {@code limit} (the host
+     * page of several collectors, whichever collector keeps the host).
+     */
+    public List<AlertRecord> readResolvedAlerts(String host, int limit) throws SQLException {
+        return read("SELECT " + ALERT_COLUMNS + " FROM alert_state WHERE host = ? AND resolved_at IS NOT NULL "
+                + "ORDER BY resolved_at DESC LIMIT ?", AlertStore::record, host, limit);
+    }
+
     /** An {@code alert_state} row as its record (not silenced: silences are applied by the service). */
     private static AlertRecord record(ResultSet rs) throws SQLException {
         String forecast = rs.getString(14);
@@ -446,13 +455,18 @@ public final class AlertStore {
         T read(ResultSet rs) throws SQLException;
     }
 
-    private <T> List<T> read(String sql, RowReader<T> reader) throws SQLException {
+    private <T> List<T> read(String sql, RowReader<T> reader, Object... parameters) throws SQLException {
         try {
             return db.read(c -> {
                 List<T> out = new ArrayList<>();
-                try (PreparedStatement s = c.prepareStatement(sql); ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        out.add(reader.read(rs));
+                try (PreparedStatement s = c.prepareStatement(sql)) {
+                    for (int i = 0; i < parameters.length; i++) {
+                        s.setObject(i + 1, parameters[i]);
+                    }
+                    try (ResultSet rs = s.executeQuery()) {
+                        while (rs.next()) {
+                            out.add(reader.read(rs));
+                        }
                     }
                 }
                 return out;

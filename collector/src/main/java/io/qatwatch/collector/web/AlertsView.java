@@ -27,6 +27,24 @@ public interface AlertsView {
 
     List<ActiveAlert> active() throws Exception;
 
+    /**
+     * An alert that fired and resolved, as long as the pipeline keeps it (a week: {@code Lifecycle.KEEP_RESOLVED}).
+     *
+     * @param since      when it started firing
+     * @param resolvedAt when the evaluation no longer found it
+     */
+    record ResolvedAlert(String id, String rule, String severity, String host, String instance, String database,
+            String summary, Instant since, Instant resolvedAt) {
+    }
+
+    /**
+     * One host's alerts that resolved lately (the pipeline keeps them a week), last resolved first, at most
+     * {@code limit}; empty when none is kept.
+     */
+    default List<ResolvedAlert> resolved(String host, int limit) throws Exception {
+        return List.of();
+    }
+
     /** How each chat channel's deliveries went (for the status page); empty when there are none. */
     default List<ChannelHealth> channels() {
         return List.of();

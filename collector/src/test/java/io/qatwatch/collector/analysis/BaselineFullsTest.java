@@ -17,6 +17,38 @@ class BaselineFullsTest {
     private static final Instant T0 = Instant.parse("2026-10-04T01:00:00Z");
 
     @Test
+    void givesBackExactlyWhatItTookInIntsAndInLongsOnceANumberDoesNotFit() {
+        // odd milliseconds and sizes, a full that finished before the first one taken; then one of 5 TiB (its size in
+        // KiB needs more than 32 bits) and one with a backup_set_id past an int: the fulls turn to longs, losing nothing
+        List<BackupRecord> fulls = new ArrayList<>();
+        fulls.add(full(7, T0.plusMillis(86_400_123), 3_600_789, 123_456_789_123L));
+        fulls.add(full(3, T0.plusMillis(1), 900_001, 3L * (1L << 30) + 7));
+        fulls.add(full(9, T0.plusMillis(2L * 86_400_000 + 999), 7_200_000, (4L << 40) - 1));
+        List<BackupRecord> wide = new ArrayList<>(fulls);
+        wide.add(full(11, T0.plusMillis(3L * 86_400_000), 8_000_000, 5L << 40));
+        wide.add(full(5_000_000_000L, T0.plusMillis(4L * 86_400_000 + 17), 1_000_333, 1L << 30));
+        for (List<BackupRecord> taken : List.of(fulls, wide)) {
+            BaselineFulls f = new BaselineFulls("sql1/MSSQLSERVER");
+            taken.forEach(b -> f.add(b, 15, 300, UnaryOperator.identity()));
+            List<String> kept = new ArrayList<>();
+            for (int i = 0; i < f.size(); i++) {
+                kept.add(f.finishMillis(i) + " " + f.sizeBytes(i) + " " + f.durationSeconds(i) + " " + f.path(i));
+            }
+            List<String> expected = taken.stream().sorted(BackupDigest.ORDER).map(b -> b.finishedAt().toEpochMilli() + " "
+                    + b.backupSizeBytes() + " " + Duration.between(b.startedAt(), b.finishedAt()).toSeconds() + " MS_XPRESS|UNC")
+                    .toList();
+            assertThat(kept).containsExactlyElementsOf(expected);
+            f.add(taken.get(0), 15, 300, UnaryOperator.identity());
+            assertThat(f.size()).as("a full already kept is not taken twice").isEqualTo(taken.size());
+        }
+    }
+
+    private static BackupRecord full(long setId, Instant start, long millis, long bytes) {
+        return new BackupRecord(setId, "Sales", "guid-sales", "D", false, start, start.plusMillis(millis), true, bytes, bytes / 3,
+                "MS_XPRESS", true, BackupRecord.NO_ENCRYPTION, null, null, "DISK", "UNC");
+    }
+
+    @Test
     void keepsTheNewestOfEachPathInStoreOrderAndForgetsItsMemoWhenTheyChange() {
         BaselineFulls f = new BaselineFulls("sql1/MSSQLSERVER");
         List<BackupRecord> weekly = new ArrayList<>();

@@ -128,6 +128,35 @@ class ComparisonsTest {
     }
 
     @Test
+    void aSeriesGivesBackExactlyTheNumbersItTookInIntsOrWhenOneDoesNotFitInLongs() {
+        // odd sizes and starts (not whole KiB, not whole seconds), an older backup after newer ones; then a full of
+        // 5 TiB and one of 30 days, which the ints cannot hold: the series turns to longs and loses nothing
+        Instant t = Instant.parse("2026-10-01T22:00:00.123Z");
+        List<BackupRecord> b = new ArrayList<>();
+        b.add(record(1, t.plusSeconds(86_400), 3_601_007, 123_456_789_123L, 41_152_263_041L));
+        b.add(record(2, t, 7_000_001, 3 * GB + 7, GB + 1));
+        b.add(record(3, t.plusSeconds(2 * 86_400).plusMillis(999), 600_000, (4L << 40) - 1, 1023));
+        List<BackupRecord> wide = new ArrayList<>(b);
+        wide.add(record(4, t.plusSeconds(3 * 86_400), 7_200_000, 5L << 40, 2L << 40));
+        wide.add(record(5, t.minusSeconds(40L * 86_400), 30L * 86_400_000, 200 * GB, 70 * GB));
+        for (List<BackupRecord> backups : List.of(b, wide)) {
+            CompressionSamples s = new CompressionSamples(60);
+            backups.forEach(r -> assertThat(s.add(r, QatModes.constant(null))).isTrue());
+            List<String> expected = backups.stream().sorted(java.util.Comparator.comparing(BackupRecord::startedAt))
+                    .map(r -> r.startedAt() + " " + java.time.Duration.between(r.startedAt(), r.finishedAt()).toMillis() + " "
+                            + r.backupSizeBytes() + " " + r.compressedSizeBytes()).toList();
+            assertThat(s.series().values().iterator().next())
+                    .extracting(p -> p.startedAt() + " " + p.millis() + " " + p.bytes() + " " + p.compressedBytes())
+                    .containsExactlyElementsOf(expected);
+        }
+    }
+
+    private static BackupRecord record(long id, Instant start, long millis, long bytes, long compressed) {
+        return new BackupRecord(id, "Dw", "guid-dw", "D", false, start, start.plusMillis(millis), true, bytes, compressed,
+                "MS_XPRESS", true, BackupRecord.NO_ENCRYPTION, null, null, "DISK", "LOCAL");
+    }
+
+    @Test
     void aBackupFasterThanAnyHostCanWriteIsNotAMeasurementAndDoesNotCount() {
         // the demo's Warehouse: 2,400 TiB (a unit too many) in 5 h 05 min came out at 137,518.2 MB/s (issue 29 item 10)
         long tib = 1L << 40;

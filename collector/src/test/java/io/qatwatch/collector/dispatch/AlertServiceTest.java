@@ -104,6 +104,15 @@ class AlertServiceTest {
         assertThat(restarted.activeAlerts()).isEmpty();
         assertThat(await(restarted.evaluate(fleet(Map.of("sql-x", back)), back.plusSeconds(60))).sent()).isEmpty();
         assertThat(server.received).hasSize(3);
+        // the host page lists it as resolved for a week, then it is forgotten
+        assertThat(restarted.resolvedAlerts("SQL-X", 50)).singleElement().satisfies(a -> {
+            assertThat(a.since()).isEqualTo(T0);
+            assertThat(a.resolvedAt()).isEqualTo(back);
+        });
+        assertThat(restarted.resolvedAlerts("sql-y", 50)).isEmpty();
+        Instant weekLater = back.plus(AlertService.KEEP_RESOLVED).plusSeconds(60);
+        await(restarted.evaluate(fleet(Map.of("sql-x", weekLater)), weekLater));
+        assertThat(restarted.resolvedAlerts("sql-x", 50)).isEmpty();
     }
 
     @Test

@@ -53,6 +53,29 @@ class AlertStoreTest {
 
     @ParameterizedTest
     @EnumSource(Database.Kind.class)
+    void aHostsResolvedAlertsReadBackLastResolvedFirstWithinTheLimit(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(kind, dir)) {
+            AlertStore store = new AlertStore(db);
+            store.migrate();
+            AlertRecord firing = missing("Sales", "Newest log backup of Sales is 3 h old");
+            AlertRecord hr = resolved(missing("HR", "Newest log backup of HR was 2 h old"), SINCE.plusSeconds(3600));
+            AlertRecord crm = resolved(missing("CRM", "Newest log backup of CRM was 4 h old"), SINCE.plusSeconds(7200));
+            AlertRecord elsewhere = new AlertRecord(new Alert("agent-silent", Severity.WARNING, "sql-b", null, null, null,
+                    "Agent on sql-b silent for 30 min", "No report.", List.of(), List.of()), SINCE, SINCE.plusSeconds(60), false);
+            store.saveAlerts(List.of(firing, hr, crm, elsewhere));
+            assertThat(store.readResolvedAlerts("sql-a", 50)).extracting(r -> r.alert().database()).containsExactly("CRM", "HR");
+            assertThat(store.readResolvedAlerts("sql-a", 1)).singleElement()
+                    .satisfies(r -> assertThat(r.resolvedAt()).isEqualTo(SINCE.plusSeconds(7200)));
+            assertThat(store.readResolvedAlerts("sql-b", 50)).extracting(r -> r.alert().rule()).containsExactly("agent-silent");
+        }
+    }
+
+    private static AlertRecord resolved(AlertRecord r, Instant at) {
+        return new AlertRecord(r.alert(), r.since(), at, false);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
     void aRestartedStoreRewritesTheTableWhole(Database.Kind kind) throws Exception {
         StoreConfig config = StoreKinds.config(kind);
         try (Database db = StoreKinds.open(config, dir)) {

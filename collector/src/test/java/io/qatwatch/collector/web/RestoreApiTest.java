@@ -1,30 +1,19 @@
 package io.qatwatch.collector.web;
 
-import static io.qatwatch.collector.testing.Restores.backup;
-import static io.qatwatch.collector.testing.Restores.history;
-import static io.qatwatch.collector.testing.Restores.instance;
-import static io.qatwatch.collector.testing.Restores.observed;
-import static io.qatwatch.collector.testing.Restores.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.store.TokenStore;
-import io.qatwatch.collector.testing.Histories;
+import io.qatwatch.collector.testing.Restores;
 import io.qatwatch.collector.testing.RunningCollector;
-import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
-import io.qatwatch.protocol.SqlInstanceSnapshot.ObservedRestore;
-import io.qatwatch.protocol.SqlInstanceSnapshot.RestoreRecord;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,52 +30,10 @@ class RestoreApiTest {
     @TempDir
     Path data;
 
-    /**
-     * Six nights on sql01/PROD: a full of Sales (100 GiB of data) each night, MS_XPRESS on the first three, QAT_DEFLATE on
-     * the last three, each QAT_DEFLATE one restored into Sales_check the next hour, in 200, 400 and 300 seconds; log
-     * backups every hour of the last night.
-     */
-    static void sixNights(RunningCollector running) throws Exception {
-        var store = running.collector().store();
-        Instant now = CLOCK.instant();
-        long lsn = 1000;
-        long id = 1;
-        long[] restoreSeconds = {200, 400, 300};
-        for (int n = 6; n >= 1; n--) {
-            Instant night = now.minus(Duration.ofDays(n)).minus(Duration.ofHours(5));
-            boolean qat = n <= 3;
-            List<BackupRecord> backups = new ArrayList<>();
-            long checkpoint = lsn + 5;
-            backups.add(backup(id++, "Sales", "D", night, 600, 100 * GIB, 40 * GIB, qat ? "QAT_DEFLATE" : "MS_XPRESS", "UNC",
-                    String.valueOf(lsn), String.valueOf(lsn + 10), String.valueOf(checkpoint), String.valueOf(checkpoint), null));
-            lsn += 10;
-            if (n == 1) {
-                for (int h = 1; h <= 4; h++) {
-                    backups.add(backup(id++, "Sales", "L", night.plus(Duration.ofHours(h)), 10, GIB, GIB / 4, "QAT_DEFLATE",
-                            "UNC", String.valueOf(lsn), String.valueOf(lsn + 10), String.valueOf(lsn), String.valueOf(checkpoint),
-                            null));
-                    lsn += 10;
-                }
-            }
-            List<RestoreRecord> history = new ArrayList<>();
-            List<ObservedRestore> seen = new ArrayList<>();
-            if (qat) {
-                Instant start = night.plus(Duration.ofMinutes(30));
-                BackupRecord restored = backups.get(0);
-                history.add(history(n, "Sales_check", start.plusSeconds(1), "D", "SQL01\\PROD", "Sales", restored.finishedAt(),
-                        "D"));
-                seen.add(observed("Sales_check", "RESTORE DATABASE", start, restoreSeconds[3 - n], 100.0));
-            }
-            Instant at = night.plus(Duration.ofHours(6));
-            store.store("sql01", report("sql01", at, instance("PROD", "SQL01\\PROD", at, List.of(Histories.db("Sales", "FULL")),
-                    backups, history, seen)), at);
-        }
-    }
-
     @Test
     void theCompressionApiGivesEachAlgorithmItsRestoreSpeed() throws Exception {
         try (RunningCollector running = RunningCollector.withAlertStage(CollectorConfig.defaults(), data, CLOCK)) {
-            sixNights(running);
+            Restores.sixNights(running.collector().store(), CLOCK.instant(), true);
             String reader = running.token("grafana", TokenStore.Kind.READ);
             running.evaluate();
 
@@ -104,6 +51,55 @@ class RestoreApiTest {
             // 100 GiB in 200, 300 and 400 s: the median is the 300 s restore's
             assertThat(qat.getDouble("medianRestoreMbps")).isEqualTo(Math.round(100 * 1024 / 300.0 * 100) / 100.0);
             assertThat(qat.getDouble("medianMbps")).as("its backups' speed beside it").isEqualTo(Math.round(100 * 1024 / 600.0 * 100) / 100.0);
+        }
+    }
+
+    @Test
+    void theRestorePlanSaysHowLongItWouldTakeAndTheDatabasePageShowsIt() throws Exception {
+        try (RunningCollector running = RunningCollector.withAlertStage(CollectorConfig.defaults(), data, CLOCK)) {
+            Restores.sixNights(running.collector().store(), CLOCK.instant(), true);
+            String reader = running.token("grafana", TokenStore.Kind.READ);
+            running.evaluate();
+
+            HttpResponse<Buffer> answer = get(running, "/api/v1/databases/sql01/PROD/Sales/restore-plan", reader);
+            assertThat(answer.statusCode()).as(answer.bodyAsString()).isEqualTo(200);
+            JsonObject body = answer.bodyAsJsonObject();
+            assertThat(body.getJsonObject("plan").getInteger("files")).as("the newest full and the four logs since").isEqualTo(5);
+            JsonObject estimate = body.getJsonObject("restoreEstimate");
+            assertThat(estimate.fieldNames()).containsExactly("bytes", "dataBytes", "minutes", "basis", "parts", "summary");
+            assertThat(estimate.getLong("bytes")).isEqualTo(40 * GIB + GIB);
+            assertThat(estimate.getLong("dataBytes")).isEqualTo(104 * GIB);
+            // 104 GiB at the median restore speed, 100 GiB in 300 s: 312 s
+            assertThat(estimate.getDouble("minutes")).isEqualTo(5.2);
+            assertThat(estimate.getString("basis")).isEqualTo("restore-speed");
+            JsonArray parts = estimate.getJsonArray("parts");
+            assertThat(parts).hasSize(2);
+            JsonObject full = parts.getJsonObject(0);
+            assertThat(full.fieldNames()).containsExactly("kind", "backups", "bytes", "dataBytes", "algorithm", "target", "mbps",
+                    "basis", "samples", "anyTarget", "minutes", "restorableOn", "restoreBurden");
+            assertThat(full.getString("kind")).isEqualTo("FULL");
+            assertThat(full.getString("algorithm")).isEqualTo("QAT_DEFLATE");
+            assertThat(full.getString("target")).isEqualTo("UNC");
+            assertThat(full.getDouble("mbps")).isEqualTo(Math.round(100 * 1024 / 300.0 * 100) / 100.0);
+            assertThat(full.getInteger("samples")).isEqualTo(3);
+            assertThat(full.getDouble("minutes")).isEqualTo(5.0);
+            assertThat(full.getJsonArray("restorableOn")).as("sql01 sent no QAT facts: no host known able to restore").isEmpty();
+            assertThat(full.getString("restoreBurden")).isEqualTo("restorable on 0 of 1 probed host (it sent no QAT facts yet)");
+            JsonObject logs = parts.getJsonObject(1);
+            assertThat(logs.getString("kind")).isEqualTo("LOG");
+            assertThat(logs.getInteger("backups")).isEqualTo(4);
+            assertThat(logs.getDouble("minutes")).isEqualTo(0.2);
+
+            HttpResponse<Buffer> page = get(running, "/hosts/sql01/PROD/Sales", reader);
+            assertThat(page.statusCode()).isEqualTo(200);
+            String html = page.bodyAsString();
+            String section = html.substring(html.indexOf("<div id=\"restore-estimate\">"), html.indexOf("<h3>Restore plan</h3>"));
+            assertThat(section).contains("About <strong>5.2 min</strong> to restore 104.0 GiB of data (41.0 GiB to read), at this "
+                            + "host's measured restore speed")
+                    .contains("<td data-label=\"Part\">full</td><td class=\"num\" data-label=\"Backups\">1</td>")
+                    .contains("<td data-label=\"Basis\">restore-speed (3)</td><td class=\"num\" data-label=\"Minutes\">5.0</td>")
+                    .contains("QAT_DEFLATE: restorable on 0 of 1 probed host (it sent no QAT facts yet).")
+                    .doesNotContain("Not estimated");
         }
     }
 

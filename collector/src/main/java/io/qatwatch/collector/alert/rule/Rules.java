@@ -34,6 +34,7 @@ public final class Rules {
         put(all, cfg.logChainBroken().enabled(), "log-chain-broken", ChainRules::logChainBroken);
         put(all, cfg.differentialBaseMissing().enabled(), "differential-base-missing", ChainRules::differentialBaseMissing);
         put(all, cfg.agFailover().enabled(), "ag-failover", AvailabilityGroupRules::failover);
+        put(all, cfg.restoreTimeOverGoal().enabled(), "restore-time-over-goal", RestoreTimeRules::overGoal);
         return all;
     }
 

@@ -29,11 +29,26 @@ public record RulesConfig(
         RestoreUntested restoreUntested,
         Critical logChainBroken,
         Basic differentialBaseMissing,
-        Info agFailover) {
+        Info agFailover,
+        Off restoreTimeOverGoal) {
 
     /** All defaults. */
     public static final RulesConfig DEFAULTS = new RulesConfig(null, null, null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null, null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null, null, null);
+
+    /** The rules of issue 31, restore-time-over-goal (issue 30) at its default. */
+    public RulesConfig(Breach backupWindowBreach, SpillForecast backupWindowSpillForecast, Creep backupWindowCreep,
+            Missing backupMissing, ThroughputDrop backupThroughputDrop, Basic qatFallback, QatConfigMismatch qatConfigMismatch,
+            QatRestoreRisk qatRestoreRisk, LicenceRisk licenceRisk, CertKey certKeyNotBackedUp, AgentSilent agentSilent,
+            QatChange qatChange, QatVersionDrift qatVersionDrift, Basic qatSoftwareMissing,
+            VerdictThresholds compressionVerdicts, Info qatNoGain, Info compressionWorthTrying, JobFailed backupJobFailed,
+            UrlSizeCeiling backupUrlSizeCeiling, RestoreUntested restoreUntested, Critical logChainBroken,
+            Basic differentialBaseMissing, Info agFailover) {
+        this(backupWindowBreach, backupWindowSpillForecast, backupWindowCreep, backupMissing, backupThroughputDrop, qatFallback,
+                qatConfigMismatch, qatRestoreRisk, licenceRisk, certKeyNotBackedUp, agentSilent, qatChange, qatVersionDrift,
+                qatSoftwareMissing, compressionVerdicts, qatNoGain, compressionWorthTrying, backupJobFailed, backupUrlSizeCeiling,
+                restoreUntested, logChainBroken, differentialBaseMissing, agFailover, null);
+    }
 
     /** The rules before issue 31, the others at their defaults. */
     public RulesConfig(Breach backupWindowBreach, SpillForecast backupWindowSpillForecast, Creep backupWindowCreep,
@@ -45,7 +60,7 @@ public record RulesConfig(
         this(backupWindowBreach, backupWindowSpillForecast, backupWindowCreep, backupMissing, backupThroughputDrop, qatFallback,
                 qatConfigMismatch, qatRestoreRisk, licenceRisk, certKeyNotBackedUp, agentSilent, qatChange, qatVersionDrift,
                 qatSoftwareMissing, compressionVerdicts, qatNoGain, compressionWorthTrying, backupJobFailed, backupUrlSizeCeiling,
-                restoreUntested, null, null, null);
+                restoreUntested, null, null, null, null);
     }
 
     /** The rules before issue 15, the others at their defaults. */
@@ -56,7 +71,7 @@ public record RulesConfig(
             VerdictThresholds compressionVerdicts, Info qatNoGain, Info compressionWorthTrying) {
         this(backupWindowBreach, backupWindowSpillForecast, backupWindowCreep, backupMissing, backupThroughputDrop, qatFallback,
                 qatConfigMismatch, qatRestoreRisk, licenceRisk, certKeyNotBackedUp, agentSilent, qatChange, qatVersionDrift,
-                qatSoftwareMissing, compressionVerdicts, qatNoGain, compressionWorthTrying, null, null, null, null, null, null);
+                qatSoftwareMissing, compressionVerdicts, qatNoGain, compressionWorthTrying, null, null, null, null, null, null, null);
     }
 
     public RulesConfig {
@@ -84,6 +99,7 @@ public record RulesConfig(
         logChainBroken = logChainBroken == null ? new Critical(null, null) : logChainBroken;
         differentialBaseMissing = differentialBaseMissing == null ? new Basic(null, null) : differentialBaseMissing;
         agFailover = agFailover == null ? new Info(null, null) : agFailover;
+        restoreTimeOverGoal = restoreTimeOverGoal == null ? new Off(null, null) : restoreTimeOverGoal;
     }
 
     public void validate(String key, List<String> problems) {
@@ -155,6 +171,14 @@ public record RulesConfig(
     public record Basic(Boolean enabled, Severity severity) {
         public Basic {
             enabled = on(enabled);
+            severity = sev(severity, Severity.WARNING);
+        }
+    }
+
+    /** A rule with a switch, off by default, and a severity, a warning by default: restore-time-over-goal. */
+    public record Off(Boolean enabled, Severity severity) {
+        public Off {
+            enabled = enabled != null && enabled;
             severity = sev(severity, Severity.WARNING);
         }
     }

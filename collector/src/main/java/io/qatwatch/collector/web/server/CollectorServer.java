@@ -12,6 +12,7 @@ import io.qatwatch.collector.store.TokenStore;
 import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.store.TokenStore.Kind;
 import io.qatwatch.collector.analysis.FleetStates;
+import io.qatwatch.collector.analysis.RestoreEstimates;
 import io.qatwatch.collector.analysis.RestorePlans;
 import io.qatwatch.collector.analysis.RestoreSpeeds;
 import io.qatwatch.collector.web.AcceleratorTimeline;
@@ -410,8 +411,18 @@ public final class CollectorServer extends VerticleBase {
             return;
         }
         Instant since = clock.instant().minus(java.time.Duration.ofDays(settings.lookbackDays()));
-        readWorker.executeBlocking(() -> RestorePlans.read(store, host, instance, database, since).map(RestorePlanJson::of)
-                        .orElse(null), false)
+        FleetCompression fleetCompression = compression == null ? null : compression.latest();
+        readWorker.executeBlocking(() -> {
+            RestorePlans.Found found = RestorePlans.read(store, host, instance, database, since).orElse(null);
+            if (found == null) {
+                return null;
+            }
+            // the plan as issue 31 answers it, and how long it would take to restore (issue 30)
+            com.fasterxml.jackson.databind.node.ObjectNode answer = ReportJson.mapper().valueToTree(RestorePlanJson.of(found));
+            answer.set("restoreEstimate", ReportJson.mapper().valueToTree(
+                    RestoreEstimates.read(store, found, since, fleetCompression)));
+            return answer;
+        }, false)
                 .onSuccess(value -> {
                     if (value == null) {
                         json(ctx, 404, new JsonObject().put("error", "no database " + database + " on " + host + "/" + instance));

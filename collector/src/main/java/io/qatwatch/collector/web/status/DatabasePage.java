@@ -65,9 +65,9 @@ public final class DatabasePage {
         }
         html.append("</section>");
         cpu(html, v);
-        html.append("<section id=\"restore\"><h2>Restore</h2><h3>Restore estimate</h3><p class=\"muted\" id=\"restore-estimate\">"
-                + "Not estimated yet: the collector does not yet work out how long a restore of this database would take.</p>"
-                + "<h3>Restore plan</h3>");
+        html.append("<section id=\"restore\"><h2>Restore</h2><h3>Restore estimate</h3>");
+        RestoreEstimateSection.render(html, v.restoreEstimate());
+        html.append("<h3>Restore plan</h3>");
         restorePlan(html, v);
         html.append("<h3>Last restore test</h3><p id=\"restore-test\">");
         if (v.restoreTest() == null || v.restoreTest().restoredAt() == null) {

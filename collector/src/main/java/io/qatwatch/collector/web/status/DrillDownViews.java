@@ -47,6 +47,9 @@ public final class DrillDownViews {
     private DrillDownViews() {
     }
 
+    /** The most resolved alerts the host page lists. */
+    public static final int RESOLVED_LIMIT = 50;
+
     /** The host page's view; empty when the store does not know the host. */
     public static Optional<HostView> host(Sources s, String host, Instant now) throws Exception {
         Optional<FleetRow> found = s.store().fleetRow(host);
@@ -73,7 +76,10 @@ public final class DrillDownViews {
         FleetCompression latest = s.compression() == null ? null : s.compression().latest();
         List<StatusView.HostCompression> compression = latest == null ? List.of()
                 : StatusViews.compression(latest, Set.of(row.host())).hosts();
-        return Optional.of(new HostView(now, hostRow, facts(row), databases, alertsOn(active, row.host(), null, null),
+        List<HostView.ResolvedAlert> resolved = s.alerts() == null ? List.of() : s.alerts().resolved(row.host(), RESOLVED_LIMIT)
+                .stream().map(a -> new HostView.ResolvedAlert(a.rule(), a.severity(), a.instance(), a.database(), a.summary(),
+                        a.since(), a.resolvedAt())).toList();
+        return Optional.of(new HostView(now, hostRow, facts(row), databases, alertsOn(active, row.host(), null, null), resolved,
                 s.windows() == null ? List.of() : s.windows().lastNights(now, Set.of(row.host())),
                 compression.isEmpty() ? null : compression.get(0),
                 s.silences().stream().filter(x -> x.host() == null || x.host().isBlank()
@@ -109,12 +115,13 @@ public final class DrillDownViews {
                 .filter(r -> r.instance().equalsIgnoreCase(snapshot.name()) && r.comparison().database().equalsIgnoreCase(name))
                 .map(StatusViews::row).toList();
         List<AlertsView.ActiveAlert> active = s.alerts() == null ? List.of() : s.alerts().active();
+        Instant since = now.minus(Duration.ofDays(LOOKBACK_DAYS));
+        var plan = io.qatwatch.collector.analysis.RestorePlans.read(s.store(), hostName, snapshot.name(), name, since);
         return Optional.of(new DatabaseView(now, hostName, snapshot.name(), name, databaseFacts(info), backups, LOOKBACK_DAYS,
                 mine == null ? ZoneOffset.UTC : mine.zone(), compression, restore, replicas(s.store(), hostName, snapshot.name(), info),
                 alertsOn(active, hostName, snapshot.name(), name),
-                io.qatwatch.collector.analysis.RestorePlans.read(s.store(), hostName, snapshot.name(), name,
-                        now.minus(Duration.ofDays(LOOKBACK_DAYS))).map(io.qatwatch.collector.web.RestorePlanJson::of)
-                        .map(io.qatwatch.collector.web.RestorePlanJson::plan).orElse(null),
+                plan.map(io.qatwatch.collector.web.RestorePlanJson::of).map(io.qatwatch.collector.web.RestorePlanJson::plan).orElse(null),
+                plan.isEmpty() ? null : io.qatwatch.collector.analysis.RestoreEstimates.read(s.store(), plan.get(), since, latest),
                 DatabaseEventsSection.events(s.store(), hostName, snapshot.name(), name, now.minus(Duration.ofDays(LOOKBACK_DAYS)))));
     }
 

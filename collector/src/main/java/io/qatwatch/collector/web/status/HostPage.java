@@ -35,6 +35,7 @@ public final class HostPage {
         }
         AlertCards.cards(html, v.alerts(), v.renderedAt(), chrome, hostPath(row.host()));
         html.append("</section>");
+        resolved(html, v);
         SilencesSection.silences(html, v.silences(), chrome, hostPath(row.host()));
         int chart = 0;
         for (int k = 0; k < row.instances().size(); k++) {
@@ -54,14 +55,12 @@ public final class HostPage {
             for (StatusView.InstanceWindows w : v.windows()) {
                 if (w.instance().equalsIgnoreCase(i.name())) {
                     WindowsSection.chart(html, w, ++chart, false);
+                    timeline(html, w, chart);
                     jobs(html, w);
                 }
             }
             databases(html, row.host(), i.name(), v.databases().get(k));
             html.append("</section>");
-        }
-        if (chart > 0) {
-            WindowsSection.legend(html);
         }
         if (row.instances().isEmpty()) {
             html.append("<p class=\"muted\">No SQL Server instance reported: add one under <code>sqlserver.instances</code> in its "
@@ -104,8 +103,96 @@ public final class HostPage {
                 + "operating system\". qatwatch reports the facts and the clause; it gives no legal advice.</p></section>");
     }
 
+    /** The alerts that resolved in the last week (as long as the alert pipeline keeps them), last resolved first. */
+    private static void resolved(StringBuilder html, HostView v) {
+        html.append("<section id=\"recent-alerts\"><h2>Resolved in the last ").append(KEEP_RESOLVED_DAYS).append(" days</h2>");
+        if (v.resolved().isEmpty()) {
+            html.append("<p class=\"muted\">No alert on this host resolved in the last ").append(KEEP_RESOLVED_DAYS)
+                    .append(" days.</p></section>");
+            return;
+        }
+        html.append("<table class=\"cards resolved\"><caption>Alerts that fired and resolved, last resolved first</caption><thead><tr>"
+                + "<th>Resolved</th><th>Severity</th><th>Rule</th><th>Where</th><th>Summary</th><th class=\"num\">Fired for</th>"
+                + "</tr></thead><tbody>");
+        for (HostView.ResolvedAlert a : v.resolved()) {
+            String where = a.instance() == null ? "host" : a.database() == null ? esc(a.instance())
+                    : esc(a.instance()) + " / " + databaseLink(v.row().host(), a.instance(), a.database());
+            html.append("<tr data-rule=\"").append(esc(a.rule())).append("\"><td data-label=\"Resolved\"><time datetime=\"")
+                    .append(a.resolvedAt()).append("\">").append(esc(ago(a.resolvedAt(), v.renderedAt()))).append("</time></td>")
+                    .append("<td data-label=\"Severity\">").append(esc(a.severity())).append("</td><td data-label=\"Rule\"><span class=\"rule\">")
+                    .append(esc(a.rule())).append("</span></td><td data-label=\"Where\">").append(where)
+                    .append("</td><td data-label=\"Summary\">").append(esc(a.summary())).append("</td><td class=\"num\" data-label=\"Fired for\">")
+                    .append(duration(Math.max(0, a.resolvedAt().getEpochSecond() - a.since().getEpochSecond()))).append("</td></tr>");
+        }
+        html.append("</tbody></table></section>");
+    }
+
+    /** How long the alert pipeline keeps a resolved alert, in days: the lookback of the resolved list. */
+    static final long KEEP_RESOLVED_DAYS = io.qatwatch.collector.dispatch.AlertService.KEEP_RESOLVED.toDays();
+
     private static void fact(StringBuilder html, String label, String valueHtml) {
         html.append("<dt>").append(label).append("</dt><dd>").append(valueHtml).append("</dd>");
+    }
+
+    /**
+     * The job timeline of the last nights (backups and each other job, a bar per job per night), its legend beside it,
+     * and the same as a table for a screen reader or a print without colour.
+     */
+    private static void timeline(StringBuilder html, StatusView.InstanceWindows w, int chart) {
+        String svg = JobTimeline.svg(w, Integer.toString(chart));
+        if (svg == null) {
+            return;
+        }
+        List<StatusView.Night> nights = JobTimeline.shown(w);
+        List<String> lanes = JobTimeline.jobLanes(nights);
+        String id = "jobs-" + chart;
+        html.append("<article class=\"job-timeline\" id=\"").append(id).append("\"><h3>Job timeline of ").append(esc(w.instance()))
+                .append("</h3><p class=\"trend-text\">").append(lanes.isEmpty()
+                        ? "No other SQL Server Agent job ran inside these windows: the bars are the backups alone."
+                        : "Each night's backups (top lane) and the other SQL Server Agent jobs that ran inside the window, "
+                                + "one lane each, for as long as they overlapped it.")
+                .append("</p><div class=\"chart-with-legend\"><div class=\"chart\">").append(svg)
+                .append("</div><ul class=\"legend chart-legend\" aria-label=\"Lanes of the job timeline\">")
+                .append("<li><i class=\"swatch\" style=\"background:var(--ok)\"></i>lane 1: backups, first start to last finish</li>")
+                .append("<li><i class=\"swatch\" style=\"background:var(--near)\"></i>lane 1, under the safety margin</li>")
+                .append("<li><i class=\"swatch\" style=\"background:var(--bad)\"></i>lane 1, into business hours; pale: a "
+                        + "backup still running, to its predicted end</li>");
+        for (int k = 0; k < lanes.size(); k++) {
+            String pattern = JobTimeline.PATTERNS[k];
+            html.append("<li><svg class=\"swatch\" width=\"24\" height=\"12\" aria-hidden=\"true\"><rect class=\"job-run lane-")
+                    .append(k + 1).append("\" width=\"24\" height=\"12\"").append("solid".equals(pattern) ? ""
+                            : " fill=\"url(#jt-" + chart + "-" + pattern + ")\"").append("/></svg> lane ").append(k + 2).append(": ")
+                    .append(esc(lanes.get(k))).append(" <span class=\"muted\">(").append(pattern).append(")</span></li>");
+        }
+        html.append("<li><i class=\"swatch\" style=\"background:var(--band)\"></i>business hours</li></ul></div>");
+        html.append("<details class=\"job-table\"><summary>The timeline as a table</summary><table class=\"cards\"><caption>Backups and "
+                + "other jobs of ").append(esc(w.instance())).append(" in the last ").append(nights.size())
+                .append(nights.size() == 1 ? " night" : " nights").append(" (").append(esc(w.zone().getId()))
+                .append(")</caption><thead><tr><th>Night before</th><th>Backups</th>");
+        for (String lane : lanes) {
+            html.append("<th>").append(esc(lane)).append("</th>");
+        }
+        html.append("</tr></thead><tbody>");
+        java.time.format.DateTimeFormatter clock = java.time.format.DateTimeFormatter.ofPattern("HH:mm", java.util.Locale.ROOT);
+        for (int r = nights.size() - 1; r >= 0; r--) {
+            StatusView.Night n = nights.get(r);
+            html.append("<tr><td data-label=\"Night before\">").append(n.morning().format(Html.DAY)).append("</td><td data-label=\"Backups\">")
+                    .append(esc(WindowChart.tooltip(n, w.zone()).replaceFirst("^Night before [^:]*: ", ""))).append("</td>");
+            for (String lane : lanes) {
+                StringBuilder runs = new StringBuilder();
+                for (StatusView.JobMark j : n.jobs()) {
+                    if (lanes.get(JobTimeline.laneOf(lanes, j.job())).equals(lane)) {
+                        runs.append(runs.isEmpty() ? "" : "; ").append(lane.equals(JobTimeline.OTHER_JOBS) ? j.job() + " " : "")
+                                .append(j.from().atZone(w.zone()).format(clock)).append("\u2013").append(j.to().atZone(w.zone()).format(clock))
+                                .append(" (").append(Html.duration(j.to().getEpochSecond() - j.from().getEpochSecond())).append(')');
+                    }
+                }
+                html.append("<td data-label=\"").append(esc(lane)).append("\">").append(runs.isEmpty() ? "<span class=\"muted\">none</span>"
+                        : esc(runs.toString())).append("</td>");
+            }
+            html.append("</tr>");
+        }
+        html.append("</tbody></table></details></article>");
     }
 
     /** The other SQL Server Agent jobs that ran in the windows: per job, on how many nights and for how long in all. */

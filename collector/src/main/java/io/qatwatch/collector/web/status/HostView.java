@@ -12,21 +12,28 @@ import java.util.List;
  * @param facts       the host's facts in display order (CPU, system, OS, memory, QAT devices and software)
  * @param databases   per instance (in the order of {@code row.instances()}), its databases, by name
  * @param alerts      its active alerts, most severe first
+ * @param resolved    its alerts that resolved lately (kept a week by the alert pipeline), last resolved first
  * @param windows     its instances' nightly windows
  * @param compression its compression verdict and rows; null when none was compared
  * @param silences    the silences in force whose host matcher matches it (or that match every host)
  */
 public record HostView(Instant renderedAt, StatusView.HostRow row, List<StatusView.Fact> facts,
                        List<List<DatabaseRef>> databases, List<StatusView.ActiveAlert> alerts,
-                       List<StatusView.InstanceWindows> windows, StatusView.HostCompression compression,
+                       List<ResolvedAlert> resolved, List<StatusView.InstanceWindows> windows, StatusView.HostCompression compression,
                        List<SilenceRow> silences) {
 
     public HostView {
         facts = List.copyOf(facts);
         databases = List.copyOf(databases);
         alerts = List.copyOf(alerts);
+        resolved = List.copyOf(resolved);
         windows = List.copyOf(windows);
         silences = List.copyOf(silences);
+    }
+
+    /** An alert that fired and resolved: what it said, where, and from when to when. */
+    public record ResolvedAlert(String rule, String severity, String instance, String database, String summary,
+                                Instant since, Instant resolvedAt) {
     }
 
     /** A database of an instance, with its recovery model and, in an availability group, the replica's role. */

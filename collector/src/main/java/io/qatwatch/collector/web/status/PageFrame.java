@@ -33,7 +33,18 @@ final class PageFrame {
             ul.chart-legend{list-style:none;padding:0;margin:.2rem 0;flex-direction:column;flex:0 1 12rem}
             svg.backups{width:100%;height:auto;display:block;font-size:12px;max-width:960px}
             svg.backups text{fill:var(--muted)}
-            svg.backups text.axis-title{fill:var(--fg);font-weight:600}
+            svg.backups text.axis-title,svg.job-timeline text.axis-title,svg.windows text.axis-title{fill:var(--fg);font-weight:600}
+            svg.job-timeline{width:100%;height:auto;display:block;font-size:12px;max-width:960px}
+            svg.job-timeline text{fill:var(--muted)}
+            svg .pat{stroke:var(--fg);stroke-width:1.2}
+            svg .pat.dot{fill:var(--fg);stroke:none}
+            svg .pat-bg{fill:#dfe4ea}
+            svg .job-run{stroke:var(--fg);stroke-width:.8}
+            svg .job-run.lane-5{fill:#6c757d}
+            svg .row-rule{stroke:var(--line);stroke-width:1}
+            .swatch{display:inline-block;width:.9rem;height:.8rem;border-radius:2px;margin:0 .3rem 0 0;vertical-align:-1px}
+            svg.swatch{width:24px;height:12px}
+            ul.chart-legend li{margin:.15rem 0;font-size:.85rem}
             svg .change{stroke:var(--fg);stroke-width:1;stroke-dasharray:4 3;opacity:.7}
             svg text.change-label{fill:var(--fg);font-size:11px}
             ul.changes{font-size:.88rem;margin:.2rem 0}
@@ -109,7 +120,7 @@ final class PageFrame {
             .empty ol{margin:.3rem 0;padding-left:1.4rem}
             details.legend-verdicts{margin:.8rem 0;font-size:.9rem}
             details.legend-verdicts summary{cursor:pointer;color:var(--muted)}
-            @media print{header form,details.act,form.act,form.filters,nav.pages{display:none}
+            @media print{svg,.swatch{print-color-adjust:exact;-webkit-print-color-adjust:exact}header form,details.act,form.act,form.filters,nav.pages{display:none}
             body{font-size:11pt}a{color:inherit;text-decoration:none}svg,article,table{break-inside:avoid}
             details.alert-list>*{display:block}}
             @media (max-width:700px){
@@ -117,12 +128,14 @@ final class PageFrame {
             main{padding:0 .6rem 1.5rem}
             svg.windows{font-size:21px}
             svg.backups{font-size:17px}
+            svg.job-timeline{font-size:21px}
             table.cards thead{display:none}
             table.cards tr{display:block;border:1px solid var(--line);border-radius:6px;margin:.5rem 0;padding:.3rem .55rem}
             table.cards td{display:flex;justify-content:space-between;gap:1rem;border:0;padding:.12rem 0;text-align:right;min-width:0}
             table.cards td>*{min-width:0}
             table.cards caption{display:block}
-            table.cards td::before{content:attr(data-label);color:var(--muted);text-align:left}
+            table.cards td::before{content:attr(data-label);color:var(--muted);text-align:left;flex:none}
+            ul.chart-legend{flex-direction:row;flex-basis:100%}
             table.cards td.num{text-align:right}
             }
             """;

@@ -23,7 +23,7 @@ import java.util.Locale;
 final class WindowChart {
 
     static final int WIDTH = 720;
-    static final int HEIGHT = 300;
+    static final int HEIGHT = 322;
     /** How far past the last night the projection is drawn at most, so 30 nights stay readable. */
     static final int MAX_PROJECTION_DAYS = 21;
     /** Bars that started longer than this before business start (weekend windows) are cut at the top. */
@@ -31,7 +31,8 @@ final class WindowChart {
 
     private static final int LEFT = 74;
     private static final int RIGHT = 16;
-    private static final int TOP = 10;
+    /** Room above the plot for the y-axis title. */
+    private static final int TOP = 32;
     private static final int BOTTOM = 30;
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("d MMM", Locale.ENGLISH);
     private static final DateTimeFormatter NIGHT = DateTimeFormatter.ofPattern("EEE d MMM", Locale.ENGLISH);
@@ -101,6 +102,8 @@ final class WindowChart {
                 .append(x1 - x0).append("\" height=\"").append(f(y(bottom) - y(0))).append("\"/>");
         s.append("<text class=\"band-label\" x=\"").append(x1 - 6).append("\" y=\"").append(f((y(0) + y(bottom)) / 2 + 6))
                 .append("\" text-anchor=\"end\">business hours</text>");
+        s.append("<text class=\"axis-title\" x=\"4\" y=\"20\">Time of day, ").append(esc(windows.zone().getId()))
+                .append(" (hours)</text>");
         // hour labels at least 40 units apart, so they stay apart at the phone font size too
         double unitsPerHour = (HEIGHT - TOP - BOTTOM) / ((bottom - top) / 60);
         double step = 60 * Math.ceil(40 / unitsPerHour);

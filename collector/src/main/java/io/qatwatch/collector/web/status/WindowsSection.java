@@ -26,9 +26,6 @@ final class WindowsSection {
         for (InstanceWindows w : view.windows()) {
             chart(html, w, ++i, true);
         }
-        if (!view.windows().isEmpty()) {
-            legend(html);
-        }
         html.append("</section>");
     }
 
@@ -44,7 +41,10 @@ final class WindowsSection {
                     .append("</p>");
         } else {
             html.append("<p class=\"trend-text\">").append(esc(trendText(w))).append("</p>");
-            html.append("<div class=\"chart\">").append(WindowChart.svg(w, Integer.toString(i))).append("</div>");
+            html.append("<div class=\"chart-with-legend\"><div class=\"chart\">").append(WindowChart.svg(w, Integer.toString(i)))
+                    .append("</div>");
+            legend(html, w.nights().stream().anyMatch(n -> n.running() != null), w.nights().stream().anyMatch(n -> !n.jobs().isEmpty()));
+            html.append("</div>");
         }
         if (!w.restoreTests().isEmpty()) {
             html.append("<p class=\"restore-tests\">Last restore test: ");
@@ -61,18 +61,28 @@ final class WindowsSection {
         html.append("</article>");
     }
 
-    /** What the charts' colours, lines and marks mean. */
-    static void legend(StringBuilder html) {
-        html.append("<p class=\"legend\"><span><i style=\"background:var(--ok)\"></i>window, safe margin</span>")
-                .append("<span><i style=\"background:var(--near)\"></i>under the safety margin</span>")
-                .append("<span><i style=\"background:var(--bad)\"></i>ran into business hours</span>")
-                .append("<span><i style=\"background:var(--band)\"></i>business hours</span>")
-                .append("<span><i class=\"line\" style=\"background:var(--near)\"></i>safety margin</span>")
-                .append("<span><i class=\"line\" style=\"background:var(--trend)\"></i>trend of the window end, dashed: forecast</span>")
-                .append("<span>paler bars: differential nights</span>")
-                .append("<span><i style=\"background:var(--bad);opacity:.35;outline:1px dashed var(--bad)\"></i>a backup still "
-                        + "running: solid up to the last report (the black tick), pale to its predicted end</span>")
-                .append("<span><i style=\"background:var(--fg);opacity:.6\"></i>other SQL Server Agent jobs running in the window</span></p>");
+    /**
+     * What the chart's colours, lines and marks mean, beside it; the running backup and the jobs only when the chart
+     * has them.
+     */
+    static void legend(StringBuilder html, boolean running, boolean jobs) {
+        html.append("<ul class=\"legend chart-legend\" aria-label=\"Legend of the backup windows chart\">")
+                .append("<li><i class=\"swatch\" style=\"background:var(--ok)\"></i>window, safe margin</li>")
+                .append("<li><i class=\"swatch\" style=\"background:var(--near)\"></i>under the safety margin</li>")
+                .append("<li><i class=\"swatch\" style=\"background:var(--bad)\"></i>ran into business hours</li>")
+                .append("<li><i class=\"swatch\" style=\"background:var(--band)\"></i>business hours</li>")
+                .append("<li><i class=\"swatch line\" style=\"background:var(--near)\"></i>safety margin (dashed)</li>")
+                .append("<li><i class=\"swatch line\" style=\"background:var(--trend)\"></i>trend of the window end; dashed: forecast</li>")
+                .append("<li>paler bars: differential nights</li>");
+        if (running) {
+            html.append("<li><i class=\"swatch\" style=\"background:var(--bad);opacity:.35;outline:1px dashed var(--bad)\"></i>a backup "
+                    + "still running: solid up to the last report (the black tick), pale to its predicted end</li>");
+        }
+        if (jobs) {
+            html.append("<li><i class=\"swatch\" style=\"background:var(--fg);opacity:.6\"></i>other SQL Server Agent jobs running "
+                    + "in the window</li>");
+        }
+        html.append("</ul>");
     }
 
     static String trendText(InstanceWindows w) {

@@ -97,6 +97,25 @@ class DrillDownPagesTest {
     }
 
     @Test
+    void theHostPageListsItsAlertsResolvedInTheLastWeekWithHowLongTheyFired() {
+        StatusView.HostRow row = StatusFixture.fleet().get(0);
+        List<List<HostView.DatabaseRef>> databases = new ArrayList<>();
+        row.instances().forEach(i -> databases.add(List.of()));
+        HostView.ResolvedAlert spill = new HostView.ResolvedAlert("backup-window-spill-forecast", "warning",
+                row.instances().get(0).name(), "Warehouse", "The Warehouse full is predicted to end at 07:40",
+                NOW.minus(Duration.ofHours(5)), NOW.minus(Duration.ofHours(3)));
+        String html = HostPage.render(new HostView(NOW, row, List.of(), databases, List.of(), List.of(spill), List.of(), null,
+                List.of()), READER);
+        assertThat(html).contains("<section id=\"recent-alerts\"><h2>Resolved in the last 7 days</h2>")
+                .contains("<tr data-rule=\"backup-window-spill-forecast\"><td data-label=\"Resolved\"><time datetime=\"2026-11-30T05:00:00Z\">")
+                .contains("The Warehouse full is predicted to end at 07:40", "<td class=\"num\" data-label=\"Fired for\">2 h 00 min</td>")
+                .contains("href=\"/hosts/" + row.host() + "/" + row.instances().get(0).name() + "/Warehouse\"");
+        String none = HostPage.render(new HostView(NOW, row, List.of(), databases, List.of(), List.of(), List.of(), null,
+                List.of()), READER);
+        assertThat(none).contains("No alert on this host resolved in the last 7 days.");
+    }
+
+    @Test
     void aSilenceListedForAnOperatorCanBeEnded() {
         HostView.SilenceRow s = new HostView.SilenceRow("s1", "qat-restore-risk", "demo-sql-amd01", null, null, null, null,
                 "restores tested on qat01 only", "oncall", NOW.plusSeconds(3600));

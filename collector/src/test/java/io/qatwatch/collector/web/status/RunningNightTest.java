@@ -52,6 +52,10 @@ class RunningNightTest {
         String svg = WindowChart.svg(new StatusView.InstanceWindows("demo-sql-amd01", "MSSQLSERVER", ZONE, 30, nights, null), "1");
         assertThat(svg).contains("<rect class=\"bar breach running\"", "<rect class=\"bar predicted breach\"", "<line class=\"now\"")
                 .doesNotContain("margin 8 h 10 min");
+        String timeline = JobTimeline.svg(new StatusView.InstanceWindows("demo-sql-amd01", "MSSQLSERVER", ZONE, 30, nights, null), "1");
+        assertThat(timeline).as("the job timeline draws it the same way, with the same words")
+                .contains("<rect class=\"bar breach running\"", "<rect class=\"bar predicted breach\"")
+                .contains("<title>" + WindowChart.tooltip(last, ZONE) + "</title>");
     }
 
     @Test

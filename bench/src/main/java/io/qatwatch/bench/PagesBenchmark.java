@@ -1,0 +1,188 @@
+package io.qatwatch.bench;
+
+import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.SqlReportStore;
+import io.qatwatch.collector.store.TokenStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Status pages at fleet size (issue 32 item 8): a SQLite store filled through the collector's store code with
+ * {@code instances} simulated agents' history, a collector process on it with its alert stage, and once its first
+ * evaluation is served, the fleet page, host pages and database pages each asked {@code repeats} times one after the
+ * other on loopback, a different host each time. Reported: each page's p50, p99 and max from request to last byte,
+ * which bounds the server's render time from above (loopback adds well under a millisecond).
+ */
+public final class PagesBenchmark {
+
+    /** The goal: every page under 200 ms server-side at 10,000 instances. */
+    static final double GOAL_MS = 200;
+    static final int GOAL_INSTANCES = 10_000;
+    private static final int FILL_BATCH = 500;
+
+    /**
+     * How to run it.
+     *
+     * @param instances simulated agents, one SQL Server instance each
+     * @param nights    nights of history per instance (the database page's lookback is 30 days)
+     * @param repeats   requests per page after one untimed warm-up request
+     */
+    public record Settings(int instances, int nights, int repeats, List<String> serverJvm, Path workDir) {
+    }
+
+    /** A page kind and the path of its {@code r}-th request in a fleet of {@code n} hosts. */
+    record Page(String label, PathOf path) {
+    }
+
+    /** The path of a page's {@code request}-th request in a fleet of {@code instances}. */
+    interface PathOf {
+        String of(int request, int instances);
+    }
+
+    /** The host of the {@code r}-th request: spread over the fleet, sql0 (a creeping host) first. */
+    static String host(int request, int instances) {
+        return new SimulatedAgent((int) ((long) request * 7919 % instances)).host();
+    }
+
+    static final List<Page> PAGES = List.of(
+            new Page("fleet page `/` (summary, first 50 hosts, their windows charts)", (r, n) -> "/"),
+            new Page("fleet page, a deep page `/?after=`", (r, n) -> "/?after=" + GrowthBenchmark.deepHost(n)),
+            new Page("host page `/hosts/{host}` (windows chart, job timeline, alerts)", (r, n) -> "/hosts/" + host(r, n)),
+            new Page("database page `/hosts/{host}/MSSQLSERVER/{database}` (30 days of backups)",
+                    (r, n) -> "/hosts/" + host(r, n) + "/" + SimulatedAgent.INSTANCE + "/"
+                            + new SimulatedAgent(0).databases().get(r % SimulatedAgent.DATABASES).name()));
+
+    /** One page's timings; {@code error} says why it was not measured (null when it was). */
+    public record Timing(String label, String example, int status, long bytes, LatencyRecorder latencies, String error) {
+    }
+
+    /** The run: store size, how long the fill and the first evaluation took, and each page's timing. */
+    public record Result(int instances, int nights, long backupRows, Duration fill, Duration firstEvaluation,
+                         List<Timing> pages, String failure) {
+    }
+
+    private final Settings settings;
+
+    public PagesBenchmark(Settings settings) {
+        this.settings = settings;
+    }
+
+    public Result run(BenchLog log) throws Exception {
+        Path dir = settings.workDir().resolve("pages-" + settings.instances());
+        GrowthBenchmark.deleteTree(dir);
+        long started = System.nanoTime();
+        long rows = fill(dir, log);
+        Duration fill = Duration.ofNanos(System.nanoTime() - started);
+        log.say(String.format(Locale.ROOT, "pages: %d instances, %d backup rows stored in %d s", settings.instances(), rows,
+                fill.toSeconds()));
+        List<String> jvm = new ArrayList<>(settings.serverJvm());
+        jvm.add("-XX:+ExitOnOutOfMemoryError");
+        try (ServerProcess server = ServerProcess.start("pages-" + settings.instances(), jvm,
+                List.of("collector", "--data", dir.toString(), "--reader"), settings.workDir())) {
+            String token = server.tokens().get("bench-reader");
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            Duration first = GrowthBenchmark.awaitFirstEvaluation(http, server, token);
+            log.say("pages: first alert evaluation served after " + (first == null ? "never" : first.toMillis() + " ms"));
+            List<Timing> pages = new ArrayList<>();
+            for (Page p : PAGES) {
+                Timing t = first == null || !server.alive()
+                        ? new Timing(p.label(), p.path().of(0, settings.instances()), -1, 0, new LatencyRecorder(),
+                                "not asked: the collector's first evaluation never came")
+                        : time(http, server.port(), token, p);
+                pages.add(t);
+                log.say(String.format(Locale.ROOT, "pages: %s: %s", p.label(), t.error() != null ? t.error()
+                        : String.format(Locale.ROOT, "p50 %.1f ms, p99 %.1f ms", IngestBenchmark.ms(t.latencies().percentile(50)),
+                                IngestBenchmark.ms(t.latencies().percentile(99)))));
+            }
+            return new Result(settings.instances(), settings.nights(), rows, fill, first, pages, server.exitReason());
+        }
+    }
+
+    private long fill(Path dir, BenchLog log) throws Exception {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        try (Database db = Database.open(dir)) {
+            BenchFill.fast(db);
+            new TokenStore(db);
+            long rows = BenchFill.history(new SqlReportStore(db), settings.instances(), settings.nights(), now, FILL_BATCH,
+                    "pages", log);
+            BenchFill.checkpoint(db);
+            return rows;
+        }
+    }
+
+    /** One warm-up request, then {@code repeats} timed ones, each its own host (or the same page for the fleet). */
+    private Timing time(HttpClient http, int port, String token, Page page) {
+        LatencyRecorder latencies = new LatencyRecorder();
+        String example = page.path().of(0, settings.instances());
+        try {
+            HttpResponse<InputStream> warm = http.send(request(port, token, example), HttpResponse.BodyHandlers.ofInputStream());
+            long bytes = GrowthBenchmark.drain(warm.body());
+            if (warm.statusCode() != 200) {
+                return new Timing(page.label(), example, warm.statusCode(), bytes, latencies, "HTTP " + warm.statusCode());
+            }
+            for (int r = 1; r <= settings.repeats(); r++) {
+                HttpRequest request = request(port, token, page.path().of(r, settings.instances()));
+                long t0 = System.nanoTime();
+                HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+                GrowthBenchmark.drain(response.body());
+                long elapsed = System.nanoTime() - t0;
+                if (response.statusCode() != 200) {
+                    return new Timing(page.label(), request.uri().getPath(), response.statusCode(), bytes, latencies,
+                            "HTTP " + response.statusCode() + " for " + request.uri());
+                }
+                latencies.record(elapsed);
+            }
+            return new Timing(page.label(), example, 200, bytes, latencies, null);
+        } catch (IOException | InterruptedException e) {
+            return new Timing(page.label(), example, -1, 0, latencies, e.toString());
+        }
+    }
+
+    private static HttpRequest request(int port, String token, String path) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofMinutes(1))
+                .header("Authorization", "Bearer " + token).GET().build();
+    }
+
+    public String markdown(Result r) {
+        StringBuilder md = new StringBuilder();
+        md.append(String.format(Locale.ROOT, "%d instances × %d nights (%d databases each, %d backup rows) in a SQLite store "
+                        + "filled through the collector's store code; a collector process with its alert stage on it; after its "
+                        + "first evaluation (%s), each page asked once untimed, then %d times one after the other on loopback, "
+                        + "a different host each time. Milliseconds from request to last byte: the server's render time plus "
+                        + "loopback.%n%n", r.instances(), r.nights(), SimulatedAgent.DATABASES, r.backupRows(),
+                r.firstEvaluation() == null ? "never came" : String.format(Locale.ROOT, "%.1f s after start",
+                        r.firstEvaluation().toMillis() / 1000.0), settings.repeats()));
+        md.append("| page | bytes | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|\n");
+        boolean judged = r.instances() >= GOAL_INSTANCES;
+        List<String> verdicts = new ArrayList<>();
+        for (Timing t : r.pages()) {
+            if (t.error() != null) {
+                md.append("| ").append(t.label()).append(" | failed: ").append(t.error().replace('|', '/')).append(" | | | |\n");
+                verdicts.add("- " + t.label() + ": **not measured**");
+                continue;
+            }
+            double p99 = IngestBenchmark.ms(t.latencies().percentile(99));
+            md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f |%n", t.label(), t.bytes(),
+                    IngestBenchmark.ms(t.latencies().percentile(50)), p99, IngestBenchmark.ms(t.latencies().max())));
+            verdicts.add(String.format(Locale.ROOT, "- %s: p99 %.1f ms (goal < %.0f ms at %d instances): %s", t.label(), p99,
+                    GOAL_MS, GOAL_INSTANCES, judged ? IngestBenchmark.verdict(p99 < GOAL_MS) : "not judged at this size"));
+        }
+        md.append('\n');
+        verdicts.forEach(v -> md.append(v).append('\n'));
+        if (r.failure() != null) {
+            md.append("- **the collector ").append(r.failure().replace('|', '/')).append("**\n");
+        }
+        return md.toString();
+    }
+}
