@@ -241,12 +241,17 @@ public final class AlertStage {
             AlertService.ScopeSource scopes = new AlertService.ScopeSource() {
                 @Override
                 public AlertScope balance(java.util.function.IntPredicate mayRelease) throws Exception {
-                    return new AlertScope(leases.balance(mayRelease));
+                    return AlertScope.leased(leases.balanceLeases(mayRelease));
                 }
 
                 @Override
                 public AlertScope confirm() throws Exception {
-                    return new AlertScope(leases.renew());
+                    return AlertScope.leased(leases.renewLeases());
+                }
+
+                @Override
+                public AlertScope known() {
+                    return AlertScope.leased(leases.heldNow());
                 }
             };
             created = vertx.executeBlocking(() -> {
@@ -269,13 +274,14 @@ public final class AlertStage {
             if (leases != null) {
                 // renew, and take what a dead collector left: ownership moves within a lease and a third even while
                 // an evaluation waits for a slow channel; giving slices up waits for an evaluation's start
-                // one renewal at a time: while the database is away a tick that finds the last one waiting is skipped
+                // one renewal at a time: while the database is away a tick that finds the last one waiting is skipped.
+                // A lease that lapsed is logged by the leases; a slice taken back has a new epoch, and the next
+                // evaluation reloads it as a takeover
                 SingleFlight renewal = new SingleFlight();
                 renewTimer = vertx.setPeriodic(evaluation.renewMillis(), t -> {
                     Future<Set<Integer>> renewed = renewal.run(() -> vertx.executeBlocking(() -> leases.balance(slice -> false), false));
                     if (renewed != null) {
-                        renewed.onSuccess(this::noticeLostLeases)
-                                .onFailure(e -> LOG.warn("alerts: renewing the slice leases failed: {}", e.toString()));
+                        renewed.onFailure(e -> LOG.warn("alerts: renewing the slice leases failed: {}", e.toString()));
                     }
                 });
             }
@@ -317,24 +323,6 @@ public final class AlertStage {
                 });
         // a caller (a test, a drill) may wait for the first tries; the stage's own cadence does not
         return started.compose(r -> r.firstTries().map(r));
-    }
-
-    /**
-     * Warns when slices this collector evaluates were not renewed in time (a pause longer than a lease, or the
-     * database away): another collector may take them over while their announcements are in flight, and announce
-     * them again.
-     */
-    private void noticeLostLeases(Set<Integer> held) {
-        AlertScope scope = service == null ? null : service.scope();
-        if (scope == null || scope.all()) {
-            return;
-        }
-        Set<Integer> lost = new java.util.TreeSet<>(scope.slices());
-        lost.removeAll(held);
-        if (!lost.isEmpty()) {
-            LOG.warn("alerts: the leases on slices {} lapsed before their renewal (a pause longer than "
-                    + "evaluation.leaseSeconds?); their hosts go to the collector that takes them", lost);
-        }
     }
 
     /**

@@ -206,6 +206,180 @@ class MultiCollectorTest {
                         .isOne());
     }
 
+    /**
+     * Issue 34: a collector stopped (SIGSTOP) for at least twice its lease while its announcements are in flight. Its
+     * slices move to the others, which announce what it had in flight; when it resumes it takes slices back on its
+     * renewal timer, before its next evaluation, and must treat them as taken over: reload their alert state and
+     * notification log (the successors' rows are the truth), announce nothing again, and rewrite no alert's
+     * {@code since}. What it delivered after its lease lapsed is the documented in-flight case, counted in
+     * {@code qatwatch_notifications_after_lease_lapse_total}.
+     */
+    @Test
+    void aCollectorPausedForTwiceItsLeaseReloadsWhatItTakesBackAndAnnouncesNothingItsSuccessorsDid() throws Exception {
+        Receiver receiver = receiver();
+        Map<String, Integer> ports = new HashMap<>();
+        Map<String, Process> collectors = new HashMap<>();
+        // a starts last: it gets the slices the others let go of, the highest, which they let go of again first when
+        // it comes back
+        for (String name : List.of("b", "c", "a")) {
+            ports.put(name, Influxd.freePort());
+            // a evaluates less often, so that when it resumes its renewal timer takes slices back before its next
+            // evaluation: the case the issue found, where its scope looked unchanged
+            collectors.put(name, start(name, ports.get(name), receiver.url(name), "a".equals(name) ? 5 * EVERY_SECONDS
+                    : EVERY_SECONDS));
+        }
+        awaitOwners(3, STEP);
+        Set<String> first = silentHosts(0, 45);
+        receiver.awaitAcknowledged(first, STEP);
+
+        // new alerts: a is stopped as soon as its first announcement of them reaches the receiver
+        CountDownLatch aSending = new CountDownLatch(1);
+        Set<String> second = new HashSet<>();
+        receiver.onReceive = (collector, host) -> {
+            if ("a".equals(collector) && second.contains(host)) {
+                aSending.countDown();
+            }
+        };
+        for (int i = 45; i < 90; i++) {
+            second.add("silent-" + i);
+        }
+        silentHosts(45, 45);
+        assertThat(aSending.await(STEP.toSeconds(), TimeUnit.SECONDS)).as("a announces some of the new alerts").isTrue();
+        Process a = collectors.get("a");
+        signal("STOP", a);
+        long stoppedAt = System.nanoTime();
+        Path aLog = dir.resolve("a.log");
+        Duration takeover = awaitOwners(2, STEP);
+        // the pause lasts until the successors announced everything, a's unanswered announcements too, and at least
+        // twice the lease
+        receiver.awaitAcknowledged(second, STEP);
+        awaitLogged(receiver, STEP);
+        long pausedFor = System.nanoTime() - stoppedAt;
+        if (pausedFor < TimeUnit.SECONDS.toNanos(2L * LEASE_SECONDS)) {
+            Thread.sleep(TimeUnit.SECONDS.toMillis(2L * LEASE_SECONDS) - TimeUnit.NANOSECONDS.toMillis(pausedFor));
+        }
+        Map<String, String> sinceBefore = eachAlert("since");
+        Map<String, String> versionsBefore = eachAlert("xmin::text");
+        Map<String, Integer> heardBefore = new HashMap<>(receiver.received);
+        long logBefore = Files.size(aLog);
+        signal("CONT", a);
+        Duration paused = Duration.ofNanos(System.nanoTime() - stoppedAt);
+
+        // a takes part again, takes slices back and evaluates them; then every delivery has been answered
+        awaitOwners(3, STEP);
+        awaitEvaluationsWithSlices(aLog, logBefore, 1, STEP);
+        receiver.awaitQuiet(STEP);
+
+        Map<String, String> sinceAfter = eachAlert("since");
+        Map<String, String> versionsAfter = eachAlert("xmin::text");
+        long rewritten = versionsBefore.entrySet().stream()
+                .filter(e -> versionsAfter.containsKey(e.getKey()) && !e.getValue().equals(versionsAfter.get(e.getKey()))).count();
+        Map<String, String> moved = new java.util.TreeMap<>();
+        sinceBefore.forEach((id, since) -> {
+            if (sinceAfter.containsKey(id) && !since.equals(sinceAfter.get(id))) {
+                moved.put(id, since + " -> " + sinceAfter.get(id));
+            }
+        });
+        Map<String, Integer> againAfterResume = new java.util.TreeMap<>();
+        receiver.received.forEach((group, n) -> {
+            if (n > heardBefore.getOrDefault(group, 0)) {
+                againAfterResume.put(group, n - heardBefore.getOrDefault(group, 0));
+            }
+        });
+        long twice = receiver.received.values().stream().mapToLong(n -> n - 1).sum();
+        long counted = 0;
+        for (String name : List.of("a", "b", "c")) {
+            counted += metric(ports.get(name), "qatwatch_notifications_after_lease_lapse_total");
+        }
+        String resumedLog = logSince(aLog, logBefore);
+        System.out.printf("pause: a stopped for %d ms (lease %d s); its slices had new owners after %d ms; after SIGCONT "
+                + "%d message(s) came again, %d group(s) were heard twice in all, %d counted as in flight; alert rows whose "
+                + "since moved: %d, rewritten by anyone after the resume: %d of %d%n", paused.toMillis(), LEASE_SECONDS,
+                takeover.toMillis(), againAfterResume.size(), twice, counted, moved.size(), rewritten, versionsBefore.size());
+        assertThat(takeover).as("a's slices move within a lease and a renewal or two")
+                .isLessThan(Duration.ofSeconds(LEASE_SECONDS + 3L));
+        assertThat(moved).as("no alert-state row's since moved").isEmpty();
+        assertThat(receiver.received.values()).as("each group announced").allSatisfy(n -> assertThat(n).isBetween(1, 2));
+        assertThat(twice).as("groups heard twice are a's deliveries in flight at the pause, each counted").isLessThanOrEqualTo(counted);
+        assertThat(resumedLog).as("a logs that its lease lapsed").contains("lapsed");
+        assertThat(resumedLog).as("a took slices back before its next evaluation and reloaded them")
+                .contains("were this collector's before its leases lapsed");
+    }
+
+    /** Sends {@code SIGSTOP} or {@code SIGCONT} to {@code p}, the collector's JVM itself. */
+    private static void signal(String name, Process p) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -%s %d", name, p.pid()).isTrue();
+    }
+
+    /**
+     * One expression over every alert-state row, by alert id: {@code since}, or {@code xmin::text} (PostgreSQL's
+     * version of the row: the transaction that last wrote it).
+     */
+    private Map<String, String> eachAlert(String expression) throws Exception {
+        Map<String, String> out = new HashMap<>();
+        db.read(c -> {
+            try (var s = c.createStatement(); var rs = s.executeQuery("SELECT id, " + expression + " FROM alert_state")) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), rs.getString(2));
+                }
+            }
+            return null;
+        });
+        return out;
+    }
+
+    /** Waits until the notification log has a row for every group the receiver heard of. */
+    private void awaitLogged(Receiver receiver, Duration atMost) throws Exception {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        Set<String> logged = new HashSet<>();
+        while (System.nanoTime() < deadline) {
+            logged.clear();
+            db.read(c -> {
+                try (var s = c.createStatement(); var rs = s.executeQuery("SELECT group_key FROM alert_notification_log")) {
+                    while (rs.next()) {
+                        logged.add(rs.getString(1));
+                    }
+                }
+                return null;
+            });
+            if (logged.containsAll(receiver.received.keySet())) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        Set<String> missing = new HashSet<>(receiver.received.keySet());
+        missing.removeAll(logged);
+        throw new AssertionError("never logged: " + missing);
+    }
+
+    /** Waits for {@code count} evaluations of some slices logged (at debug) after byte {@code from} of {@code log}. */
+    private static void awaitEvaluationsWithSlices(Path log, long from, int count, Duration atMost) throws Exception {
+        java.util.regex.Pattern evaluating = java.util.regex.Pattern.compile("alerts: evaluating \\d+ hosts of ([1-9]\\d*) slices");
+        long deadline = System.nanoTime() + atMost.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (evaluating.matcher(logSince(log, from)).results().count() >= count) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("fewer than " + count + " evaluations of slices in " + log + " within " + atMost);
+    }
+
+    /** What {@code log} holds after its first {@code from} bytes. */
+    private static String logSince(Path log, long from) throws Exception {
+        byte[] all = Files.readAllBytes(log);
+        return new String(all, (int) from, all.length - (int) from, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** A counter's value on a collector's {@code /metrics}, summed over its labels (0 when absent). */
+    private long metric(int port, String name) throws Exception {
+        String text = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        return text.lines().filter(l -> l.startsWith(name + "{") || l.startsWith(name + " "))
+                .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
     @Test
     void postgresRestartedUnderLoadMeans503ThenTheCollectorsRecoverAndLoseNothing() throws Exception {
         int reports = 40;
@@ -310,6 +484,10 @@ class MultiCollectorTest {
     }
 
     private Process start(String name, int port, String webhook) throws Exception {
+        return start(name, port, webhook, EVERY_SECONDS);
+    }
+
+    private Process start(String name, int port, String webhook, int everySeconds) throws Exception {
         Path config = Files.writeString(dir.resolve(name + ".yaml"), """
                 listen:
                   port: %d
@@ -324,7 +502,7 @@ class MultiCollectorTest {
                 evaluation:
                   everySeconds: %d
                   leaseSeconds: %d
-                """.formatted(port, store.url(), store.user(), store.passwordFile(), EVERY_SECONDS, LEASE_SECONDS)
+                """.formatted(port, store.url(), store.user(), store.passwordFile(), everySeconds, LEASE_SECONDS)
                 + (webhook == null ? "" : """
                 alerts:
                   pipeline:
@@ -377,9 +555,12 @@ class MultiCollectorTest {
                 String group = payload.getString("groupKey");
                 String host = payload.getJsonArray("alerts").getJsonObject(0).getString("host");
                 r.hostOf.put(group, host);
+                r.received.merge(group, 1, Integer::sum);
+                r.answering.incrementAndGet();
                 r.byCollector.merge(collector, 1, Integer::sum);
                 r.onReceive.received(collector, host);
                 vertx.setTimer(RECEIVER_DELAY_MS, t -> {
+                    r.answering.decrementAndGet();
                     if (closed[0]) {
                         r.unacknowledged.merge(group, 1, Integer::sum);
                         return;
@@ -405,6 +586,10 @@ class MultiCollectorTest {
         final Map<String, Integer> acknowledged = new ConcurrentHashMap<>();
         final Map<String, Integer> unacknowledged = new ConcurrentHashMap<>();
         final Map<String, Integer> byCollector = new ConcurrentHashMap<>();
+        /** Every request per group, answered or not. */
+        final Map<String, Integer> received = new ConcurrentHashMap<>();
+        /** Requests received and not yet answered. */
+        final AtomicInteger answering = new AtomicInteger();
         volatile OnReceive onReceive = (collector, host) -> { };
 
         String url(String collector) {
@@ -416,6 +601,24 @@ class MultiCollectorTest {
             Set<String> out = new HashSet<>();
             acknowledged.keySet().forEach(g -> out.add(hostOf.get(g)));
             return out;
+        }
+
+        /** Waits until no request has come or been waiting for an answer for two evaluation intervals. */
+        void awaitQuiet(Duration atMost) throws InterruptedException {
+            long deadline = System.nanoTime() + atMost.toNanos();
+            long quietSince = System.nanoTime();
+            int seen = received.values().stream().mapToInt(Integer::intValue).sum();
+            while (System.nanoTime() < deadline) {
+                int now = received.values().stream().mapToInt(Integer::intValue).sum();
+                if (now != seen || answering.get() > 0) {
+                    seen = now;
+                    quietSince = System.nanoTime();
+                } else if (System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(2L * EVERY_SECONDS)) {
+                    return;
+                }
+                Thread.sleep(100);
+            }
+            throw new AssertionError("the receiver was never quiet for two evaluations within " + atMost);
         }
 
         void awaitAcknowledged(Set<String> hosts, Duration atMost) throws InterruptedException {

@@ -149,6 +149,14 @@ public final class AlertService {
 
         /** The scope still held now. */
         AlertScope confirm() throws Exception;
+
+        /**
+         * The scope held now as far as this process knows without asking (non-blocking): after a pause longer than a
+         * lease, nothing until the next renewal.
+         */
+        default AlertScope known() {
+            return AlertScope.ALL;
+        }
     }
 
     /** Creates the tables and loads the saved state (of every host; a scoped service loads per slice as it takes them). */
@@ -176,8 +184,9 @@ public final class AlertService {
 
     /**
      * Moves to {@code next}: the alerts and log of slices taken over are loaded from the store (where the previous
-     * owner left them), those of slices given up are forgotten. Silences and acknowledgements are reloaded, since
-     * other collectors' APIs add them.
+     * owner left them), those of slices given up are forgotten. A slice held before and now but under another lease
+     * (it lapsed and was taken again in between, whatever happened meanwhile) counts as both: forgotten, and loaded
+     * as its owners since left it. Silences and acknowledgements are reloaded, since other collectors' APIs add them.
      */
     private void rescope(AlertScope next) throws Exception {
         AlertScope before = scope;
@@ -188,23 +197,33 @@ public final class AlertService {
             }
             return;
         }
+        java.util.Set<Integer> retaken = next.retakenSince(before);
         java.util.Set<Integer> added = new java.util.TreeSet<>(next.slices());
         added.removeAll(before.slices());
+        added.addAll(retaken);
         java.util.Set<Integer> removed = new java.util.TreeSet<>(before.slices());
         removed.removeAll(next.slices());
+        java.util.Set<Integer> forgotten = new java.util.TreeSet<>(removed);
+        forgotten.addAll(retaken);
         Map<String, AlertRecord> kept = new LinkedHashMap<>();
         alerts.forEach((id, r) -> {
-            if (next.owns(r.alert().host())) {
+            if (next.owns(r.alert().host()) && !retaken.contains(io.qatwatch.collector.store.HostSlices.of(r.alert().host()))) {
                 kept.put(id, r);
             }
         });
-        store.forget(removed);
+        store.forget(forgotten);
         if (!added.isEmpty()) {
             AlertScope taken = new AlertScope(added);
             store.loadAlerts(taken).forEach(r -> kept.put(r.id(), r));
             store.loadLog(taken).forEach((channel, entries) ->
                     log.computeIfAbsent(channel, k -> new ConcurrentHashMap<>()).putAll(entries));
-            LOG.info("alerts: took over slices {}, gave up {}", added, removed);
+            if (retaken.isEmpty()) {
+                LOG.info("alerts: took over slices {}, gave up {}", added, removed);
+            } else {
+                LOG.warn("alerts: took over slices {}, gave up {}; of those taken, {} were this collector's before its "
+                        + "leases lapsed: their alerts and notification log were reloaded as their owners since left them",
+                        added, removed, retaken);
+            }
         } else if (!removed.isEmpty()) {
             LOG.info("alerts: gave up slices {}", removed);
         }
@@ -282,8 +301,9 @@ public final class AlertService {
             remarks = merged.remarks();
             lastEvaluation = e;
             e.ruleErrors().forEach((rule, err) -> LOG.warn("rule {} failed and kept its previous alerts: {}", rule, err));
-            // a lease lost during the evaluation (a pause, the database away): its slices are not announced
-            return new Object[] {e, evaluated.all() ? evaluated : scopes.confirm()};
+            // a lease lost during the evaluation (a pause, the database away), even if taken back since: its slices
+            // are not announced
+            return new Object[] {e, evaluated.all() ? evaluated : evaluated.stillHeldIn(scopes.confirm())};
         }).compose(done -> {
             Evaluation e = (Evaluation) done[0];
             AlertScope held = (AlertScope) done[1];
@@ -292,7 +312,7 @@ public final class AlertService {
             for (Notifier n : notifiers) {
                 groups(n, now, held).forEach((group, notification) -> {
                     sent.add(n.name() + " " + group + " " + notification.reason());
-                    attempts.add(dispatch(n, group, notification));
+                    attempts.add(dispatch(n, group, notification, held));
                 });
             }
             return Future.succeededFuture(new Result(e, sent, Future.join(attempts).<Void>mapEmpty()));
@@ -408,6 +428,8 @@ public final class AlertService {
         int attempt;
         /** The slice of the group's host (0 when it has none). */
         int slice;
+        /** The epoch of the slice's lease {@link #latest} was decided under. */
+        volatile long epoch;
         final Promise<Void> firstTry = Promise.promise();
     }
 
@@ -415,11 +437,14 @@ public final class AlertService {
      * Sends with retries. While a group is being retried, a newer notification for it only replaces the
      * payload, so a channel that comes back gets the latest state once, not a backlog.
      */
-    private Future<Void> dispatch(Notifier n, String group, Notification notification) {
+    private Future<Void> dispatch(Notifier n, String group, Notification notification, AlertScope held) {
         String key = n.name() + "\u0000" + group;
+        String host = hostOf(notification);
+        int slice = host == null ? 0 : io.qatwatch.collector.store.HostSlices.of(host);
         Delivering existing = inFlight.get(key);
         if (existing != null) {
             existing.latest = notification;
+            existing.epoch = held.epoch(slice);
             return Future.succeededFuture();
         }
         if (backlog(n).get() >= CHANNEL_BACKLOG) {
@@ -431,8 +456,8 @@ public final class AlertService {
         }
         Delivering d = new Delivering();
         d.latest = notification;
-        String host = hostOf(notification);
-        d.slice = host == null ? 0 : io.qatwatch.collector.store.HostSlices.of(host);
+        d.slice = slice;
+        d.epoch = held.epoch(slice);
         inFlight.put(key, d);
         attempt(n, group, key, d);
         return d.firstTry.future();
@@ -440,9 +465,27 @@ public final class AlertService {
 
     private void attempt(Notifier n, String group, String key, Delivering d) {
         Notification sending = d.latest;
+        long epoch = d.epoch;
+        if (!scopes.known().holds(d.slice, epoch)) {
+            // the lease this was decided under lapsed (a pause): the slice's owner now decides about it
+            LOG.warn("channel {}: group {} not sent: the lease on its slice {} lapsed since it was decided", n.name(), group,
+                    d.slice);
+            done(n, key);
+            d.firstTry.tryComplete();
+            return;
+        }
         n.send(sending).onComplete(ar -> {
             Delivery result = ar.succeeded() ? ar.result() : Delivery.failed(true, null, n.name() + ": " + ar.cause());
             channelHealth(n).record(result, sending.at());
+            if (!result.delivered() && !scopes.known().holds(d.slice, epoch)) {
+                // in flight when the lease lapsed: the channel may have it, and the slice's new owner announces it again
+                metrics.notificationAfterLapse(n.name());
+                LOG.warn("channel {}: group {} was in flight when the lease on its slice {} lapsed ({}); not retried: the "
+                        + "slice's owner announces it, perhaps a second time", n.name(), group, d.slice, result.error());
+                done(n, key);
+                d.firstTry.tryComplete();
+                return;
+            }
             if (result.delivered()) {
                 metrics.notificationSent(n.name());
                 Map<String, Severity> firing = new LinkedHashMap<>();
@@ -463,12 +506,30 @@ public final class AlertService {
                 sending.resolved().forEach(r -> told.add(new AlertEvent(r.id(), sending.at(), AlertEvent.Kind.NOTIFIED, null,
                         "resolution " + how)));
                 vertx.executeBlocking(() -> {
-                    store.saveLogEntry(n.name(), group, entry, hostOf(sending));
+                    if (!store.saveLogEntry(n.name(), group, entry, hostOf(sending), epoch)) {
+                        return false;
+                    }
                     store.saveEvents(told);
-                    return null;
+                    return true;
                 }).onComplete(saved -> {
                     if (saved.failed()) {
                         LOG.error("could not save the notification log for {} {}: {}", n.name(), group, saved.cause().getMessage());
+                    } else if (!saved.result()) {
+                        // delivered after the lease lapsed: the slice's new owner, which did not see it logged, says it again
+                        metrics.notificationAfterLapse(n.name());
+                        Map<String, LogEntry> channelLog = log.get(n.name());
+                        if (channelLog != null) {
+                            channelLog.remove(group, entry);
+                        }
+                        LOG.warn("channel {}: group {} was delivered after the lease on its slice {} lapsed; its new owner "
+                                + "announces it again (the in-flight case, counted)", n.name(), group, d.slice);
+                        if (d.latest != sending) {
+                            attempt(n, group, key, d);
+                        } else {
+                            done(n, key);
+                        }
+                        d.firstTry.tryComplete();
+                        return;
                     }
                     if (d.latest != sending && !sameNews(d.latest, sending)) {
                         attempt(n, group, key, d);

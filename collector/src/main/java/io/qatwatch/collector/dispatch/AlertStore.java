@@ -29,8 +29,10 @@ import java.util.stream.Collectors;
  *
  * <p>Alert rows and log entries carry the {@link HostSlices slice} of their host. Several collectors on one
  * PostgreSQL store each keep the rows of the slices they lease; with a {@code fenceOwner}, every write first locks
- * the owner's unexpired leases ({@code FOR SHARE}) and writes only the rows of those slices, so a collector that lost
- * a lease (it paused, or the database was unreachable) cannot overwrite what the slice's new owner wrote.
+ * the owner's unexpired leases ({@code FOR SHARE}) and writes only the rows of those slices, and of those only the
+ * slices still held under the lease the written state was derived under (the same epoch), so a collector that lost a
+ * lease (it paused, or the database was unreachable) cannot overwrite what the slice's new owner wrote, not even once
+ * it has taken the slice back.
  */
 public final class AlertStore {
 
@@ -209,11 +211,13 @@ public final class AlertStore {
         saved = null;
         started = true;
         if (before == null) {
-            write("DELETE FROM alert_state" + where(scope), List.of(), -1);
+            write("DELETE FROM alert_state" + where(scope), List.of(), -1, scope);
         }
         List<Object[]> ids = gone.stream().map(id -> new Object[] {id, HostSlices.of(before.get(id).alert().host())}).toList();
+        int passed = 0;
         for (int from = 0; from < ids.size(); from += SAVE_CHUNK) {
-            write("DELETE FROM alert_state WHERE id = ?", ids.subList(from, Math.min(ids.size(), from + SAVE_CHUNK)), 1);
+            passed += write("DELETE FROM alert_state WHERE id = ?", ids.subList(from, Math.min(ids.size(), from + SAVE_CHUNK)),
+                    1, scope);
         }
         String upsert = "INSERT INTO alert_state(" + ALERT_COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
                 + "ON CONFLICT(id) DO UPDATE SET " + java.util.Arrays.stream(ALERT_COLUMNS.split(", ")).skip(1)
@@ -221,9 +225,10 @@ public final class AlertStore {
         for (int from = 0; from < changed.size(); from += SAVE_CHUNK) {
             List<Object[]> rows = changed.subList(from, Math.min(changed.size(), from + SAVE_CHUNK)).stream()
                     .map(AlertStore::row).toList();
-            write(upsert, rows, SLICE);
+            passed += write(upsert, rows, SLICE, scope);
         }
-        saved = next;
+        // rows the fence held back (a lease lapsed): what the table holds of the scope is not known any more
+        saved = passed == ids.size() + changed.size() ? next : null;
         return changed.size() + gone.size();
     }
 
@@ -242,36 +247,48 @@ public final class AlertStore {
      * One transaction: {@code sql} once per row (once if there are none), its parameters already serialised, so
      * the writer's lock is held for the SQL alone and ingest's group commits go on between chunks while thousands
      * of alerts first appear. A row holds the statement's parameters, then perhaps more. Fenced: only rows whose
-     * slice (at index {@code sliceAt}) the owner leases; a statement without rows only touches leased slices.
+     * slice (at index {@code sliceAt}) the owner leases under the epoch {@code lease} says; a statement without rows
+     * only touches such slices. Returns how many rows passed the fence.
      */
-    private void write(String sql, List<Object[]> rows, int sliceAt) throws SQLException {
-        write(sql, rows, sliceAt, true);
+    private int write(String sql, List<Object[]> rows, int sliceAt, AlertScope lease) throws SQLException {
+        return write(sql, rows, sliceAt, lease, true);
     }
 
-    private void write(String sql, List<Object[]> rows, int sliceAt, boolean fenced) throws SQLException {
+    private int write(String sql, List<Object[]> rows, int sliceAt, AlertScope lease, boolean fenced) throws SQLException {
         try {
             int params = (int) sql.chars().filter(ch -> ch == '?').count();
-            db.transaction(c -> {
-                Set<Integer> held = fenceOwner == null || !fenced ? null : SliceLeases.lockHeld(c, fenceOwner);
+            return db.transaction(c -> {
+                Set<Integer> held = null;
+                if (fenceOwner != null && fenced) {
+                    held = new java.util.TreeSet<>();
+                    for (Map.Entry<Integer, Long> l : SliceLeases.lockHeld(c, fenceOwner).entrySet()) {
+                        if (lease.holds(l.getKey(), l.getValue())) {
+                            held.add(l.getKey());
+                        }
+                    }
+                }
+                Set<Integer> allowed = held;
+                int passed = 0;
                 try (PreparedStatement s = c.prepareStatement(
-                        held != null && rows.isEmpty() ? sql + (sql.contains(" WHERE ") ? " AND " : " WHERE ")
-                                + (held.isEmpty() ? "1 = 0" : "slice IN (" + held.stream().map(String::valueOf)
+                        allowed != null && rows.isEmpty() ? sql + (sql.contains(" WHERE ") ? " AND " : " WHERE ")
+                                + (allowed.isEmpty() ? "1 = 0" : "slice IN (" + allowed.stream().map(String::valueOf)
                                         .collect(Collectors.joining(",")) + ")") : sql)) {
                     if (rows.isEmpty()) {
                         s.executeUpdate();
                     }
                     for (Object[] row : rows) {
-                        if (held != null && !held.contains((Integer) row[sliceAt])) {
+                        if (allowed != null && !allowed.contains((Integer) row[sliceAt])) {
                             continue;
                         }
                         for (int i = 0; i < params; i++) {
                             s.setObject(i + 1, row[i]);
                         }
                         s.addBatch();
+                        passed++;
                     }
                     s.executeBatch();
                 }
-                return null;
+                return passed;
             });
         } catch (IOException e) {
             throw new SQLException(e);
@@ -313,16 +330,26 @@ public final class AlertStore {
 
     /** Records what was last announced for a channel and group, whose alerts are of {@code host}'s slice. */
     public void saveLogEntry(String channel, String group, LogEntry entry, String host) throws SQLException {
+        saveLogEntry(channel, group, entry, host, AlertScope.ANY_EPOCH);
+    }
+
+    /**
+     * As above, fenced by the lease the announcement was decided under: false when this collector no longer holds
+     * {@code host}'s slice at {@code epoch} (its lease lapsed since), and nothing was written.
+     */
+    public boolean saveLogEntry(String channel, String group, LogEntry entry, String host, long epoch) throws SQLException {
+        int slice = host == null ? 0 : HostSlices.of(host);
         JsonObject firing = new JsonObject();
         entry.firing().forEach((id, sev) -> firing.put(id, sev.name()));
         JsonObject forecasts = new JsonObject();
         entry.forecasts().forEach((id, d) -> forecasts.put(id, d.toString()));
-        write("INSERT INTO alert_notification_log(channel, group_key, firing, sent_at, forecasts, thread_id, slice) "
+        return write("INSERT INTO alert_notification_log(channel, group_key, firing, sent_at, forecasts, thread_id, slice) "
                         + "VALUES (?,?,?,?,?,?,?) ON CONFLICT(channel, group_key) DO UPDATE SET firing = excluded.firing, "
                         + "sent_at = excluded.sent_at, forecasts = excluded.forecasts, thread_id = excluded.thread_id, "
                         + "slice = excluded.slice",
                 List.<Object[]>of(new Object[] {channel, group, firing.encode(), entry.sentAt().toString(),
-                    forecasts.isEmpty() ? null : forecasts.encode(), entry.threadId(), host == null ? 0 : HostSlices.of(host)}), 6);
+                    forecasts.isEmpty() ? null : forecasts.encode(), entry.threadId(), slice}), 6,
+                new AlertScope(Set.of(slice), epoch == AlertScope.ANY_EPOCH ? Map.of() : Map.of(slice, epoch))) > 0;
     }
 
     /** As {@link #saveLogEntry(String, String, LogEntry, String)} for a group of no particular host. */
@@ -411,7 +438,7 @@ public final class AlertStore {
 
     /** {@link #write} without fencing: rows that belong to no slice. */
     private void unfenced(String sql, List<Object[]> rows) throws SQLException {
-        write(sql, rows, -1, false);
+        write(sql, rows, -1, AlertScope.ALL, false);
     }
 
     /** All stored silences. */

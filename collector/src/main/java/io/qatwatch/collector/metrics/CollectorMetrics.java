@@ -20,6 +20,7 @@ public final class CollectorMetrics implements MetricsSource {
     private final Map<String, LongAdder> notificationsSent = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> notificationsFailed = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> notificationsDropped = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> notificationsAfterLapse = new ConcurrentHashMap<>();
     private final long[] latencyBucketsMs = {5, 10, 25, 50, 100, 250, 500, 1000, 5000};
     private final LongAdder[] latencyCounts = new LongAdder[latencyBucketsMs.length];
     private final Map<String, Long> outboxDepths = new ConcurrentHashMap<>();
@@ -57,6 +58,14 @@ public final class CollectorMetrics implements MetricsSource {
     /** A notification put off to the next evaluation: its channel was retrying its most groups already. */
     public void notificationDropped(String channel) {
         notificationsDropped.computeIfAbsent(channel, c -> new LongAdder()).increment();
+    }
+
+    /**
+     * A delivery that ended after the lease on its host's slice lapsed (a pause, the database away): the slice's new
+     * owner announces it again, so the channel may have it twice.
+     */
+    public void notificationAfterLapse(String channel) {
+        notificationsAfterLapse.computeIfAbsent(channel, c -> new LongAdder()).increment();
     }
 
     /** A delivery attempt a chat channel failed or refused (each retry counts). */
@@ -124,6 +133,9 @@ public final class CollectorMetrics implements MetricsSource {
                 "Delivery attempts a chat channel failed or refused (each retry counts), by channel.", notificationsFailed);
         perChannel(out, "qatwatch_notifications_dropped_total", "Notifications put off to the next evaluation because "
                 + "the channel was retrying its most groups already, by channel.", notificationsDropped);
+        perChannel(out, "qatwatch_notifications_after_lease_lapse_total", "Deliveries that ended after the lease on their "
+                + "host's slice lapsed (a pause, the database away): the slice's new owner announces them again, so the "
+                + "channel may have them twice; by channel.", notificationsAfterLapse);
     }
 
     private static void perChannel(PrometheusText out, String name, String help, Map<String, LongAdder> counts) {

@@ -98,6 +98,35 @@ class SliceLeasesTest {
         }
     }
 
+    @Test
+    void aLeaseThatLapsedAndIsTakenBackHasANewEpochAndTheOldOneWritesNothing() throws Exception {
+        try (Database db = StoreKinds.open(Database.Kind.POSTGRESQL, data)) {
+            SliceLeases paused = new SliceLeases(db, "paused", Duration.ofMillis(600));
+            paused.migrate();
+            new AlertStore(db).migrate();
+            Map<Integer, Long> before = paused.balanceLeases(s -> true);
+            assertThat(before).hasSize(HostSlices.COUNT);
+            assertThat(paused.renewLeases()).as("renewing keeps each epoch").isEqualTo(before);
+            assertThat(paused.heldNow()).as("held, as far as it knows").isEqualTo(before);
+            Thread.sleep(800);
+            assertThat(paused.heldNow()).as("a lease after its last renewal it knows nothing").isEmpty();
+            Map<Integer, Long> after = paused.balanceLeases(s -> true);
+            assertThat(after.keySet()).as("nobody else wanted them: taken straight back").isEqualTo(before.keySet());
+            after.forEach((slice, epoch) -> assertThat(epoch).as("slice %d", slice).isGreaterThan(before.get(slice)));
+
+            AlertRecord alert = silent("sql1");
+            int slice = HostSlices.of("sql1");
+            AlertStore store = new AlertStore(db, "paused");
+            assertThat(store.saveLogEntry("hook", "g", new io.qatwatch.collector.dispatch.NotificationDecision.LogEntry(
+                    Map.of(alert.id(), Severity.WARNING), Map.of(), Instant.now(), null), "sql1", before.get(slice)))
+                    .as("a log entry decided under the lapsed lease").isFalse();
+            store.saveAlerts(List.of(alert), AlertScope.leased(before));
+            assertThat(new AlertStore(db).loadAlerts()).as("alert state derived under the lapsed lease").isEmpty();
+            store.saveAlerts(List.of(alert), AlertScope.leased(after));
+            assertThat(new AlertStore(db).loadAlerts()).as("under the lease held now").hasSize(1);
+        }
+    }
+
     private static AlertRecord silent(String host) {
         return new AlertRecord(new Alert("agent-silent", Severity.WARNING, host, null, null, null,
                 "Agent on " + host + " silent", "No report.", List.of(), List.of()), Instant.parse("2026-11-30T06:00:00Z"),
