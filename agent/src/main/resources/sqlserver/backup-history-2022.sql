@@ -9,7 +9,9 @@
 --             and header information" (a restore writes the source's backup sets into msdb); DBA Dash DBADash/SQL/SQLBackups.sql
 --             (server_name = SERVERPROPERTY('SERVERNAME'), compared case-insensitively). The LSNs are numeric(25,0) (wider than a
 --             bigint: read as decimals, sent as their digits); begins_log_chain: "the first in a continuous chain of log backups";
---             differential_base_lsn / differential_base_guid name a differential's base full (issue 31's log-chain checks).
+--             differential_base_lsn / differential_base_guid name a differential's base full (issue 31's log-chain checks):
+--             differential_base_guid is the base full's backup_set_uuid ("Unique backup set identification number that
+--             identifies the backup set"), so both are read.
 -- Columns:    backup_set_id int, database_name nvarchar(128), database_guid uniqueidentifier, type char(1), is_copy_only bit,
 --             backup_start_date datetime, backup_finish_date datetime, time_zone smallint, backup_size numeric(20,0),
 --             compressed_backup_size numeric(20,0), compression_algorithm nvarchar(32), has_backup_checksums bit,
@@ -17,7 +19,8 @@
 --             device_type tinyint, physical_device_name nvarchar(260), server_name nvarchar(128), family_guid uniqueidentifier,
 --             is_snapshot bit, media_family_count int, first_lsn numeric(25,0), last_lsn numeric(25,0),
 --             checkpoint_lsn numeric(25,0), database_backup_lsn numeric(25,0), differential_base_lsn numeric(25,0),
---             differential_base_guid uniqueidentifier, recovery_model nvarchar(60), begins_log_chain bit, has_incomplete_metadata bit
+--             differential_base_guid uniqueidentifier, recovery_model nvarchar(60), begins_log_chain bit, has_incomplete_metadata bit,
+--             backup_set_uuid uniqueidentifier
 -- The page size (TOP), the high-water mark and the top of the range are numbers the agent formats into the text; nothing
 -- else is substituted.
 -- A striped backup has one media family per stripe: the first family stands for the set, so each set is one row, and
@@ -59,7 +62,8 @@ SELECT TOP ({page_size})
     bs.differential_base_guid,
     bs.recovery_model,
     bs.begins_log_chain,
-    bs.has_incomplete_metadata
+    bs.has_incomplete_metadata,
+    bs.backup_set_uuid
 FROM msdb.dbo.backupset AS bs
 OUTER APPLY (
     SELECT TOP (1) f.device_type, f.physical_device_name

@@ -262,7 +262,10 @@ public final class ReportSchema {
                             opt("availabilityGroupId", text(64), "the group's `group_id`"),
                             opt("autoClose", bool(), ""),
                             opt("tdeEncryptorThumbprint", text(128), "what protects the TDE key; null without TDE"),
-                            opt("tdeEncryptorType", text(32), "`CERTIFICATE` or `ASYMMETRIC KEY`, as the server says; null without TDE")),
+                            opt("tdeEncryptorType", text(32), "`CERTIFICATE` or `ASYMMETRIC KEY`, as the server says; null without TDE"),
+                            opt("createdAt", new Time(false), "`sys.databases.create_date` in UTC (a local time read in the "
+                                    + "host's zone): a new database's recovery point objective counts from it; null from "
+                                    + "agents before issue 31")),
                             MAX_DATABASES),
                             "the facts that decide how a database's backups are judged; null when not read"),
                     opt("backups", listOf(object(
@@ -308,7 +311,9 @@ public final class ReportSchema {
                             opt("hasIncompleteMetadata", bool(), "`backupset.has_incomplete_metadata`"),
                             opt("physicalDeviceName", text(PHYSICAL_DEVICE_CHARS), "`backupmediafamily.physical_device_name`"
                                     + " of the first media family: a file, a URL, `NUL`, a virtual device's name"),
-                            opt("cpu", cpu(), "the CPU the backup was seen to use while it ran; null when no poll saw it"))
+                            opt("cpu", cpu(), "the CPU the backup was seen to use while it ran; null when no poll saw it"),
+                            opt("backupSetUuid", text(64), "`backupset.backup_set_uuid`: the backup set's identity, which a "
+                                    + "differential's `differentialBaseGuid` names; null from older agents"))
                             .notBefore("finishedAt", "startedAt", "finishes before it starts"), MAX_BACKUPS_PER_INSTANCE),
                             "backups this instance took (`msdb.dbo.backupset` rows whose `server_name` is the instance's), "
                             + "above the previous high-water mark; null when not read"),

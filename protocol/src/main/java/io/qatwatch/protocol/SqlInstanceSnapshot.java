@@ -144,6 +144,8 @@ public record SqlInstanceSnapshot(
      * @param tdeEncryptorThumbprint the certificate or asymmetric key protecting the TDE key
      *                            ({@code sys.dm_database_encryption_keys.encryptor_thumbprint}), {@code 0x}-hex; null without TDE
      * @param tdeEncryptorType    {@code CERTIFICATE} or {@code ASYMMETRIC KEY}, as the DMV spells it; null without TDE
+     * @param createdAt           {@code sys.databases.create_date} ("Date the database was created or renamed"), a local
+     *                            time read in the host's zone, in UTC; null from agents before issue 31
      */
     public record DatabaseInfo(
             String name,
@@ -158,13 +160,23 @@ public record SqlInstanceSnapshot(
             String availabilityGroupId,
             Boolean autoClose,
             String tdeEncryptorThumbprint,
-            String tdeEncryptorType) {
+            String tdeEncryptorType,
+            Instant createdAt) {
 
         /** As before issue 14: no family GUID, availability-group identity, AUTO_CLOSE or TDE encryptor. */
         public DatabaseInfo(String name, String databaseGuid, String recoveryModel, String encryptionState,
                             String availabilityGroup, String replicaRole, Boolean preferredBackupReplica) {
             this(name, databaseGuid, recoveryModel, encryptionState, availabilityGroup, replicaRole, preferredBackupReplica,
                     null, null, null, null, null, null);
+        }
+
+        /** As before issue 31: no {@code create_date}. */
+        public DatabaseInfo(String name, String databaseGuid, String recoveryModel, String encryptionState,
+                            String availabilityGroup, String replicaRole, Boolean preferredBackupReplica, String familyGuid,
+                            String groupDatabaseId, String availabilityGroupId, Boolean autoClose,
+                            String tdeEncryptorThumbprint, String tdeEncryptorType) {
+            this(name, databaseGuid, recoveryModel, encryptionState, availabilityGroup, replicaRole, preferredBackupReplica,
+                    familyGuid, groupDatabaseId, availabilityGroupId, autoClose, tdeEncryptorThumbprint, tdeEncryptorType, null);
         }
     }
 
@@ -198,6 +210,8 @@ public record SqlInstanceSnapshot(
      * @param physicalDeviceName {@code backupmediafamily.physical_device_name} of the first media family: the file, URL,
      *                       {@code NUL} or a virtual device's name
      * @param cpu            the CPU the backup was seen to use while it ran (issue 30); null when no poll saw it run
+     * @param backupSetUuid  {@code backupset.backup_set_uuid}: the backup set's identity, which a differential's
+     *                       {@code differentialBaseGuid} names; null from agents before issue 31's second part
      */
     public record BackupRecord(
             long backupSetId,
@@ -230,7 +244,8 @@ public record SqlInstanceSnapshot(
             Boolean beginsLogChain,
             Boolean hasIncompleteMetadata,
             String physicalDeviceName,
-            BackupCpu cpu) {
+            BackupCpu cpu,
+            String backupSetUuid) {
 
         /** {@code backupset.key_algorithm} of a backup taken without encryption. */
         public static final String NO_ENCRYPTION = "NO_Encryption";
@@ -268,13 +283,29 @@ public record SqlInstanceSnapshot(
                     null, null, null);
         }
 
+        /** As issue 31 first left it: no {@code backup_set_uuid}. */
+        public BackupRecord(long backupSetId, String databaseName, String databaseGuid, String type, boolean copyOnly,
+                            Instant startedAt, Instant finishedAt, boolean timeZoneKnown, long backupSizeBytes,
+                            Long compressedSizeBytes, String compressionAlgorithm, boolean hasChecksums, String keyAlgorithm,
+                            String encryptorThumbprint, String encryptorType, String deviceType, String target,
+                            String familyGuid, Boolean snapshot, Integer mediaFamilyCount, String firstLsn, String lastLsn,
+                            String checkpointLsn, String databaseBackupLsn, String differentialBaseLsn,
+                            String differentialBaseGuid, String recoveryModel, Boolean beginsLogChain,
+                            Boolean hasIncompleteMetadata, String physicalDeviceName, BackupCpu cpu) {
+            this(backupSetId, databaseName, databaseGuid, type, copyOnly, startedAt, finishedAt, timeZoneKnown, backupSizeBytes,
+                    compressedSizeBytes, compressionAlgorithm, hasChecksums, keyAlgorithm, encryptorThumbprint, encryptorType,
+                    deviceType, target, familyGuid, snapshot, mediaFamilyCount, firstLsn, lastLsn, checkpointLsn,
+                    databaseBackupLsn, differentialBaseLsn, differentialBaseGuid, recoveryModel, beginsLogChain,
+                    hasIncompleteMetadata, physicalDeviceName, cpu, null);
+        }
+
         /** This backup with the CPU a poll saw it use. */
         public BackupRecord withCpu(BackupCpu observed) {
             return new BackupRecord(backupSetId, databaseName, databaseGuid, type, copyOnly, startedAt, finishedAt,
                     timeZoneKnown, backupSizeBytes, compressedSizeBytes, compressionAlgorithm, hasChecksums, keyAlgorithm,
                     encryptorThumbprint, encryptorType, deviceType, target, familyGuid, snapshot, mediaFamilyCount, firstLsn,
                     lastLsn, checkpointLsn, databaseBackupLsn, differentialBaseLsn, differentialBaseGuid, recoveryModel,
-                    beginsLogChain, hasIncompleteMetadata, physicalDeviceName, observed);
+                    beginsLogChain, hasIncompleteMetadata, physicalDeviceName, observed, backupSetUuid);
         }
 
         /**

@@ -284,7 +284,12 @@ public final class FleetAnalysis {
      */
     public record MergedDatabase(String key, String name, String availabilityGroup, String host, String instance,
                                  String recoveryModel, List<String> replicas, List<DatabaseBackup> backups, boolean silent,
-                                 List<BaselineFulls> fulls, List<LogChain> chains) {
+                                 List<BaselineFulls> fulls, List<LogChain> chains, Instant appearedAt) {
+    }
+
+    /** The earlier of two times, null when neither is known. */
+    private static Instant earlier(Instant a, Instant b) {
+        return a == null ? b : b == null || !b.isBefore(a) ? a : b;
     }
 
     /**
@@ -406,11 +411,12 @@ public final class FleetAnalysis {
                 if (m == null || primary) {
                     m = new MergedDatabase(key, d.name(), d.availabilityGroup() != null ? d.availabilityGroup()
                             : m == null ? null : m.availabilityGroup(), ia.host().host(), ia.instance().name(),
-                            d.recoveryModel(), replicas, backups, silent, fulls, logChains);
+                            d.recoveryModel(), replicas, backups, silent, fulls, logChains,
+                            earlier(m == null ? null : m.appearedAt(), d.createdAt()));
                 } else {
                     m = new MergedDatabase(m.key(), m.name(), m.availabilityGroup() != null ? m.availabilityGroup()
                             : d.availabilityGroup(), m.host(), m.instance(), m.recoveryModel(), replicas, backups, silent, fulls,
-                            logChains);
+                            logChains, earlier(m.appearedAt(), d.createdAt()));
                 }
                 databases.put(key, m);
                 if (d.availabilityGroup() != null) {

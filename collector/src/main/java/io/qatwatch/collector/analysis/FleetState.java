@@ -23,7 +23,8 @@ import java.util.Set;
  * latest value of each section per host and instance, plus backup history for the lookback period.
  *
  * @param failovers availability groups whose primary replica moved, as the alert stage saw it between reports (it keeps
- *                  them a day); empty when the fleet was loaded afresh
+ *                  them a day, and on its first refresh takes those of the last day from the store's replica role
+ *                  changes); empty when the fleet was loaded afresh
  */
 public record FleetState(List<HostState> hosts, List<AgFailover> failovers) {
 

@@ -8,6 +8,7 @@ import io.qatwatch.collector.chain.LogChain;
 import io.qatwatch.collector.compression.CompressionSamples;
 import io.qatwatch.collector.compression.QatModes;
 import io.qatwatch.collector.store.AcceleratorChange;
+import io.qatwatch.collector.store.DatabaseEvent;
 import io.qatwatch.collector.store.FleetRow;
 import io.qatwatch.collector.store.JobActivity;
 import io.qatwatch.collector.store.ReportStore;
@@ -124,6 +125,12 @@ public final class LiveFleet {
         /** The digest as the analysis keys it ({@link #keyed()}), and the digest it was worked out for. */
         private List<DatabaseBackup> keyed = List.of();
         private List<BackupRecord> keyedFrom = List.of();
+        /**
+         * The sections' databases, those an older agent sent without {@code create_date} carrying the time the store first
+         * saw them (their "appeared" event) in its place, so backup-missing waits a new database's objective from then;
+         * null when every database has its {@code create_date}. Worked out when the instance is rebuilt.
+         */
+        List<io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo> databases;
         /** Read when the instance is rebuilt, which an accelerator change (a section change) always makes it. */
         List<AcceleratorChange> acceleratorHistory = List.of();
         /** Its jobs, job runs, CommandLog rows and restores, read again whenever the store's {@code jobsSeq} moves. */
@@ -137,6 +144,7 @@ public final class LiveFleet {
 
         void sections(SqlInstanceSnapshot s, long seq) {
             sections = s;
+            databases = null;
             sectionsSeq = seq;
             lastSeen = s.collectedAt();
             running = s.runningBackups() == null ? List.of() : s.runningBackups();
@@ -170,7 +178,8 @@ public final class LiveFleet {
 
         InstanceState state(List<BackupRecord> backups) {
             SqlInstanceSnapshot s = sections;
-            return new InstanceState(s.name(), lastSeen, s.server(), s.configuration(), s.accelerators(), s.databases(),
+            return new InstanceState(s.name(), lastSeen, s.server(), s.configuration(), s.accelerators(),
+                    databases != null ? databases : s.databases(),
                     s.certificates(), s.asymmetricKeys(), running, backups, acceleratorHistory, compression, jobs);
         }
     }
@@ -210,6 +219,7 @@ public final class LiveFleet {
                 hosts.put(row.host(), slot);
             }
             cold = coldReads(store, since, now);
+            seedFailovers(store, now);
             loaded = true;
         } else {
             ReportStore.BackupDelta delta = store.backupsAfter(backupsRead, since);
@@ -294,6 +304,28 @@ public final class LiveFleet {
         });
         failovers.removeIf(f -> f.at().isBefore(now.minus(Duration.ofDays(1))));
         return List.copyOf(failovers);
+    }
+
+    /**
+     * On the first refresh: the failovers of the last day that the store's replica role changes show, so that ag-failover
+     * survives a restart of the collector. Reads the database events of the instances that report an availability-group
+     * database only; one where several databases moved counts once.
+     */
+    private void seedFailovers(ReportStore store, Instant now) throws Exception {
+        List<AgFailover.RoleChange> changes = new ArrayList<>();
+        for (Map.Entry<String, HostSlot> h : hosts.entrySet()) {
+            for (InstanceSlot i : h.getValue().instances.values()) {
+                if (i.sections.databases() == null || i.sections.databases().stream().allMatch(d -> d.availabilityGroup() == null)) {
+                    continue;
+                }
+                for (DatabaseEvent e : store.databaseEvents(h.getKey(), i.sections.name(), now.minus(Duration.ofDays(1)))) {
+                    if (DatabaseEvent.REPLICA_ROLE_CHANGED.equals(e.kind())) {
+                        changes.add(new AgFailover.RoleChange(h.getKey() + "/" + i.sections.name(), e));
+                    }
+                }
+            }
+        }
+        failovers.addAll(AgFailover.fromRoleChanges(changes));
     }
 
     /** The host's tags: its agent's {@code agent.tags}, and what {@code tagsOf} adds. */
@@ -478,6 +510,7 @@ public final class LiveFleet {
             modesHistory = since.equals(historySince) ? slot.acceleratorHistory
                     : store.acceleratorChanges(slot.host, slot.sections.name(), since);
         }
+        slot.databases = firstSeen(store, slot, since);
         InstanceState state = slot.state(loaded);
         String calendar = config.calendarNameFor(slot.host, state.name(), tags(hosts.get(slot.host).row));
         NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
@@ -512,6 +545,36 @@ public final class LiveFleet {
         slot.keyed = List.of();
         slot.keyedFrom = List.of();
         slot.stale = false;
+    }
+
+    /**
+     * The instance's databases with the first-seen time in place of a missing {@code create_date} (agents before issue
+     * 31), from the store's database events of the lookback period; null (read nothing) when every database has one.
+     */
+    private static List<io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo> firstSeen(ReportStore store, InstanceSlot slot,
+            Instant since) throws Exception {
+        List<io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo> dbs = slot.sections.databases();
+        if (dbs == null || dbs.stream().allMatch(d -> d.createdAt() != null)) {
+            return null;
+        }
+        Map<String, Instant> appeared = new HashMap<>();
+        for (DatabaseEvent e : store.databaseEvents(slot.host, slot.sections.name(), since)) {
+            if (DatabaseEvent.APPEARED.equals(e.kind())) {
+                appeared.put(e.database(), e.at());
+            }
+        }
+        if (appeared.isEmpty()) {
+            return null;
+        }
+        List<io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo> out = new ArrayList<>(dbs.size());
+        for (var d : dbs) {
+            Instant at = d.createdAt() == null ? appeared.get(d.name()) : null;
+            out.add(at == null ? d : new io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo(d.name(), d.databaseGuid(),
+                    d.recoveryModel(), d.encryptionState(), d.availabilityGroup(), d.replicaRole(), d.preferredBackupReplica(),
+                    d.familyGuid(), d.groupDatabaseId(), d.availabilityGroupId(), d.autoClose(), d.tdeEncryptorThumbprint(),
+                    d.tdeEncryptorType(), at));
+        }
+        return List.copyOf(out);
     }
 
     /**

@@ -13,11 +13,24 @@ import java.util.function.UnaryOperator;
  * @param sizeBytes          bytes written (compressed when compressed)
  * @param file               {@code backupmediafamily.physical_device_name} of its first media family, else its target
  * @param differentialBaseLsn the base full's {@code checkpoint_lsn} a differential names; null for others
+ * @param backupSetUuid      {@code backupset.backup_set_uuid} of a full; null for others and from agents that did not read it
+ * @param differentialBaseGuid the base full's {@code backup_set_uuid} a differential names
+ *                           ({@code differential_base_guid}); null for others and from older agents
  */
 public record ChainBackup(String scope, long backupSetId, char kind, boolean copyOnly, Instant startedAt, Instant finishedAt,
                           long sizeBytes, String target, String deviceType, String file, String recoveryModel,
                           boolean beginsLogChain, BigInteger firstLsn, BigInteger lastLsn, BigInteger checkpointLsn,
-                          BigInteger databaseBackupLsn, BigInteger differentialBaseLsn) {
+                          BigInteger databaseBackupLsn, BigInteger differentialBaseLsn, String backupSetUuid,
+                          String differentialBaseGuid) {
+
+    /** Without the backup set's and the differential base's GUIDs (agents before they were read). */
+    public ChainBackup(String scope, long backupSetId, char kind, boolean copyOnly, Instant startedAt, Instant finishedAt,
+                       long sizeBytes, String target, String deviceType, String file, String recoveryModel,
+                       boolean beginsLogChain, BigInteger firstLsn, BigInteger lastLsn, BigInteger checkpointLsn,
+                       BigInteger databaseBackupLsn, BigInteger differentialBaseLsn) {
+        this(scope, backupSetId, kind, copyOnly, startedAt, finishedAt, sizeBytes, target, deviceType, file, recoveryModel,
+                beginsLogChain, firstLsn, lastLsn, checkpointLsn, databaseBackupLsn, differentialBaseLsn, null, null);
+    }
 
     public static final char FULL = 'D';
     public static final char DIFFERENTIAL = 'I';
@@ -47,7 +60,25 @@ public record ChainBackup(String scope, long backupSetId, char kind, boolean cop
         long size = b.compressedSizeBytes() != null ? b.compressedSizeBytes() : b.backupSizeBytes();
         return new ChainBackup(canon.apply(scope), b.backupSetId(), kind, b.copyOnly(), b.startedAt(), b.finishedAt(), size,
                 canon.apply(b.target()), canon.apply(b.deviceType()), file, canon.apply(b.recoveryModel()), Boolean.TRUE.equals(b.beginsLogChain()), lsn(b.firstLsn()),
-                lsn(b.lastLsn()), lsn(b.checkpointLsn()), lsn(b.databaseBackupLsn()), lsn(b.differentialBaseLsn()));
+                lsn(b.lastLsn()), lsn(b.checkpointLsn()), lsn(b.databaseBackupLsn()), lsn(b.differentialBaseLsn()),
+                // only a full is a base and only a differential names one: logs, the most of them, keep neither GUID
+                kind == FULL ? guid(b.backupSetUuid()) : null, kind == DIFFERENTIAL ? guid(b.differentialBaseGuid()) : null);
+    }
+
+    private static String guid(String g) {
+        return g == null || g.isBlank() ? null : g.trim().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Whether this differential is based on {@code full}: the base GUID it names is the full's {@code backup_set_uuid}
+     * when both are known (the backup set's identity, "backupset" page), else its base LSN is the full's checkpoint LSN.
+     */
+    public boolean basedOn(ChainBackup full) {
+        if (differentialBaseGuid != null && full.backupSetUuid() != null) {
+            return differentialBaseGuid.equals(full.backupSetUuid());
+        }
+        BigInteger base = differentialBaseLsn != null ? differentialBaseLsn : databaseBackupLsn;
+        return base != null && base.equals(full.checkpointLsn());
     }
 
     /** An LSN's digits as a number; null for null or anything that is not decimal digits. */

@@ -82,7 +82,7 @@ public final class RestorePlanner {
         }
         for (LogChain c : replicas) {
             ChainBackup d = c.differential();
-            if (d != null && full.checkpointLsn().equals(baseOf(d)) && d.finishedAt().isAfter(full.finishedAt())) {
+            if (d != null && d.basedOn(full) && d.finishedAt().isAfter(full.finishedAt())) {
                 best = newer(best, d);
             }
         }

@@ -28,7 +28,8 @@ final class BackupRows {
     private static final char SEPARATOR = '\u001f';
     private static final String[] TEXT_COLUMNS = {"database_name", "database_guid", "type", "algorithm", "device_type",
             "target", "family_guid", "first_lsn", "last_lsn", "checkpoint_lsn", "database_backup_lsn", "differential_base_lsn",
-            "differential_base_guid", "recovery_model", "begins_log_chain", "incomplete_metadata", "physical_device_name"};
+            "differential_base_guid", "recovery_model", "begins_log_chain", "incomplete_metadata", "physical_device_name",
+            "backup_set_uuid"};
     /** Bit of the flags saying the first text is null; the next texts' bits follow it. */
     private static final int TEXT_NULL = 128;
     private static final int MEDIA = TEXT_NULL << TEXT_COLUMNS.length;
@@ -115,7 +116,8 @@ final class BackupRows {
                 flag(texts[14]),
                 flag(texts[15]),
                 texts[16],
-                cpu(rs, encryption + 3));
+                cpu(rs, encryption + 3),
+                texts[17]);
     }
 
     /** The CPU the compression comparison weighs; null (one column read) for a backup no poll saw run. */

@@ -55,6 +55,16 @@ final class BackupsTable {
     /** The migration component that adds them: one on each database, so the earlier components stay as they are. */
     static final String CHAIN_AND_CPU_COMPONENT = "backups-chains-cpu";
 
+    /**
+     * {@code backupset.backup_set_uuid}, the identity a differential's {@code differential_base_guid} names (issue 31):
+     * a component of its own, added after {@link #CHAIN_AND_CPU_COMPONENT} had shipped.
+     */
+    static final String SET_UUID_COMPONENT = "backups-set-uuid";
+
+    static List<String> setUuidSteps() {
+        return List.of("ALTER TABLE backups ADD COLUMN backup_set_uuid TEXT");
+    }
+
     /** The steps of {@link #CHAIN_AND_CPU_COMPONENT} for {@code kind}: every column nullable, NULL in older rows. */
     static List<String> chainAndCpuSteps(Database.Kind kind) {
         StringBuilder steps = new StringBuilder();
@@ -76,6 +86,7 @@ final class BackupsTable {
         for (String[] column : CHAIN_AND_CPU_COLUMNS) {
             columns.add(column[0]);
         }
+        columns.add("backup_set_uuid");
         COLUMNS = List.copyOf(columns);
     }
 
@@ -128,6 +139,7 @@ final class BackupsTable {
         setInteger(s, at + 39, cpu == null ? null : cpu.processSamples());
         setFlag(s, at + 40, cpu == null ? null : cpu.processReliable());
         s.setString(at + 41, cpu == null ? null : cpu.processNote());
+        s.setString(at + 42, b.backupSetUuid());
     }
 
     /** Maps a {@code backups} row, selected with every column, back to its record. */
@@ -168,6 +180,7 @@ final class BackupsTable {
                 getFlag(rs, "begins_log_chain"),
                 getFlag(rs, "incomplete_metadata"),
                 rs.getString("physical_device_name"),
-                cpu);
+                cpu,
+                rs.getString("backup_set_uuid"));
     }
 }

@@ -23,7 +23,7 @@ import java.util.Set;
 /**
  * A batch of reports stored on PostgreSQL in a number of statements that does not grow with the batch (about ten, each
  * a round trip): one multi-row insert of the reports' ids tells the new ones from those stored before, then the new
- * reports' hosts, instances, configuration and accelerator changes, backups, job activity and backup counts, each
+ * reports' hosts, instances, configuration, accelerator and databases changes, backups, job activity and backup counts, each
  * table in one multi-row statement or one pipelined JDBC batch. Each report is stored as
  * {@link SqlReportStore#store} would store it alone, in the batch's order; a report id twice in the batch is stored
  * by its first. When a statement fails the batch is rolled back, and the caller stores it again report by report,
@@ -37,7 +37,7 @@ import java.util.Set;
  */
 final class PostgresReportBatch {
 
-    /** Rows a multi-row statement carries: a backup row binds 41 parameters, well under PostgreSQL's 65,535. */
+    /** Rows a multi-row statement carries: a backup row binds 42 parameters, well under PostgreSQL's 65,535. */
     private static final int ROWS_PER_STATEMENT = 1000;
 
     /** A section the report left out (null) or sent unchanged keeps the stored value, so PostgreSQL rewrites no TOAST. */
@@ -67,6 +67,9 @@ final class PostgresReportBatch {
     private static final String CHANGE_INSERT =
             "INSERT INTO instance_changes(host, instance, section, changed_at, old_json, new_json) VALUES (?,?,?,?,?,?)";
 
+    /** The sections whose changes {@code instance_changes} keeps, in the order {@link #storedHistorySections} reads them. */
+    private static final String[] SECTIONS = {"configuration", "accelerators", DatabaseChanges.SECTION};
+
     private PostgresReportBatch() {
     }
 
@@ -81,7 +84,7 @@ final class PostgresReportBatch {
     }
 
     /**
-     * Stores {@code batch} (sorted by host and report id) in one transaction on {@code c}; null when a statement
+     * Stores {@code batch} (sorted by host, creation and report id) in one transaction on {@code c}; null when a statement
      * failed (everything rolled back): a report of the batch is refused, which one only a report-by-report store tells.
      *
      * @throws SQLException when the database cannot be reached ({@link Database#unavailable}): no report can be stored
@@ -223,7 +226,7 @@ final class PostgresReportBatch {
     }
 
     /**
-     * The instances' rows, and their configuration and accelerator changes against what was stored before (one read
+     * The instances' rows, and their configuration, accelerator and databases changes against what was stored before (one read
      * for the batch; a second report of an instance compares with the first's).
      */
     private static void upsertInstances(Connection c, List<Incoming> batch, List<Snapshot> snapshots) throws SQLException {
@@ -239,13 +242,14 @@ final class PostgresReportBatch {
                 InstanceSections sections = x.sections();
                 InstanceRow.bind(s, x.host(), snap, sections, batch.get(x.report()).receivedAt());
                 s.addBatch();
-                String[] previous = stored.computeIfAbsent(x.key(), k -> new String[2]);
-                String[] next = {ReportSections.json(sections.configuration()), ReportSections.json(sections.accelerators())};
-                for (int k = 0; k < 2; k++) {
+                String[] previous = stored.computeIfAbsent(x.key(), k -> new String[SECTIONS.length]);
+                String[] next = {ReportSections.json(sections.configuration()), ReportSections.json(sections.accelerators()),
+                    ReportSections.json(sections.databases())};
+                for (int k = 0; k < SECTIONS.length; k++) {
                     if (next[k] != null && !SqlReportStore.sameJson(previous[k], next[k])) {
                         changes.setString(1, x.host());
                         changes.setString(2, snap.name());
-                        changes.setString(3, k == 0 ? "configuration" : "accelerators");
+                        changes.setString(3, SECTIONS[k]);
                         changes.setLong(4, snap.collectedAt().toEpochMilli());
                         changes.setString(5, previous[k]);
                         changes.setString(6, next[k]);
@@ -274,8 +278,8 @@ final class PostgresReportBatch {
         Map<String, String[]> out = new HashMap<>();
         for (int from = 0; from < keys.size(); from += ROWS_PER_STATEMENT) {
             List<Snapshot> chunk = keys.subList(from, Math.min(keys.size(), from + ROWS_PER_STATEMENT));
-            try (PreparedStatement s = c.prepareStatement("SELECT host, name, configuration_json, accelerators_json "
-                    + "FROM instances WHERE (host, name) IN (" + rows(chunk.size(), 2) + ")")) {
+            try (PreparedStatement s = c.prepareStatement("SELECT host, name, configuration_json, accelerators_json, "
+                    + "databases_json FROM instances WHERE (host, name) IN (" + rows(chunk.size(), 2) + ")")) {
                 int at = 1;
                 for (Snapshot x : chunk) {
                     s.setString(at++, x.host());
@@ -283,7 +287,8 @@ final class PostgresReportBatch {
                 }
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
-                        out.put(rs.getString(1) + '\n' + rs.getString(2), new String[] {rs.getString(3), rs.getString(4)});
+                        out.put(rs.getString(1) + '\n' + rs.getString(2), new String[] {rs.getString(3), rs.getString(4),
+                                rs.getString(5)});
                     }
                 }
             }

@@ -158,6 +158,15 @@ public interface ReportStore {
     List<AcceleratorChange> acceleratorChanges(String host, String instance, Instant since) throws Exception;
 
     /**
+     * What happened to an instance's databases from {@code since} on, oldest first: appearances, disappearances, recovery
+     * model and replica role changes, worked out from the databases sections stored at ingest (issue 31). The default,
+     * for stores that keep no change history, knows none.
+     */
+    default List<DatabaseEvent> databaseEvents(String host, String instance, Instant since) throws Exception {
+        return List.of();
+    }
+
+    /**
      * The hosts that report any of the databases {@code databaseGuids} as an availability-group database (their
      * replicas), in host-name order.
      */

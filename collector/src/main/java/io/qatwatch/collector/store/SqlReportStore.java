@@ -266,6 +266,7 @@ public final class SqlReportStore implements ReportStore {
             db.migrate("jobs", POSTGRES_JOBS_STEPS);
             db.migrate("backups-indexes", INDEX_STEPS);
             db.migrate(BackupsTable.CHAIN_AND_CPU_COMPONENT, BackupsTable.chainAndCpuSteps(kind));
+            db.migrate(BackupsTable.SET_UUID_COMPONENT, BackupsTable.setUuidSteps());
             db.migrate(RestoresTable.COMPONENT, RestoresTable.steps(kind));
             return;
         }
@@ -437,6 +438,7 @@ public final class SqlReportStore implements ReportStore {
                 "CREATE INDEX restores_by_time ON restores(host, instance, restored_at)")));
         db.migrate("backups-indexes", INDEX_STEPS);
         db.migrate(BackupsTable.CHAIN_AND_CPU_COMPONENT, BackupsTable.chainAndCpuSteps(kind));
+        db.migrate(BackupsTable.SET_UUID_COMPONENT, BackupsTable.setUuidSteps());
         db.migrate(RestoresTable.COMPONENT, RestoresTable.steps(kind));
     }
 
@@ -477,7 +479,10 @@ public final class SqlReportStore implements ReportStore {
             order.add(i);
         }
         if (!onlyWriter) {
+            // by host (the rows' lock order), then in the order the reports were made, so that an instance's change
+            // history (configuration, accelerators, databases) compares each report with the one before it
             order.sort(java.util.Comparator.comparing((Integer i) -> batch.get(i).host())
+                    .thenComparing(i -> batch.get(i).report().createdAt())
                     .thenComparing(i -> batch.get(i).report().reportId()));
         }
         List<Incoming> sorted = order.stream().map(batch::get).toList();
@@ -702,6 +707,7 @@ public final class SqlReportStore implements ReportStore {
             s.executeUpdate();
             recordChange(c, host, snap, "configuration", previous[0], ReportSections.json(sections.configuration()));
             recordChange(c, host, snap, "accelerators", previous[1], ReportSections.json(sections.accelerators()));
+            recordChange(c, host, snap, DatabaseChanges.SECTION, previous[2], ReportSections.json(sections.databases()));
             if (onlyWriter) {
                 instancesWritten.put(key, new InstanceWritten(new Digest[] {digest(sections.server()),
                     digest(sections.configuration()), digest(sections.accelerators()), digest(sections.databases()),
@@ -712,7 +718,8 @@ public final class SqlReportStore implements ReportStore {
         }
         boolean configurationChanged = changed(sections.configuration(), known.digests(), 1);
         boolean acceleratorsChanged = changed(sections.accelerators(), known.digests(), 2);
-        String[] previous = configurationChanged || acceleratorsChanged
+        boolean databasesChanged = changed(sections.databases(), known.digests(), 3);
+        String[] previous = configurationChanged || acceleratorsChanged || databasesChanged
                 ? previousHistorySections(c, host, snap.name()) : null;
         Update update = new Update("instances");
         update.set("last_seen", now.toEpochMilli());
@@ -735,16 +742,22 @@ public final class SqlReportStore implements ReportStore {
         if (acceleratorsChanged) {
             recordChange(c, host, snap, "accelerators", previous[1], sections.accelerators().json());
         }
+        if (databasesChanged) {
+            recordChange(c, host, snap, DatabaseChanges.SECTION, previous[2], sections.databases().json());
+        }
     }
 
-    /** The stored configuration and accelerator JSON of an instance (nulls for a new one), for the change history. */
+    /**
+     * The stored configuration, accelerator and databases JSON of an instance (nulls for a new one), for the change
+     * history.
+     */
     private String[] previousHistorySections(Connection c, String host, String instance) throws SQLException {
         PreparedStatement s = statement(c,
-                "SELECT configuration_json, accelerators_json FROM instances WHERE host = ? AND name = ?");
+                "SELECT configuration_json, accelerators_json, databases_json FROM instances WHERE host = ? AND name = ?");
         s.setString(1, host);
         s.setString(2, instance);
         try (ResultSet rs = s.executeQuery()) {
-            return rs.next() ? new String[] {rs.getString(1), rs.getString(2)} : new String[2];
+            return rs.next() ? new String[] {rs.getString(1), rs.getString(2), rs.getString(3)} : new String[3];
         }
     }
 
@@ -1466,6 +1479,11 @@ public final class SqlReportStore implements ReportStore {
             }
             return out;
         });
+    }
+
+    @Override
+    public List<DatabaseEvent> databaseEvents(String host, String instance, Instant since) throws SQLException, IOException {
+        return db.read(c -> DatabaseChanges.read(c, kind, host, instance, since));
     }
 
     @Override

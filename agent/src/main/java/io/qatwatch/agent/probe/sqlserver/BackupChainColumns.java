@@ -25,6 +25,19 @@ record BackupChainColumns(String firstLsn, String lastLsn, String checkpointLsn,
         }
     }
 
+    /**
+     * Whether the result set has {@code backup_set_uuid}, the identity a differential's {@code differential_base_guid}
+     * names: captures made before it was read lack it.
+     */
+    static boolean hasSetUuid(ResultSet rs) throws SQLException {
+        try {
+            rs.findColumn("backup_set_uuid");
+            return true;
+        } catch (SQLException absent) {
+            return false;
+        }
+    }
+
     static BackupChainColumns read(ResultSet rs) throws SQLException {
         return new BackupChainColumns(lsn(rs.getBigDecimal("first_lsn")), lsn(rs.getBigDecimal("last_lsn")),
                 lsn(rs.getBigDecimal("checkpoint_lsn")), lsn(rs.getBigDecimal("database_backup_lsn")),

@@ -361,7 +361,7 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
                     tde == null ? null : tde.state(), r == null ? null : r.group(), r == null ? null : r.role(),
                     r == null ? null : r.preferred(), g == null ? null : g.familyGuid(), d.groupDatabaseId(),
                     r == null ? null : r.groupId(), d.seen().autoClose(), tde == null ? null : tde.encryptorThumbprint(),
-                    tde == null ? null : tde.encryptorType()));
+                    tde == null ? null : tde.encryptorType(), backupTimeUtc(d.seen().createDate(), null, clock.getZone())));
         }
         secondaryDatabases.set(replicas == null ? null : secondaries(replicas));
         return databases;
@@ -471,6 +471,7 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
     private List<BackupRecord> readBackups(ResultSet rs, boolean hasAlgorithm) throws SQLException {
         List<BackupRecord> list = new ArrayList<>();
         boolean chainColumns = BackupChainColumns.present(rs);
+        boolean setUuid = BackupChainColumns.hasSetUuid(rs);
         while (rs.next()) {
             BackupChainColumns chain = chainColumns ? BackupChainColumns.read(rs) : BackupChainColumns.NONE;
             String physicalDevice = rs.getString("physical_device_name");
@@ -506,7 +507,8 @@ public final class JdbcSqlInstanceProbe implements SqlInstanceProbe {
                     mediaFamilies(intIfPresent(rs, "media_family_count")),
                     chain.firstLsn(), chain.lastLsn(), chain.checkpointLsn(), chain.databaseBackupLsn(),
                     chain.differentialBaseLsn(), chain.differentialBaseGuid(), chain.recoveryModel(), chain.beginsLogChain(),
-                    chain.hasIncompleteMetadata(), physicalDevice, null));
+                    chain.hasIncompleteMetadata(), physicalDevice, null,
+                    setUuid ? SqlServerValues.guid(rs.getString("backup_set_uuid")) : null));
         }
         return list;
     }

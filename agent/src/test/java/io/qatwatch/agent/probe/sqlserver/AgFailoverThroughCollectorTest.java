@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 31's failover scenario end to end: the agent probes each replica of AG_Orders through mssql-jdbc and the TDS
  * test server (sql2022-chain-ag-primary and -secondary: SQLAG01 primary; an hour later sql2022-chain-ag-failover-sqlag02
  * and -sqlag01: SQLAG02 primary, SQLAG01 taking the logs), the collector stores the reports and its alert stage judges
- * them: ag-failover once, for a day, and Orders' log chain whole across the move.
+ * them: ag-failover once, for a day, also in an alert stage started after the move, naming the old primary's backups
+ * that stopped; and Orders' log chain whole across the move.
  */
 class AgFailoverThroughCollectorTest {
 
@@ -79,6 +80,15 @@ class AgFailoverThroughCollectorTest {
                     .extracting(Alert::database).as("Payments' gap stays until a full").containsExactly("Payments");
 
             assertThat(failovers(live.refresh(store, t1.plus(Duration.ofHours(2))).analysis())).as("within the day").hasSize(1);
+            // a collector started after the move (a restart) knows it from the replica role changes the store kept
+            List<Alert> restarted = failovers(new LiveFleet(CONFIG.analysis(), h -> Set.of())
+                    .refresh(store, t1.plus(Duration.ofHours(13))).analysis());
+            assertThat(restarted).singleElement().satisfies(a -> {
+                assertThat(a.summary()).isEqualTo("Availability group AG_Orders failed over from sqlag01/PROD to sqlag02/PROD at "
+                        + t1);
+                assertThat(a.details()).as("the old primary's fulls have not come since, 13 hours on")
+                        .contains("Stopped since the failover: ").contains("full backups of Orders (last on sqlag01/PROD at ");
+            });
             assertThat(failovers(live.refresh(store, t1.plus(Duration.ofHours(25))).analysis())).as("a day later").isEmpty();
         }
     }

@@ -54,7 +54,8 @@ class JdbcSqlInstanceProbeScenarioTest {
             "sql2022-enterprise-hardware", "sql2025-zstd", "sql2022-ag-secondary", "sql2022-no-view-server-state",
             "sql2022-ola-backup-failed", "sql2022-maintenance-plan", "sql2022-express-no-agent", "sql2025-commandlog-zstd",
             "sql2022-indexoptimize-overlap", "sql2022-url-stripes", "sql2022-restores-from-other-server", "sql2022-log-chains",
-            "sql2022-chain-ag-primary", "sql2022-chain-ag-secondary", "sql2022-vss-snapshot-sizes"})
+            "sql2022-chain-ag-primary", "sql2022-chain-ag-secondary", "sql2022-vss-snapshot-sizes",
+            "sql2022-differential-base-guid"})
     void scenarioMatchesItsGoldenFileAndPassesTheCollectorsValidation(String scenario) throws Exception {
         Run run = run(scenario);
         SqlProbeResult result = run.result();
@@ -308,6 +309,26 @@ class JdbcSqlInstanceProbeScenarioTest {
      * backupset's numeric(25,0) LSNs come through mssql-jdbc as decimals and leave the agent as their exact digits, the
      * largest value included; the differential's base, the recovery model, begins_log_chain and the device names as read.
      */
+    /**
+     * backupset.backup_set_uuid, which a differential's differential_base_guid names, and sys.databases.create_date arrive
+     * (issue 31): the GUIDs lower-case as the agent sends every GUID, create_date read in the host's zone (Europe/Berlin,
+     * UTC+1 in November) and sent in UTC.
+     */
+    @Test
+    void backupSetUuidAndCreateDateArrive() {
+        SqlProbeResult result = run("sql2022-differential-base-guid").result();
+        List<BackupRecord> backups = result.snapshot().backups();
+        assertThat(backups).filteredOn(b -> b.databaseName().equals("Refunds"))
+                .extracting(BackupRecord::type, BackupRecord::backupSetUuid, BackupRecord::differentialBaseGuid)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("D", "0a7d1f00-0006-4d00-8000-000000000001", null),
+                        org.assertj.core.groups.Tuple.tuple("I", "0a7d1f00-0006-4d00-8000-000000000002",
+                                "0a7d1f00-0006-4d00-8000-0000000000ff"));
+        assertThat(result.snapshot().databases()).filteredOn(d -> d.name().equals("Intake")).singleElement()
+                .satisfies(d -> assertThat(d.createdAt()).isEqualTo(java.time.Instant.parse("2026-11-30T03:30:00Z")));
+        assertThat(run("sql2022-log-chains").result().snapshot().backups()).as("a capture without the column")
+                .allSatisfy(b -> assertThat(b.backupSetUuid()).isNull());
+    }
+
     @Test
     void logChainColumnsArriveExactlyUpToTheLargestNumeric25() {
         List<BackupRecord> backups = run("sql2022-log-chains").result().snapshot().backups();

@@ -97,6 +97,10 @@ final class BackupRules {
         if (latest != null && !latest.finishedAt().isBefore(due)) {
             return;
         }
+        if (db.appearedAt() != null && db.appearedAt().isAfter(due)) {
+            // a new database: its objective counts from when it appeared (create_date, else first seen), not the epoch
+            return;
+        }
         Duration age = latest == null ? null : Duration.between(latest.finishedAt(), fleet.now());
         List<Fact> facts = new ArrayList<>();
         facts.add(new Fact("Objective", "a " + kind + " backup at least every " + human(maxAge)));

@@ -23,8 +23,9 @@ final class ChainRules {
             + "it) in order, each beginning where the one before ended (its first_lsn equal to the previous last_lsn), on "
             + "whichever replica it was taken. Past this break no point in time can be restored from the backups msdb knows, "
             + "until the next full backup or a differential taken after the break.";
-    static final String BASE_WHY = "A differential holds the changes since its base full (differential_base_lsn names that "
-            + "full's checkpoint LSN) and restores nothing without it. A copy-only full is never a differential base "
+    static final String BASE_WHY = "A differential holds the changes since its base full (differential_base_guid names that "
+            + "full's backup_set_uuid, differential_base_lsn its checkpoint LSN; the GUID decides when both are known) and "
+            + "restores nothing without it. A copy-only full is never a differential base "
             + "(\"Copy-only backups\"): a differential after one still needs the last regular full.";
 
     private ChainRules() {
@@ -110,7 +111,7 @@ final class ChainRules {
                 continue;
             }
             BigInteger base = RestorePlanner.baseOf(diff);
-            if (base == null || full != null && base.equals(full.checkpointLsn())) {
+            if (base == null && diff.differentialBaseGuid() == null || full != null && diff.basedOn(full)) {
                 continue;
             }
             ChainBackup copyBase = null;
@@ -118,14 +119,16 @@ final class ChainRules {
             for (LogChain c : db.chains()) {
                 ChainBackup f = c.copyOnlyFull();
                 copyOnly = newer(copyOnly, f);
-                if (f != null && base.equals(f.checkpointLsn())) {
+                if (f != null && diff.basedOn(f)) {
                     copyBase = f;
                 }
             }
             List<Fact> facts = new ArrayList<>();
-            facts.add(new Fact("Differential", diff.describe() + ", base LSN " + base));
+            facts.add(new Fact("Differential", diff.describe() + ", base LSN " + base
+                    + (diff.differentialBaseGuid() == null ? "" : ", base GUID " + diff.differentialBaseGuid())));
             facts.add(new Fact("Newest full", full == null ? "none that msdb holds on any replica" : full.describe()
-                    + ", checkpoint LSN " + full.checkpointLsn()));
+                    + ", checkpoint LSN " + full.checkpointLsn()
+                    + (full.backupSetUuid() == null ? "" : ", backup_set_uuid " + full.backupSetUuid())));
             if (copyOnly != null) {
                 facts.add(new Fact("Newest copy-only full", copyOnly.describe() + " (never a differential base)"));
             }

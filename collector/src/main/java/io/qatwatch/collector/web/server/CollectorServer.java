@@ -185,6 +185,10 @@ public final class CollectorServer extends VerticleBase {
                 .handler(ctx -> readAccess.require(ctx, false, () -> windows(ctx)));
         router.get("/api/v1/databases/:host/:instance/:database/restore-plan")
                 .handler(ctx -> readAccess.require(ctx, false, () -> restorePlan(ctx)));
+        router.get("/api/v1/instances/:host/:instance/database-events")
+                .handler(ctx -> readAccess.require(ctx, false, () -> databaseEvents(ctx, null)));
+        router.get("/api/v1/databases/:host/:instance/:database/events")
+                .handler(ctx -> readAccess.require(ctx, false, () -> databaseEvents(ctx, ctx.pathParam("database"))));
         router.get("/api/v1/instances/:host/:instance/accelerator")
                 .handler(ctx -> readAccess.require(ctx, false, () -> accelerator(ctx)));
         router.get("/api/v1/compression").handler(ctx -> readAccess.require(ctx, false, () -> compression(ctx)));
@@ -426,6 +430,34 @@ public final class CollectorServer extends VerticleBase {
                         ctx.response().putHeader("Content-Type", "application/json").end(ReportJson.toPrettyString(value));
                     }
                 })
+                .onFailure(ctx::fail);
+    }
+
+    /**
+     * What happened to an instance's databases (or to {@code database}) from {@code ?since=} (an ISO-8601 instant; the
+     * lookback period by default) on, from the store (issue 31).
+     */
+    private void databaseEvents(RoutingContext ctx, String database) {
+        String host = ctx.pathParam("host");
+        String instance = ctx.pathParam("instance");
+        if (!TokenStore.NAME.matcher(host).matches() || !ReportValidator.IDENTIFIER.matcher(instance).matches()
+                || database != null && (database.isBlank() || database.length() > 128)) {
+            json(ctx, 400, new JsonObject().put("error", "host, instance or database name not valid"));
+            return;
+        }
+        Instant since;
+        try {
+            String asked = ctx.request().getParam("since");
+            since = asked == null ? clock.instant().minus(java.time.Duration.ofDays(settings.lookbackDays())) : Instant.parse(asked);
+        } catch (java.time.format.DateTimeParseException e) {
+            json(ctx, 400, new JsonObject().put("error", "since must be an ISO-8601 instant such as 2026-11-30T00:00:00Z")
+                    .put("field", "since"));
+            return;
+        }
+        readWorker.executeBlocking(() -> io.qatwatch.collector.web.DatabaseEventsJson.of(host, instance, database, since,
+                        store.databaseEvents(host, instance, since)), false)
+                .onSuccess(value -> ctx.response().putHeader("Content-Type", "application/json")
+                        .end(ReportJson.toPrettyString(value)))
                 .onFailure(ctx::fail);
     }
 

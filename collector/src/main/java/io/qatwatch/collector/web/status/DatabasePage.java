@@ -54,6 +54,7 @@ public final class DatabasePage {
         }
         AlertCards.cards(html, v.alerts(), v.renderedAt(), chrome, back);
         html.append("</section>");
+        DatabaseEventsSection.append(html, v.events(), v.zone(), v.lookbackDays());
         charts(html, v);
         html.append("<section id=\"compression\"><h2>Is compression worth it here?</h2>");
         if (v.compression().isEmpty()) {

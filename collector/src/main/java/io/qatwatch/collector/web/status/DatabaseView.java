@@ -20,24 +20,38 @@ import java.util.List;
  * @param restorePlan how it restores now across its replicas ({@code /api/v1/databases/.../restore-plan}'s plan);
  *                    null when no replica holds a full backup with LSNs
  * @param restoreEstimate how long that plan would take to restore (the API's {@code restoreEstimate}); null without a plan
+ * @param events      what happened to it in the lookback period (appeared, disappeared, recovery model or replica role
+ *                    changed), oldest first, as {@code /api/v1/databases/.../events} has them
  */
 public record DatabaseView(Instant renderedAt, String host, String instance, String database, List<StatusView.Fact> facts,
                            List<BackupRecord> backups, int lookbackDays, ZoneId zone,
                            List<StatusView.CompressionRow> compression, StatusView.RestoreTest restoreTest,
                            List<Replica> replicas, List<StatusView.ActiveAlert> alerts,
                            io.qatwatch.collector.web.RestorePlanJson.Plan restorePlan,
-                           io.qatwatch.collector.analysis.RestoreEstimate restoreEstimate) {
+                           io.qatwatch.collector.analysis.RestoreEstimate restoreEstimate,
+                           List<io.qatwatch.collector.web.DatabaseEventsJson.Event> events) {
 
-    /** Without a restore estimate. */
+    /** Without a restore estimate or events. */
     public DatabaseView(Instant renderedAt, String host, String instance, String database, List<StatusView.Fact> facts,
                         List<BackupRecord> backups, int lookbackDays, ZoneId zone, List<StatusView.CompressionRow> compression,
                         StatusView.RestoreTest restoreTest, List<Replica> replicas, List<StatusView.ActiveAlert> alerts,
                         io.qatwatch.collector.web.RestorePlanJson.Plan restorePlan) {
         this(renderedAt, host, instance, database, facts, backups, lookbackDays, zone, compression, restoreTest, replicas, alerts,
-                restorePlan, null);
+                restorePlan, null, List.of());
+    }
+
+    /** Without events. */
+    public DatabaseView(Instant renderedAt, String host, String instance, String database, List<StatusView.Fact> facts,
+                        List<BackupRecord> backups, int lookbackDays, ZoneId zone, List<StatusView.CompressionRow> compression,
+                        StatusView.RestoreTest restoreTest, List<Replica> replicas, List<StatusView.ActiveAlert> alerts,
+                        io.qatwatch.collector.web.RestorePlanJson.Plan restorePlan,
+                        io.qatwatch.collector.analysis.RestoreEstimate restoreEstimate) {
+        this(renderedAt, host, instance, database, facts, backups, lookbackDays, zone, compression, restoreTest, replicas, alerts,
+                restorePlan, restoreEstimate, List.of());
     }
 
     public DatabaseView {
+        events = events == null ? List.of() : List.copyOf(events);
         facts = List.copyOf(facts);
         backups = List.copyOf(backups);
         compression = List.copyOf(compression);

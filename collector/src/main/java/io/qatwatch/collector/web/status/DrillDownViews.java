@@ -121,7 +121,8 @@ public final class DrillDownViews {
                 mine == null ? ZoneOffset.UTC : mine.zone(), compression, restore, replicas(s.store(), hostName, snapshot.name(), info),
                 alertsOn(active, hostName, snapshot.name(), name),
                 plan.map(io.qatwatch.collector.web.RestorePlanJson::of).map(io.qatwatch.collector.web.RestorePlanJson::plan).orElse(null),
-                plan.isEmpty() ? null : io.qatwatch.collector.analysis.RestoreEstimates.read(s.store(), plan.get(), since, latest)));
+                plan.isEmpty() ? null : io.qatwatch.collector.analysis.RestoreEstimates.read(s.store(), plan.get(), since, latest),
+                DatabaseEventsSection.events(s.store(), hostName, snapshot.name(), name, now.minus(Duration.ofDays(LOOKBACK_DAYS)))));
     }
 
     /** The active alerts on a host (and, when given, its instance and database), most severe first. */
