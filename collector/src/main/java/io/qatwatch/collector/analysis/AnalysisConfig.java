@@ -37,11 +37,17 @@ public record AnalysisConfig(Map<String, BusinessCalendar> calendars, String def
 
     /** The calendar of a host (and instance, may be null): the first matching group's, else the default. */
     public String calendarNameFor(String host, String instance, Set<String> tags) {
+        HostGroupConfig g = hostGroupFor(host, instance, tags);
+        return g == null ? defaultCalendar : g.calendar();
+    }
+
+    /** The first host group that matches a host (and instance, may be null), the one its calendar comes from; null if none. */
+    public HostGroupConfig hostGroupFor(String host, String instance, Set<String> tags) {
         for (HostGroupConfig g : hostGroups) {
             if (g.matches(host, instance, tags)) {
-                return g.calendar();
+                return g;
             }
         }
-        return defaultCalendar;
+        return null;
     }
 }

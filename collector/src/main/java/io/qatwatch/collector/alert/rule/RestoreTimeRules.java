@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * restore-time-over-goal (issue 30): a database whose restore plan now would take longer to restore, at its host's
@@ -32,16 +33,29 @@ final class RestoreTimeRules {
 
     static List<Alert> overGoal(FleetAnalysis fleet, RulesConfig rules) {
         List<Alert> out = new ArrayList<>();
+        if (fleet.config().hostGroups().stream().allMatch(g -> g.rtoMinutes() == null)) {
+            return out;
+        }
+        Map<String, HostState> hosts = null;
         Map<String, InstanceState> instances = null;
         for (MergedDatabase db : fleet.databases().values()) {
             if (db.silent() || db.chains().isEmpty()) {
                 continue;
             }
             if (instances == null) {
-                instances = instances(fleet);
+                hosts = new HashMap<>();
+                instances = new HashMap<>();
+                for (HostState h : fleet.fleet().hosts()) {
+                    hosts.put(h.host(), h);
+                    for (InstanceState i : h.instances()) {
+                        instances.put(h.host() + "/" + i.name(), i);
+                    }
+                }
             }
             InstanceState own = instances.get(db.host() + "/" + db.instance());
-            HostGroupConfig group = group(fleet, db.host(), db.instance());
+            HostState host = hosts.get(db.host());
+            HostGroupConfig group = fleet.config().hostGroupFor(db.host(), db.instance(),
+                    host == null ? Set.of() : host.tags());
             if (own == null || group == null || group.rtoMinutes() == null) {
                 continue;
             }
@@ -69,28 +83,6 @@ final class RestoreTimeRules {
             out.add(new Alert("restore-time-over-goal", rules.restoreTimeOverGoal().severity(), db.host(), db.instance(),
                     db.name(), null, "Restore of " + db.name() + " would take about " + e.minutes() + " min, over its "
                     + group.rtoMinutes() + " min goal", WHY, facts, List.of()));
-        }
-        return out;
-    }
-
-    /** The first host group that matches, as the calendar's; null when none does. */
-    private static HostGroupConfig group(FleetAnalysis fleet, String host, String instance) {
-        java.util.Set<String> tags = fleet.fleet().hosts().stream().filter(h -> h.host().equals(host)).findFirst()
-                .map(HostState::tags).orElse(java.util.Set.of());
-        for (HostGroupConfig g : fleet.config().hostGroups()) {
-            if (g.matches(host, instance, tags)) {
-                return g;
-            }
-        }
-        return null;
-    }
-
-    private static Map<String, InstanceState> instances(FleetAnalysis fleet) {
-        Map<String, InstanceState> out = new HashMap<>();
-        for (HostState h : fleet.fleet().hosts()) {
-            for (InstanceState i : h.instances()) {
-                out.put(h.host() + "/" + i.name(), i);
-            }
         }
         return out;
     }
