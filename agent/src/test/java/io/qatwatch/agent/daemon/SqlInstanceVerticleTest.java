@@ -127,18 +127,22 @@ class SqlInstanceVerticleTest {
             HighWaterMarks marks = new HighWaterMarks(data.resolve("marks"));
             marks.put("PROD", HighWaterMarks.History.RESTORES, 3);
             deploy(new JdbcSqlInstanceProbe(settings, Clock.systemUTC()), marks);
-            // The second cycle's job-history read asks above the first one's mark, and is sent only after that mark is
-            // on disk (the cursor advances before the next cycle starts): wait for that batch itself, with room for a
-            // loaded machine (two cycles of JDBC logins and queries once took more than 20 s under a load of 16).
+            // The second cycle's reads ask above the first one's marks, and are sent only after those marks are on disk
+            // (the cursor advances before the next cycle starts). Wait for all three batches the test asserts: the
+            // job-history read comes before the CommandLog read in a cycle, so waiting for the first alone raced the
+            // second (CI once saw the job-history batch and not yet the CommandLog one). Room for a loaded machine: two
+            // cycles of JDBC logins and queries once took more than 20 s under a load of 16.
+            List<String> secondReads = List.of("h.instance_id > 88212", "cl.ID > 120395", "rh.restore_history_id > 3");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (server.batches().stream().noneMatch(b -> b.contains("h.instance_id > 88212")) && System.nanoTime() < deadline) {
+            while (!secondReads.stream().allMatch(read -> server.batches().stream().anyMatch(b -> b.contains(read)))
+                    && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             assertThat(new HighWaterMarks(data.resolve("marks")).of("PROD"))
                     .isEqualTo(new HistoryMarks(41232L, 88212L, 120395L, 3L));
-            assertThat(server.batches()).anyMatch(b -> b.contains("h.instance_id > 88212"))
-                    .anyMatch(b -> b.contains("cl.ID > 120395"))
-                    .anyMatch(b -> b.contains("rh.restore_history_id > 3"));
+            for (String read : secondReads) {
+                assertThat(server.batches()).as("a batch asking %s", read).anyMatch(b -> b.contains(read));
+            }
         }
     }
 
