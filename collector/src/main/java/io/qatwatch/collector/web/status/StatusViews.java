@@ -168,11 +168,12 @@ public final class StatusViews {
             FleetCompression.HostVerdict v = c.hosts().get(host);
             List<FleetCompression.Row> rows = c.rowsOf(host);
             if (!rows.isEmpty() && v != null) {
+                int[] counts = new int[Verdict.values().length];
+                rows.forEach(r -> counts[r.comparison().verdict().ordinal()]++);
                 Map<String, Integer> verdicts = new LinkedHashMap<>();
                 for (Verdict verdict : Verdict.values()) {
-                    int n = (int) rows.stream().filter(r -> r.comparison().verdict() == verdict).count();
-                    if (n > 0) {
-                        verdicts.put(verdict.name(), n);
+                    if (counts[verdict.ordinal()] > 0) {
+                        verdicts.put(verdict.name(), counts[verdict.ordinal()]);
                     }
                 }
                 out.add(new StatusView.HostCompression(host, v.summary(), v.qatBackups(), rows.stream()
