@@ -41,6 +41,9 @@ class StatusPageTest {
         }
         assertThat(compact.get(0)).contains("<title>Backup windows of sql01 / MSSQLSERVER, last 30 nights: ")
                 .contains(" under the safety margin, 1 into business hours. Last: Night before ");
+        assertThat(compact.get(1)).as("its last night still runs: the title says so, as the full chart's tooltip does")
+                .containsPattern("<title>Backup windows of sql02 / MSSQLSERVER, last 30 nights: [^<]* Last: Night before [^<]*"
+                        + "\\(still running\\)");
         assertThat(html).contains("<a href=\"/hosts/sql01#instance-MSSQLSERVER\">Full chart of sql01 / MSSQLSERVER</a>")
                 .contains("<ul class=\"legend section-legend\" aria-label=\"Legend of the backup windows charts below\">");
         for (String svg : fullCharts()) {
