@@ -73,7 +73,9 @@ public final class LogChain {
         // database_backup_lsn shows) a link ends, so that a plan counts its logs exactly
         if (!everyLog && !sealed && tail != null && tail.broken() == null && !log.discarded()
                 && tail.lastLsn().equals(log.firstLsn()) && tail.last().place().equals(log.place())
-                && java.util.Objects.equals(tail.last().databaseBackupLsn(), log.databaseBackupLsn())) {
+                && java.util.Objects.equals(tail.last().databaseBackupLsn(), log.databaseBackupLsn())
+                // one algorithm a link, so that a restore estimate takes each log at its own algorithm's speed
+                && java.util.Objects.equals(tail.last().algorithm(), log.algorithm())) {
             links.set(n - 1, tail.extend(log));
         } else {
             links.add(ChainLink.of(log));
