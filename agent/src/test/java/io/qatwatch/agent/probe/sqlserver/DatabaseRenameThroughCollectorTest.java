@@ -16,9 +16,7 @@ import io.qatwatch.protocol.AgentInfo;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.tds.TdsTestServer;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -40,29 +38,9 @@ class DatabaseRenameThroughCollectorTest {
     @TempDir
     Path dir;
 
-    /** A clock the test moves from one read to the next. */
-    private static final class ReadClock extends Clock {
-        Instant now = T0;
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneId.of("Europe/Berlin");
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     @Test
     void aRenameIsARenameEventAndTheDatabaseKeepsItsHistory() throws Exception {
-        ReadClock clock = new ReadClock();
+        ReadClock clock = new ReadClock(T0);
         try (TdsTestServer server = TdsTestServer.start(SqlScenarios.scenario("sql2022-database-renamed"));
              Database db = Database.open(dir.resolve("collector"))) {
             SqlReportStore store = new SqlReportStore(db);
