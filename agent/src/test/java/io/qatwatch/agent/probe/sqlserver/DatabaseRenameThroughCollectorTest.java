@@ -12,8 +12,6 @@ import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.DatabaseEvent;
 import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.web.DatabaseEventsJson;
-import io.qatwatch.protocol.AgentInfo;
-import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.tds.TdsTestServer;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -45,14 +43,7 @@ class DatabaseRenameThroughCollectorTest {
              Database db = Database.open(dir.resolve("collector"))) {
             SqlReportStore store = new SqlReportStore(db);
             JdbcSqlInstanceProbe probe = new JdbcSqlInstanceProbe(SqlScenarios.settings(server, dir, 1000), clock);
-            Long mark = null;
-            for (Instant at : List.of(T0, T1, T2)) {
-                clock.now = at;
-                SqlProbeResult r = probe.probe(SqlScenarios.ALL, mark);
-                mark = r.snapshot().backupHighWaterMark();
-                store.store("sqlren01", new AgentReport(AgentReport.SCHEMA_VERSION, "r-" + at.getEpochSecond(), at,
-                        new AgentInfo("sqlren01", "test", 1, 0, 0, 0), null, null, null, List.of(r.snapshot()), r.probes()), at);
-            }
+            ScenarioReads.readAndStore(probe, clock, List.of(T0, T1, T2), store, "sqlren01");
             assertThat(server.batches().stream().filter(b -> b.contains("database-guids.sql")))
                     .as("the GUIDs asked again when create_date showed the rename").hasSize(2);
 
