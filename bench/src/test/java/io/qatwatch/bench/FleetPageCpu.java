@@ -31,14 +31,18 @@ import java.util.regex.Pattern;
  * fills a SQLite store with {@code instances} simulated agents × {@code nights} (once; the store is kept in
  * {@code dir} and reused), evaluates the fleet once on this thread as the alert stage would, then builds and renders
  * the fleet page ({@code /}, and a deep page) {@code renders} times, printing the median thread CPU of building the
- * view (store reads and analysis look-ups) and of rendering it, the page's bytes and each section's bytes. Thread CPU
- * of one thread, so another build on the machine changes it little; the quiet bench's milliseconds stay the figure.
+ * view (store reads and analysis look-ups) and of rendering it, the bytes each allocates, the page's bytes and each
+ * section's bytes. Thread CPU of one thread, so another build on the machine changes it little; the quiet bench's
+ * milliseconds stay the figure. The simulated fleet raises few alerts; {@code alerts} adds warnings (one per host,
+ * round the fleet) until that many are active, so the alerts' part of the page is in the figures too.
  *
- * <pre>java -cp ... io.qatwatch.bench.FleetPageCpu [instances=10000] [nights=30] [renders=20] [dir=/tmp/qatwatch-fleet-page-cpu]</pre>
+ * <pre>java -cp ... io.qatwatch.bench.FleetPageCpu [instances=10000] [nights=30] [renders=20] [dir=/tmp/qatwatch-fleet-page-cpu] [alerts=0]</pre>
  */
 public final class FleetPageCpu {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** HotSpot's: the bytes this thread allocated, a figure the machine's load does not change. */
+    private static final com.sun.management.ThreadMXBean ALLOCATED = (com.sun.management.ThreadMXBean) THREADS;
     private static final Pattern SECTION = Pattern.compile("<section id=\"([a-z-]+)\"");
 
     private FleetPageCpu() {
@@ -49,6 +53,7 @@ public final class FleetPageCpu {
         int nights = args.length > 1 ? Integer.parseInt(args[1]) : 30;
         int renders = args.length > 2 ? Integer.parseInt(args[2]) : 20;
         Path dir = Path.of(args.length > 3 ? args[3] : "/tmp/qatwatch-fleet-page-cpu").resolve(instances + "x" + nights);
+        int wanted = args.length > 4 ? Integer.parseInt(args[4]) : 0;
         Instant now = fill(dir, instances, nights);
         AlertsConfig config = new AlertsConfig(null, null, null, new WindowSettings(false, false, nights), null, null, null)
                 .validate();
@@ -59,8 +64,16 @@ public final class FleetPageCpu {
             AlertEvaluator.Evaluation e = config.evaluator().evaluate(refresh.analysis());
             System.out.printf(Locale.ROOT, "evaluated %d instances in %.1f s of CPU: %d alerts%n", refresh.rebuilt(),
                     (THREADS.getCurrentThreadCpuTime() - c0) / 1e9, e.alerts().size());
-            List<AlertsView.ActiveAlert> active = e.alerts().stream().map(a -> new AlertsView.ActiveAlert(a.id(), a.rule(),
-                    a.severity().label(), a.host(), a.instance(), a.database(), a.summary(), a.details(), now)).toList();
+            List<AlertsView.ActiveAlert> active = new java.util.ArrayList<>(e.alerts().stream().map(a -> new AlertsView.ActiveAlert(
+                    a.id(), a.rule(), a.severity().label(), a.host(), a.instance(), a.database(), a.summary(), a.details(), now))
+                    .toList());
+            for (int i = 0; active.size() < wanted; i++) {
+                String host = "sql" + (i % instances);
+                active.add(new AlertsView.ActiveAlert("synthetic-" + i, "restore-untested", "warning", host, "MSSQLSERVER",
+                        "db" + i / instances, "No restore test of db" + i / instances + " on " + host + " in 30 days",
+                        "Its last full backup was never restored anywhere in the fleet.", now.minusSeconds(i)));
+            }
+            System.out.printf(Locale.ROOT, "active alerts: %d (%d synthetic)%n", active.size(), active.size() - e.alerts().size());
             AlertsView alerts = new AlertsView() {
                 @Override
                 public List<ActiveAlert> active() {
@@ -85,22 +98,31 @@ public final class FleetPageCpu {
                         : FleetQuery.parse(io.vertx.core.MultiMap.caseInsensitiveMultiMap().add("after", deep), 50, 500);
                 long[] build = new long[renders];
                 long[] render = new long[renders];
+                long[] buildBytes = new long[renders];
+                long[] renderBytes = new long[renders];
                 String html = null;
                 for (int r = -5; r < renders; r++) {
+                    long a0 = ALLOCATED.getCurrentThreadAllocatedBytes();
                     long b0 = THREADS.getCurrentThreadCpuTime();
                     StatusView view = StatusViews.fromStore(store, alerts, charts, compression, h -> null, h -> Set.of(), 15,
                             query, 50, now);
                     long b1 = THREADS.getCurrentThreadCpuTime();
+                    long a1 = ALLOCATED.getCurrentThreadAllocatedBytes();
                     html = StatusPage.render(view);
                     long b2 = THREADS.getCurrentThreadCpuTime();
+                    long a2 = ALLOCATED.getCurrentThreadAllocatedBytes();
                     if (r >= 0) {
                         build[r] = b1 - b0;
                         render[r] = b2 - b1;
+                        buildBytes[r] = a1 - a0;
+                        renderBytes[r] = a2 - a1;
                     }
                 }
                 System.out.printf(Locale.ROOT, "%s: %d bytes; median thread CPU: view %.1f ms, render %.1f ms (min %.1f, %.1f)%n",
                         page, html.length(), median(build) / 1e6, median(render) / 1e6,
                         Arrays.stream(build).min().orElse(0) / 1e6, Arrays.stream(render).min().orElse(0) / 1e6);
+                System.out.printf(Locale.ROOT, "  allocated (median): view %,d bytes, render %,d bytes%n", median(buildBytes),
+                        median(renderBytes));
                 sections(html);
                 Files.writeString(dir.resolveSibling(page.equals("/") ? "fleet-page.html" : "deep-page.html"), html);
                 steps(store, alerts, charts, compression, query, now);
@@ -109,23 +131,29 @@ public final class FleetPageCpu {
     }
 
     /**
-     * The view's steps one by one, as {@link StatusViews#fromStore} takes them: where its CPU goes (median of 10
-     * after 3 untimed).
+     * The view's steps one by one, as {@link StatusViews#fromStore} takes them: where its CPU and allocations go (median
+     * of 10 after 3 untimed).
      */
     private static void steps(SqlReportStore store, AlertsView alerts, WindowCharts charts, CompressionView compression,
             FleetQuery query, Instant now) throws Exception {
         java.util.Map<String, long[]> cpu = new java.util.LinkedHashMap<>();
+        java.util.Map<String, long[]> bytes = new java.util.LinkedHashMap<>();
         for (int r = -3; r < 10; r++) {
             int round = r;
             Step step = (name, work) -> {
+                long a0 = ALLOCATED.getCurrentThreadAllocatedBytes();
                 long c0 = THREADS.getCurrentThreadCpuTime();
                 Object out = work.call();
                 if (round >= 0) {
                     cpu.computeIfAbsent(name, k -> new long[10])[round] = THREADS.getCurrentThreadCpuTime() - c0;
+                    bytes.computeIfAbsent(name, k -> new long[10])[round] = ALLOCATED.getCurrentThreadAllocatedBytes() - a0;
                 }
                 return out;
             };
-            var status = io.qatwatch.collector.web.FleetStatus.of(alerts.active(), now, 15, h -> null, h -> Set.of());
+            var status = (io.qatwatch.collector.web.FleetStatus) step.time("alerts: FleetStatus.of",
+                    () -> io.qatwatch.collector.web.FleetStatus.of(alerts.active(), now, 15, h -> null, h -> Set.of()));
+            step.time("alerts: alertsOf, StatusViews.alerts", () -> StatusViews.alerts(
+                    io.qatwatch.collector.web.FleetStatus.alertsOf(alerts.active(), query, h -> null, h -> Set.of())));
             var seen = (List<?>) step.time("store.hostsSeen()", store::hostsSeen);
             @SuppressWarnings("unchecked")
             var hostsSeen = (List<io.qatwatch.collector.store.ReportStore.HostSeen>) seen;
@@ -145,7 +173,8 @@ public final class FleetPageCpu {
             step.time("windows (StatusWindows.of)", () -> charts.lastNights(now, hosts));
             step.time("compression (StatusViews.compression)", () -> StatusViews.compression(compression.latest(), hosts));
         }
-        cpu.forEach((name, times) -> System.out.printf(Locale.ROOT, "    %-42s %7.2f ms%n", name, median(times) / 1e6));
+        cpu.forEach((name, times) -> System.out.printf(Locale.ROOT, "    %-42s %7.2f ms %,12d bytes allocated%n", name,
+                median(times) / 1e6, median(bytes.get(name))));
     }
 
     /** One timed step of the view. */
