@@ -28,7 +28,7 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * Not a test: what the agent daemon's steady cycles cost, counted rather than timed, for docs/benchmarks.md
- * ("Session 8: agent"). The real daemon ({@code AgentMain agent}, so agents of older commits run the same way) in this
+ * ("Session 8: agent cycle cost"). The real daemon ({@code AgentMain agent}, so agents of older commits run the same way) in this
  * JVM against the TDS test server (sql2022-enterprise-hardware with a msdb of {@code rows} backups, a full backup
  * running) and a loopback collector that answers 202; after the first sync and {@code warm} cycles it counts, over
  * {@code cycles} cycles: the bytes each of the agent's threads allocated ({@code ThreadMXBean.getThreadAllocatedBytes},
@@ -110,7 +110,11 @@ public final class CycleCost {
     private void run(String mode, long rows, int warm, int cycles) throws Exception {
         Path dir = Files.createTempDirectory("cycle-cost");
         boolean sql = mode.startsWith("sql");
-        TdsTestServer server = TdsTestServer.start(FootprintMsdb.scenario(new AtomicLong(rows))).onBatch(this::batch);
+        io.qatwatch.tds.Scenario scenario = FootprintMsdb.scenario(new AtomicLong(rows));
+        if (mode.equals("sql-local")) {
+            onThisHost(scenario);
+        }
+        TdsTestServer server = TdsTestServer.start(scenario).onBatch(this::batch);
         HttpServer collector = collector();
         Path token = Files.writeString(dir.resolve("agent.token"), "cycle-cost-0123456789abcdefghijklmnop");
         Path password = Files.writeString(dir.resolve("sql-password"), server.scenario().acceptedPassword() + "\n");
@@ -167,6 +171,30 @@ public final class CycleCost {
             Thread.sleep(200);
         }
         throw new IllegalStateException("the first sync did not end");
+    }
+
+    /**
+     * SQL Server "on this host": {@code MachineName} is this host's name and {@code SERVERPROPERTY('ProcessID')} this
+     * JVM's pid, so that each poll that sees the running backup reads the process through OSHI as it would read
+     * {@code sqlservr} (it then finds a java process, not sqlservr, and says so: the read is what is counted).
+     */
+    private static void onThisHost(io.qatwatch.tds.Scenario scenario) throws IOException {
+        String host = InetAddress.getLocalHost().getHostName();
+        long pid = ProcessHandle.current().pid();
+        java.util.List<io.qatwatch.tds.Column> props = java.util.List.of(io.qatwatch.tds.Column.col("product_version", "nvarchar(128)"),
+                io.qatwatch.tds.Column.col("product_major_version", "int"), io.qatwatch.tds.Column.col("edition", "nvarchar(128)"),
+                io.qatwatch.tds.Column.col("engine_edition", "int"), io.qatwatch.tds.Column.col("machine_name", "nvarchar(128)"),
+                io.qatwatch.tds.Column.col("server_name", "nvarchar(128)"), io.qatwatch.tds.Column.col("is_hadr_enabled", "int"));
+        scenario.answer("server-properties.sql", io.qatwatch.tds.TdsResponse.rows(props, java.util.List.of(java.util.List.of("16.0.4135.4", 16,
+                "Enterprise Edition: Core-based Licensing (64-bit)", 3, host, "SQL01\\PROD", 0))));
+        java.util.List<io.qatwatch.tds.Column> running = new java.util.ArrayList<>();
+        for (String c : new String[] {"can_see_all_sessions int", "server_utc_offset_minutes int", "process_id int", "session_id smallint",
+                "command nvarchar(32)", "database_name nvarchar(128)", "start_time datetime", "percent_complete real",
+                "total_elapsed_time int", "estimated_completion_time bigint", "request_cpu_ms int", "session_cpu_ms int"}) {
+            running.add(io.qatwatch.tds.Column.col(c.substring(0, c.indexOf(' ')), c.substring(c.indexOf(' ') + 1)));
+        }
+        scenario.answer("running-backups.sql", io.qatwatch.tds.TdsResponse.rows(running, java.util.List.of(java.util.List.of(1, 60, pid, 87,
+                "BACKUP DATABASE", "Payments", "2026-11-30T01:30:00.000", 42.5f, 101000, 136647L, 38250, 38400))));
     }
 
     /** One GET /healthz before the window, as the footprint bench asks it (a raw socket: no client classes in this JVM). */
