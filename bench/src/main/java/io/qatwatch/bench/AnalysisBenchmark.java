@@ -73,6 +73,8 @@ public final class AnalysisBenchmark {
                          int split, int owned) {
     }
 
+    /** Untimed rounds of the 20 instances' reads before {@link #sqliteReadNanos} times them: ~700,000 rows decoded. */
+    static final int READ_WARMUP_ROUNDS = 20;
     static final int GOAL_INSTANCES = 10_000;
     static final int GOAL_NIGHTS = 90;
     /** A Tuesday 06:50 UTC: ten minutes before the default calendar's business start. */
@@ -193,7 +195,13 @@ public final class AnalysisBenchmark {
         return c;
     }
 
-    /** CPU time to read one simulated instance's lookback of backups from a real SQLite store (median of 20). */
+    /**
+     * CPU time to read one simulated instance's lookback of backups from a real SQLite store: the median of 60 reads
+     * after {@value #READ_WARMUP_ROUNDS} untimed rounds over the 20 instances. Without them the figure was the JIT's:
+     * the row decoder ran at its first, profiling tier (~16 ms an instance) until its C2 compile landed (~6 ms), and
+     * whether that happened inside the 20 timed reads decided the median (10-12 ms at e474c22 and f96a31f, 19-24 ms at
+     * 54969d2, with the same per-row work: docs/benchmarks.md, "Session 8: alert stage").
+     */
     long sqliteReadNanos(AlertsConfig config) throws Exception {
         Path dir = Files.createTempDirectory("qatwatch-analysis-");
         try (Database db = Database.open(dir)) {
@@ -207,12 +215,17 @@ public final class AnalysisBenchmark {
             }
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             Instant since = NOW.minus(Duration.ofDays(config.windows().lookbackDays()));
-            long[] times = new long[20];
-            for (int round = 0; round < 2; round++) {
+            for (int round = 0; round < READ_WARMUP_ROUNDS; round++) {
+                for (int i = 0; i < 20; i++) {
+                    sqlite.backups("sql" + i, SimulatedAgent.INSTANCE, since);
+                }
+            }
+            long[] times = new long[60];
+            for (int round = 0; round < 3; round++) {
                 for (int i = 0; i < 20; i++) {
                     long c0 = threads.getCurrentThreadCpuTime();
                     sqlite.backups("sql" + i, SimulatedAgent.INSTANCE, since);
-                    times[i] = threads.getCurrentThreadCpuTime() - c0;
+                    times[round * 20 + i] = threads.getCurrentThreadCpuTime() - c0;
                 }
             }
             java.util.Arrays.sort(times);
