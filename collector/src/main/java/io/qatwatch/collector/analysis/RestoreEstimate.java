@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * How long the restore you would run now would take (issue 30, RTO): the restore plan's full, differential and log
@@ -43,7 +42,7 @@ public record RestoreEstimate(long bytes, long dataBytes, Double minutes, String
      * @param kind          {@code FULL}, {@code DIFFERENTIAL} or {@code LOG}
      * @param backups       backups in it
      * @param algorithm     {@code NONE}, {@code MS_XPRESS}, {@code QAT_DEFLATE}, {@code ZSTD}; {@code UNKNOWN} when the
-     *                      backup is no longer held
+     *                      backups do not say
      * @param target        the backups' target kind ({@code LOCAL}, {@code UNC}, {@code URL}, ...)
      * @param mbps          the speed it is estimated at (MB/s of {@code backup_size}); null when none is known
      * @param basis         {@link #RESTORE_SPEED} or {@link #BACKUP_SPEED}; null with {@code mbps}
@@ -58,27 +57,24 @@ public record RestoreEstimate(long bytes, long dataBytes, Double minutes, String
     }
 
     /**
-     * The estimate of {@code plan} restored on {@code host}.
+     * The estimate of {@code plan} restored on {@code host}: each backup at its own algorithm and target, as the plan's
+     * backups carry them ({@link ChainBackup#algorithm()}; a link of logs has one algorithm).
      *
-     * @param records     each backup of the plan as stored (null when no longer held)
      * @param hostBackups the host's own backups of the lookback period (any database): its backup speeds
      * @param compression the fleet's compression (the restore burden of QAT_DEFLATE); null before the first evaluation
      */
-    public static RestoreEstimate of(String host, RestorePlan plan, Function<ChainBackup, BackupRecord> records,
-                                     List<BackupRecord> hostBackups, RestoreSpeeds speeds, FleetCompression compression) {
+    public static RestoreEstimate of(String host, RestorePlan plan, List<BackupRecord> hostBackups, RestoreSpeeds speeds,
+                                     FleetCompression compression) {
         BackupSpeeds backupSpeeds = new BackupSpeeds(hostBackups);
         List<Piece> pieces = new ArrayList<>();
-        pieces.add(piece("FULL", plan.full(), 1, plan.full().sizeBytes(), records, null));
+        pieces.add(piece("FULL", plan.full(), 1, plan.full().sizeBytes(), plan.full().dataBytes()));
         if (plan.differential() != null) {
-            pieces.add(piece("DIFFERENTIAL", plan.differential(), 1, plan.differential().sizeBytes(), records, null));
+            pieces.add(piece("DIFFERENTIAL", plan.differential(), 1, plan.differential().sizeBytes(),
+                    plan.differential().dataBytes()));
         }
-        BackupRecord lastLog = null;
         Map<String, Piece> logs = new LinkedHashMap<>();
         for (ChainLink l : plan.logs()) {
-            Piece p = piece("LOG", l.last(), l.logs(), l.bytes(), records, lastLog);
-            if (p.like != null) {
-                lastLog = p.like;
-            }
+            Piece p = piece("LOG", l.last(), l.logs(), l.bytes(), l.dataBytes());
             logs.merge(p.algorithm + '\n' + p.target, p, Piece::plus);
         }
         pieces.addAll(logs.values());
@@ -140,30 +136,17 @@ public record RestoreEstimate(long bytes, long dataBytes, Double minutes, String
     }
 
     /** Backups of one kind, algorithm and target. */
-    private record Piece(String kind, int backups, long bytes, long dataBytes, String algorithm, String target,
-                         BackupRecord like) {
+    private record Piece(String kind, int backups, long bytes, long dataBytes, String algorithm, String target) {
 
         Piece plus(Piece other) {
-            return new Piece(kind, backups + other.backups, bytes + other.bytes, dataBytes + other.dataBytes, algorithm, target,
-                    other.like != null ? other.like : like);
+            return new Piece(kind, backups + other.backups, bytes + other.bytes, dataBytes + other.dataBytes, algorithm, target);
         }
     }
 
-    /**
-     * {@code n} backups ending with {@code b} ({@code bytes} written): algorithm and {@code backup_size} from its stored
-     * record, else from {@code fallback}'s (the last log found: the alert stage keeps only the newest log of a database).
-     */
-    private static Piece piece(String kind, ChainBackup b, int n, long bytes, Function<ChainBackup, BackupRecord> records,
-                               BackupRecord fallback) {
-        BackupRecord r = records.apply(b);
-        BackupRecord like = r != null ? r : fallback;
-        if (like == null) {
-            return new Piece(kind, n, bytes, bytes, "UNKNOWN", RestoreSpeeds.target(b.target()), null);
-        }
-        long written = like.compressedSizeBytes() != null ? like.compressedSizeBytes() : like.backupSizeBytes();
-        long data = r != null && n == 1 ? r.backupSizeBytes()
-                : written <= 0 ? bytes : Math.round(bytes * (double) like.backupSizeBytes() / written);
-        return new Piece(kind, n, bytes, data, RestoreSpeeds.algorithm(like), RestoreSpeeds.target(b.target()), r);
+    /** {@code n} backups like {@code b}: {@code bytes} written, {@code dataBytes} of data, its algorithm and target. */
+    private static Piece piece(String kind, ChainBackup b, int n, long bytes, long dataBytes) {
+        return new Piece(kind, n, bytes, dataBytes, b.algorithm() == null ? "UNKNOWN" : b.algorithm(),
+                RestoreSpeeds.target(b.target()));
     }
 
     private record Speed(double mbps, String basis, int samples, boolean anyTarget) {

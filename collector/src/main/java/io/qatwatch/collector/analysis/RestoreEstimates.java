@@ -5,13 +5,11 @@ import io.qatwatch.collector.store.StoredBackup;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * A database's {@link RestoreEstimate} read from the store, for the restore-plan API and the database page: every backup
- * of its plan as stored, the host's backups (its backup speeds) and the fleet's observed restores. Blocking.
+ * A database's {@link RestoreEstimate} read from the store, for the restore-plan API and the database page: its plan, the
+ * host's backups (its backup speeds) and the fleet's observed restores. Blocking.
  */
 public final class RestoreEstimates {
 
@@ -28,23 +26,12 @@ public final class RestoreEstimates {
         if (found.plan().isEmpty()) {
             return null;
         }
-        Map<String, Map<Long, BackupRecord>> byScope = new HashMap<>();
+        // the host's own backups: its backup speeds, where no restore of an algorithm was measured
         List<BackupRecord> own = new ArrayList<>();
-        for (String scope : found.replicas()) {
-            int slash = scope.indexOf('/');
-            String host = scope.substring(0, slash);
-            String instance = scope.substring(slash + 1);
-            Map<Long, BackupRecord> ids = new HashMap<>();
-            for (StoredBackup b : store.backups(host, instance, since)) {
-                ids.put(b.backup().backupSetId(), b.backup());
-                if (host.equals(found.host()) && instance.equals(found.instance())) {
-                    own.add(b.backup());
-                }
-            }
-            byScope.put(scope, ids);
+        for (StoredBackup b : store.backups(found.host(), found.instance(), since)) {
+            own.add(b.backup());
         }
-        return RestoreEstimate.of(found.host(), found.plan().get(),
-                b -> byScope.getOrDefault(b.scope(), Map.of()).get(b.backupSetId()), own,
+        return RestoreEstimate.of(found.host(), found.plan().get(), own,
                 RestoreSpeeds.of(store.observedRestores(since)), compression);
     }
 }

@@ -114,19 +114,24 @@ public final class RestorePlans {
         return s.databases().stream().filter(d -> d.name() != null && d.name().equalsIgnoreCase(name)).findFirst().orElse(null);
     }
 
-    /** The copy's backups: its name, and its database_guid when both sides know one (a re-created database is another). */
+    /**
+     * The copy's backups: by its database_guid when both sides know one (a re-created database is another; a renamed one's
+     * backups under its old name are its own), else by its name.
+     */
     private static void read(ReportStore store, String host, String instance, DatabaseInfo copy,
                              Map<String, List<BackupRecord>> into, List<String> replicas, Instant since) throws Exception {
         String scope = host + "/" + instance;
         replicas.add(scope);
-        List<BackupRecord> mine = new ArrayList<>();
+        List<BackupRecord> backups = new ArrayList<>();
         for (StoredBackup sb : store.backups(host, instance, since)) {
             BackupRecord b = sb.backup();
-            if (b.databaseName() != null && b.databaseName().equalsIgnoreCase(copy.name())
-                    && (copy.databaseGuid() == null || b.databaseGuid() == null || copy.databaseGuid().equalsIgnoreCase(b.databaseGuid()))) {
-                mine.add(b);
+            boolean mine = copy.databaseGuid() != null && b.databaseGuid() != null
+                    ? copy.databaseGuid().equalsIgnoreCase(b.databaseGuid())
+                    : b.databaseName() != null && b.databaseName().equalsIgnoreCase(copy.name());
+            if (mine) {
+                backups.add(b);
             }
         }
-        into.put(scope, mine);
+        into.put(scope, backups);
     }
 }

@@ -1,5 +1,6 @@
 package io.qatwatch.collector.chain;
 
+import io.qatwatch.collector.compression.Method;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -16,12 +17,27 @@ import java.util.function.UnaryOperator;
  * @param backupSetUuid      {@code backupset.backup_set_uuid} of a full; null for others and from agents that did not read it
  * @param differentialBaseGuid the base full's {@code backup_set_uuid} a differential names
  *                           ({@code differential_base_guid}); null for others and from older agents
+ * @param algorithm          how it was compressed ({@link Method#algorithm()}: {@code NONE}, {@code MS_XPRESS},
+ *                           {@code QAT_DEFLATE}, {@code ZSTD}), so a restore estimate takes each backup's own; null when
+ *                           not known
+ * @param dataBytes          its {@code backup_size}: the data it holds, what restore and backup speeds are measured in
  */
 public record ChainBackup(String scope, long backupSetId, char kind, boolean copyOnly, Instant startedAt, Instant finishedAt,
                           long sizeBytes, String target, String deviceType, String file, String recoveryModel,
                           boolean beginsLogChain, BigInteger firstLsn, BigInteger lastLsn, BigInteger checkpointLsn,
                           BigInteger databaseBackupLsn, BigInteger differentialBaseLsn, String backupSetUuid,
-                          String differentialBaseGuid) {
+                          String differentialBaseGuid, String algorithm, long dataBytes) {
+
+    /** Without its compression: algorithm unknown, its data as many bytes as it wrote. */
+    public ChainBackup(String scope, long backupSetId, char kind, boolean copyOnly, Instant startedAt, Instant finishedAt,
+                       long sizeBytes, String target, String deviceType, String file, String recoveryModel,
+                       boolean beginsLogChain, BigInteger firstLsn, BigInteger lastLsn, BigInteger checkpointLsn,
+                       BigInteger databaseBackupLsn, BigInteger differentialBaseLsn, String backupSetUuid,
+                       String differentialBaseGuid) {
+        this(scope, backupSetId, kind, copyOnly, startedAt, finishedAt, sizeBytes, target, deviceType, file, recoveryModel,
+                beginsLogChain, firstLsn, lastLsn, checkpointLsn, databaseBackupLsn, differentialBaseLsn, backupSetUuid,
+                differentialBaseGuid, null, sizeBytes);
+    }
 
     /** Without the backup set's and the differential base's GUIDs (agents before they were read). */
     public ChainBackup(String scope, long backupSetId, char kind, boolean copyOnly, Instant startedAt, Instant finishedAt,
@@ -62,7 +78,8 @@ public record ChainBackup(String scope, long backupSetId, char kind, boolean cop
                 canon.apply(b.target()), canon.apply(b.deviceType()), file, canon.apply(b.recoveryModel()), Boolean.TRUE.equals(b.beginsLogChain()), lsn(b.firstLsn()),
                 lsn(b.lastLsn()), lsn(b.checkpointLsn()), lsn(b.databaseBackupLsn()), lsn(b.differentialBaseLsn()),
                 // only a full is a base and only a differential names one: logs, the most of them, keep neither GUID
-                kind == FULL ? guid(b.backupSetUuid()) : null, kind == DIFFERENTIAL ? guid(b.differentialBaseGuid()) : null);
+                kind == FULL ? guid(b.backupSetUuid()) : null, kind == DIFFERENTIAL ? guid(b.differentialBaseGuid()) : null,
+                canon.apply(Method.of(b, null).algorithm()), b.backupSizeBytes());
     }
 
     private static String guid(String g) {

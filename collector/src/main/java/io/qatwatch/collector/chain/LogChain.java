@@ -1,6 +1,7 @@
 package io.qatwatch.collector.chain;
 
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -15,6 +16,14 @@ import java.util.function.Supplier;
 public final class LogChain {
 
     private final boolean everyLog;
+    /** {@code host/instance} of the replica, from its first backup. */
+    private String scope;
+    /**
+     * The database's own schedule: the gaps in seconds between the starts of its last {@link #GAPS} fulls (copy-only ones
+     * too), then of its last differentials, then how many of each were taken; null until the second. Logs need none:
+     * their links tell it.
+     */
+    private int[] gaps;
     private ChainBackup full;
     private ChainBackup copyOnlyFull;
     private ChainBackup differential;
@@ -38,11 +47,16 @@ public final class LogChain {
     /** Takes {@code b}, the replica's next backup of the database in store order. */
     public void add(ChainBackup b) {
         version++;
+        if (scope == null) {
+            scope = b.scope();
+        }
         switch (b.kind()) {
             case ChainBackup.FULL -> {
                 if (b.discarded()) {
                     return;
                 }
+                gap(0, full == null ? copyOnlyFull : copyOnlyFull == null || full.startedAt().isAfter(copyOnlyFull.startedAt())
+                        ? full : copyOnlyFull, b);
                 if (b.copyOnly()) {
                     copyOnlyFull = b;
                 } else {
@@ -52,6 +66,7 @@ public final class LogChain {
             }
             case ChainBackup.DIFFERENTIAL -> {
                 if (!b.discarded()) {
+                    gap(1, differential, b);
                     differential = b;
                     sealed = true;
                 }
@@ -73,7 +88,9 @@ public final class LogChain {
         // database_backup_lsn shows) a link ends, so that a plan counts its logs exactly
         if (!everyLog && !sealed && tail != null && tail.broken() == null && !log.discarded()
                 && tail.lastLsn().equals(log.firstLsn()) && tail.last().place().equals(log.place())
-                && java.util.Objects.equals(tail.last().databaseBackupLsn(), log.databaseBackupLsn())) {
+                && java.util.Objects.equals(tail.last().databaseBackupLsn(), log.databaseBackupLsn())
+                // one algorithm a link, so that a restore estimate takes each log at its own algorithm's speed
+                && java.util.Objects.equals(tail.last().algorithm(), log.algorithm())) {
             links.set(n - 1, tail.extend(log));
         } else {
             links.add(ChainLink.of(log));
@@ -96,6 +113,85 @@ public final class LogChain {
 
     public ChainBackup full() {
         return full;
+    }
+
+    /** {@code host/instance} of the replica whose backups these are; null while empty. */
+    public String scope() {
+        return scope;
+    }
+
+    /** Gaps kept per kind: the median of three shrugs off one backup taken by hand between two scheduled ones. */
+    static final int GAPS = 3;
+
+    /** Records the gap from {@code previous}'s start (of kind {@code k}: 0 full, 1 differential) to {@code b}'s. */
+    private void gap(int k, ChainBackup previous, ChainBackup b) {
+        if (previous == null || !b.startedAt().isAfter(previous.startedAt())) {
+            return;
+        }
+        if (gaps == null) {
+            gaps = new int[2 * GAPS + 2];
+        }
+        long seconds = Math.min(Integer.MAX_VALUE, Duration.between(previous.startedAt(), b.startedAt()).toSeconds());
+        gaps[k * GAPS + gaps[2 * GAPS + k] % GAPS] = (int) seconds;
+        gaps[2 * GAPS + k]++;
+    }
+
+    /**
+     * How often this replica backs the database up with backups of {@code kind} ({@link ChainBackup#FULL}, copy-only
+     * fulls too; {@link ChainBackup#DIFFERENTIAL}; {@link ChainBackup#LOG}): the median gap between their starts, of the
+     * last {@link #GAPS} for fulls and differentials, of the logs it holds for logs (a run of {@code n} consecutive logs
+     * gives its mean gap {@code n - 1} times, two runs one after the other the gap between them). Null when fewer than two
+     * backups of the kind were seen.
+     */
+    public Duration usualGap(char kind) {
+        if (kind != ChainBackup.LOG) {
+            int k = kind == ChainBackup.FULL ? 0 : 1;
+            int n = gaps == null ? 0 : Math.min(gaps[2 * GAPS + k], GAPS);
+            if (n == 0) {
+                return null;
+            }
+            long[] g = new long[n];
+            for (int i = 0; i < n; i++) {
+                g[i] = gaps[k * GAPS + i];
+            }
+            return Duration.ofSeconds(median(g, null));
+        }
+        int n = links.size();
+        long[] values = new long[2 * n];
+        long[] weights = new long[2 * n];
+        int m = 0;
+        ChainLink previous = null;
+        for (ChainLink l : links) {
+            if (l.logs() >= 2) {
+                values[m] = Duration.between(l.first().startedAt(), l.last().startedAt()).toSeconds() / (l.logs() - 1);
+                weights[m++] = l.logs() - 1;
+            }
+            if (previous != null && l.first().startedAt().isAfter(previous.last().startedAt())) {
+                values[m] = Duration.between(previous.last().startedAt(), l.first().startedAt()).toSeconds();
+                weights[m++] = 1;
+            }
+            previous = l;
+        }
+        return m == 0 ? null : Duration.ofSeconds(median(java.util.Arrays.copyOf(values, m), java.util.Arrays.copyOf(weights, m)));
+    }
+
+    /** The (weighted) median of {@code values}, the lower of the two middle ones on an even count; unweighted when null. */
+    private static long median(long[] values, long[] weights) {
+        Integer[] order = new Integer[values.length];
+        long total = 0;
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+            total += weights == null ? 1 : weights[i];
+        }
+        java.util.Arrays.sort(order, (a, b) -> Long.compare(values[a], values[b]));
+        long seen = 0;
+        for (int i : order) {
+            seen += weights == null ? 1 : weights[i];
+            if (2 * seen >= total) {
+                return values[i];
+            }
+        }
+        return values[order[order.length - 1]];
     }
 
     public ChainBackup copyOnlyFull() {

@@ -82,23 +82,29 @@ public record Judgement(Verdict verdict, double speedGainPercent, double sizeGai
      * {@code speedGainPercent} and {@code sizeGainPercent}: "speed gain +12.3 % (faster), size gain -5.4 % (larger)".
      */
     public static String words(double speedGainPercent, double sizeGainPercent) {
-        String speed = signed(speedGainPercent);
-        String size = signed(sizeGainPercent);
-        return "speed gain " + speed + " %" + (speed.equals("0.0") ? "" : speedGainPercent > 0 ? " (faster)" : " (slower)")
-                + ", size gain " + size + " %" + (size.equals("0.0") ? "" : sizeGainPercent > 0 ? " (smaller)" : " (larger)");
+        return words(speedGainPercent, sizeGainPercent, null);
     }
 
     /**
-     * All the gains of this judgement as {@link #words(double, double)} says them, and the CPU gain where it was
-     * observed: "..., CPU gain +57.0 % (cheaper)".
+     * As {@link #words(double, double)}, and the CPU gain where it was observed (null: not), with the sign of the API's
+     * {@code cpuGainPercent}: "speed gain 0.0 %, size gain -1.2 % (larger), CPU gain +71.0 % (less CPU)". One text for
+     * a row's gains in the API ({@code gains}), the status page and chat.
      */
-    public String gainWords() {
-        String words = words(speedGainPercent, sizeGainPercent);
+    public static String words(double speedGainPercent, double sizeGainPercent, Double cpuGainPercent) {
+        String speed = signed(speedGainPercent);
+        String size = signed(sizeGainPercent);
+        String words = "speed gain " + speed + " %" + (speed.equals("0.0") ? "" : speedGainPercent > 0 ? " (faster)" : " (slower)")
+                + ", size gain " + size + " %" + (size.equals("0.0") ? "" : sizeGainPercent > 0 ? " (smaller)" : " (larger)");
         if (cpuGainPercent == null) {
             return words;
         }
         String cpu = signed(cpuGainPercent);
-        return words + ", CPU gain " + cpu + " %" + (cpu.equals("0.0") ? "" : cpuGainPercent > 0 ? " (cheaper)" : " (costlier)");
+        return words + ", CPU gain " + cpu + " %" + (cpu.equals("0.0") ? "" : cpuGainPercent > 0 ? " (less CPU)" : " (more CPU)");
+    }
+
+    /** All the gains of this judgement as {@link #words(double, double, Double)} says them. */
+    public String gainWords() {
+        return words(speedGainPercent, sizeGainPercent, cpuGainPercent);
     }
 
     /** {@code +2.0}, {@code -25.8}, and {@code 0.0} for anything that rounds to zero (never {@code -0.0}). */

@@ -12,10 +12,6 @@ import io.qatwatch.protocol.QatFacts;
 import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
-import io.qatwatch.protocol.SqlInstanceSnapshot.AgentJob;
-import io.qatwatch.protocol.SqlInstanceSnapshot.CommandLogEntry;
-import io.qatwatch.protocol.SqlInstanceSnapshot.JobRun;
-import io.qatwatch.protocol.SqlInstanceSnapshot.RestoreRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AsymmetricKeyInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
@@ -51,8 +47,6 @@ import java.util.function.Predicate;
 public final class SqlReportStore implements ReportStore {
 
     private static final ObjectMapper JSON = ReportJson.mapper();
-    /** Host names per {@code IN (...)} list of a fleet page: well under SQLite's limit on bound parameters. */
-    private static final int IN_CHUNK = 500;
 
     /**
      * The PostgreSQL schema: SQLite's tables as its four components built them, with 64-bit integers for times,
@@ -239,6 +233,7 @@ public final class SqlReportStore implements ReportStore {
     private static final long PRUNE_LOCK = 0x7161747761746370L;
 
     private final Database db;
+    private final StageReads reads;
     private final Database.Kind kind;
     /**
      * True on SQLite, where this store is the only writer of its rows and so may skip writing a section it knows the
@@ -261,6 +256,7 @@ public final class SqlReportStore implements ReportStore {
 
     public SqlReportStore(Database db) throws SQLException {
         this.db = db;
+        this.reads = new StageReads(db);
         this.kind = db.kind();
         this.onlyWriter = kind == Database.Kind.SQLITE;
         this.batches = onlyWriter ? null : new PostgresReportBatch();
@@ -927,80 +923,7 @@ public final class SqlReportStore implements ReportStore {
 
     @Override
     public JobActivity jobActivity(String host, String instance, Instant since) throws SQLException, IOException {
-        return db.read(c -> {
-            String status;
-            List<AgentJob> jobs;
-            try (PreparedStatement s = c.prepareStatement(
-                    "SELECT jobs_status, jobs_json FROM instances WHERE host = ? AND name = ?")) {
-                s.setString(1, host);
-                s.setString(2, instance);
-                try (ResultSet rs = s.executeQuery()) {
-                    if (!rs.next()) {
-                        return JobActivity.NONE;
-                    }
-                    status = rs.getString(1);
-                    jobs = readList(rs.getString(2), new TypeReference<List<AgentJob>>() { });
-                }
-            }
-            List<JobRun> runs = instanceRows(c, "job_runs", "started_at, instance_id", host, instance, since,
-                    SqlReportStore::jobRunOf);
-            List<CommandLogEntry> commands = instanceRows(c, "command_log", "started_at, id", host, instance, since,
-                    SqlReportStore::commandOf);
-            List<RestoreRecord> restores = instanceRows(c, "restores", "restored_at, restore_history_id", host, instance,
-                    since, SqlReportStore::restoreOf);
-            return new JobActivity(status, jobs, runs, commands, restores);
-        });
-    }
-
-    private static JobRun jobRunOf(ResultSet rs) throws SQLException {
-        return new JobRun(rs.getLong("instance_id"), rs.getString("job_id"), rs.getString("job_name"),
-                rs.getInt("step_id"), rs.getString("step_name"), rs.getString("status"),
-                Instant.ofEpochMilli(rs.getLong("started_at")), rs.getLong("duration_seconds"),
-                rs.getString("message"), integer(rs, "sql_message_id"), integer(rs, "sql_severity"));
-    }
-
-    private static CommandLogEntry commandOf(ResultSet rs) throws SQLException {
-        return new CommandLogEntry(rs.getLong("id"), rs.getString("database_name"),
-                rs.getString("command_type"), rs.getString("command"),
-                Instant.ofEpochMilli(rs.getLong("started_at")), instant(rs, "ended_at"),
-                rs.getString("algorithm"), rs.getString("level"), integer(rs, "error_number"));
-    }
-
-    private static RestoreRecord restoreOf(ResultSet rs) throws SQLException {
-        return new RestoreRecord(rs.getLong("restore_history_id"), rs.getString("destination_database"),
-                Instant.ofEpochMilli(rs.getLong("restored_at")), rs.getString("restore_type"),
-                rs.getString("source_server"), rs.getString("source_database"),
-                rs.getString("source_database_guid"), rs.getString("family_guid"),
-                instant(rs, "backup_finished_at"), rs.getString("backup_type"));
-    }
-
-    /** One instance's rows of {@code table} since {@code since}, in {@code order} (its first column is the time). */
-    private static <T> List<T> instanceRows(Connection c, String table, String order, String host, String instance,
-            Instant since, RowReader<T> reader) throws SQLException {
-        String time = order.substring(0, order.indexOf(','));
-        List<T> out = new ArrayList<>();
-        try (PreparedStatement s = c.prepareStatement("SELECT * FROM " + table + " WHERE host = ? AND instance = ? AND "
-                + time + " >= ? ORDER BY " + order)) {
-            s.setString(1, host);
-            s.setString(2, instance);
-            s.setLong(3, since.toEpochMilli());
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    out.add(reader.read(rs));
-                }
-            }
-        }
-        return out;
-    }
-
-    private static Integer integer(ResultSet rs, String column) throws SQLException {
-        int v = rs.getInt(column);
-        return rs.wasNull() ? null : v;
-    }
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        long v = rs.getLong(column);
-        return rs.wasNull() ? null : Instant.ofEpochMilli(v);
+        return db.read(c -> JobActivityReads.read(c, host, instance, since));
     }
 
     @Override
@@ -1057,8 +980,8 @@ public final class SqlReportStore implements ReportStore {
                 }
             }
             List<FleetRow> rows = new ArrayList<>(names.size());
-            for (int from = 0; from < names.size(); from += IN_CHUNK) {
-                List<String> chunk = names.subList(from, Math.min(names.size(), from + IN_CHUNK));
+            for (int from = 0; from < names.size(); from += SqlValues.IN_CHUNK) {
+                List<String> chunk = names.subList(from, Math.min(names.size(), from + SqlValues.IN_CHUNK));
                 String in = " IN (" + "?,".repeat(chunk.size() - 1) + "?)";
                 rows.addAll(fleetRows(c, " WHERE host" + in, " WHERE name" + in, chunk));
             }
@@ -1086,7 +1009,7 @@ public final class SqlReportStore implements ReportStore {
         try (PreparedStatement s = c.prepareStatement("""
                 SELECT host, name, last_seen, server_json, configuration_json, accelerators_json, databases_json,
                   running_json, certificates_json, high_water_mark, asymmetric_keys_json FROM instances""" + instancesWhere + " ORDER BY host, name")) {
-            bind(s, names);
+            SqlValues.bind(s, names);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     long hwm = rs.getLong("high_water_mark");
@@ -1095,14 +1018,14 @@ public final class SqlReportStore implements ReportStore {
                             rs.getString("name"),
                             Instant.ofEpochMilli(rs.getLong("last_seen")),
                             read(rs.getString("server_json"), ServerInfo.class),
-                            readList(rs.getString("configuration_json"), new TypeReference<List<ConfigOption>>() { }),
-                            readList(rs.getString("accelerators_json"), new TypeReference<List<AcceleratorStatus>>() { }),
-                            readList(rs.getString("databases_json"), new TypeReference<List<DatabaseInfo>>() { }),
+                            SqlValues.readList(rs.getString("configuration_json"), new TypeReference<List<ConfigOption>>() { }),
+                            SqlValues.readList(rs.getString("accelerators_json"), new TypeReference<List<AcceleratorStatus>>() { }),
+                            SqlValues.readList(rs.getString("databases_json"), new TypeReference<List<DatabaseInfo>>() { }),
                             null,
-                            readList(rs.getString("running_json"), new TypeReference<List<RunningBackup>>() { }),
-                            readList(rs.getString("certificates_json"), new TypeReference<List<CertificateInfo>>() { }),
+                            SqlValues.readList(rs.getString("running_json"), new TypeReference<List<RunningBackup>>() { }),
+                            SqlValues.readList(rs.getString("certificates_json"), new TypeReference<List<CertificateInfo>>() { }),
                             highWaterMark,
-                            readList(rs.getString("asymmetric_keys_json"), new TypeReference<List<AsymmetricKeyInfo>>() { }),
+                            SqlValues.readList(rs.getString("asymmetric_keys_json"), new TypeReference<List<AsymmetricKeyInfo>>() { }),
                             null));
                 }
             }
@@ -1111,7 +1034,7 @@ public final class SqlReportStore implements ReportStore {
         try (PreparedStatement s = c.prepareStatement("""
                 SELECT name, first_seen, last_seen, agent_json, facts_json, qat_json, licence_json, probes_json
                 FROM hosts""" + hostsWhere + " ORDER BY name")) {
-            bind(s, names);
+            SqlValues.bind(s, names);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     String host = rs.getString("name");
@@ -1122,7 +1045,7 @@ public final class SqlReportStore implements ReportStore {
                             read(rs.getString("facts_json"), HostFacts.class),
                             read(rs.getString("qat_json"), QatFacts.class),
                             read(rs.getString("licence_json"), LicenceFacts.class),
-                            readList(rs.getString("probes_json"), new TypeReference<List<ProbeStatus>>() { }),
+                            SqlValues.readList(rs.getString("probes_json"), new TypeReference<List<ProbeStatus>>() { }),
                             instances.getOrDefault(host, List.of())));
                 }
             }
@@ -1130,301 +1053,20 @@ public final class SqlReportStore implements ReportStore {
         return rows;
     }
 
-    private static void bind(PreparedStatement s, List<String> values) throws SQLException {
-        for (int i = 0; i < values.size(); i++) {
-            s.setString(i + 1, values.get(i));
-        }
-    }
-
     @Override
     public List<StoredBackup> backups(String host, String instance, Instant since) throws SQLException, IOException {
-        return db.read(c -> {
-            try (PreparedStatement s = c.prepareStatement(instanceBackups())) {
-                s.setString(1, host);
-                s.setString(2, instance);
-                s.setLong(3, since.toEpochMilli());
-                List<StoredBackup> out = new ArrayList<>();
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        out.add(new StoredBackup(host, instance, BackupRows.read(rs, 1)));
-                    }
-                }
-                return out;
-            }
-        });
+        return reads.backups(host, instance, since);
     }
 
-    /**
-     * A few queries per call over all the keys' hosts ({@code host IN (...)}) rather than four to six per instance (on
-     * SQLite the backups still by instance, see {@link #readBackups}); rows of instances not asked for are skipped.
-     */
     @Override
     public List<InstanceHistory> histories(List<InstanceKey> keys, Instant since, Instant acceleratorSince)
             throws SQLException, IOException {
-        Map<String, Map<String, List<BackupRecord>>> backups = new HashMap<>();
-        Map<String, Map<String, List<AcceleratorChange>>> accelerators = new HashMap<>();
-        Map<String, Map<String, JobActivity>> jobs = new HashMap<>();
-        for (InstanceKey k : keys) {
-            backups.computeIfAbsent(k.host(), h -> new HashMap<>()).put(k.instance(), new ArrayList<>());
-            accelerators.computeIfAbsent(k.host(), h -> new HashMap<>()).put(k.instance(), new ArrayList<>());
-            if (k.jobs()) {
-                jobs.computeIfAbsent(k.host(), h -> new HashMap<>()).put(k.instance(), JobActivity.NONE);
-            }
-        }
-        List<String> hosts = new ArrayList<>(new java.util.TreeSet<>(backups.keySet()));
-        List<String> jobHosts = new ArrayList<>(new java.util.TreeSet<>(jobs.keySet()));
-        db.read(c -> {
-            for (int from = 0; from < hosts.size(); from += IN_CHUNK) {
-                List<String> chunk = hosts.subList(from, Math.min(hosts.size(), from + IN_CHUNK));
-                readBackups(c, chunk, since, backups);
-                readAccelerators(c, chunk, acceleratorSince, accelerators);
-            }
-            for (int from = 0; from < jobHosts.size(); from += IN_CHUNK) {
-                readJobs(c, jobHosts.subList(from, Math.min(jobHosts.size(), from + IN_CHUNK)), since, jobs);
-            }
-            return null;
-        });
-        List<InstanceHistory> out = new ArrayList<>(keys.size());
-        for (InstanceKey k : keys) {
-            out.add(new InstanceHistory(k, backups.get(k.host()).get(k.instance()),
-                    accelerators.get(k.host()).get(k.instance()), k.jobs() ? jobs.get(k.host()).get(k.instance()) : null));
-        }
-        return out;
+        return reads.histories(keys, since, acceleratorSince);
     }
 
-    private static String in(List<String> hosts) {
-        return "host IN (" + "?,".repeat(hosts.size() - 1) + "?)";
-    }
-
-    /** One instance's backups since a time, oldest first, as {@link BackupRows} reads them. */
-    private String instanceBackups() {
-        return "SELECT " + BackupRows.columns(kind)
-                + " FROM backups WHERE host = ? AND instance = ? AND started_at >= ? ORDER BY started_at, backup_set_id";
-    }
-
-    /**
-     * Each asked instance's backups of {@code hosts} that started at or after {@code since}, into {@code into}. SQLite:
-     * one statement run per instance (a query costs it microseconds; host and instance read on every row would cost more).
-     * PostgreSQL: one query for all the hosts, the round trips being what costs.
-     */
-    private void readBackups(Connection c, List<String> hosts, Instant since,
-                             Map<String, Map<String, List<BackupRecord>>> into) throws SQLException {
-        if (kind == Database.Kind.SQLITE) {
-            try (PreparedStatement s = c.prepareStatement(instanceBackups())) {
-                for (String host : hosts) {
-                    for (Map.Entry<String, List<BackupRecord>> e : into.get(host).entrySet()) {
-                        s.setString(1, host);
-                        s.setString(2, e.getKey());
-                        s.setLong(3, since.toEpochMilli());
-                        try (ResultSet rs = s.executeQuery()) {
-                            while (rs.next()) {
-                                e.getValue().add(BackupRows.read(rs, 1));
-                            }
-                        }
-                    }
-                }
-            }
-            return;
-        }
-        try (PreparedStatement s = c.prepareStatement("SELECT host, instance, " + BackupRows.columns(kind) + " FROM backups WHERE "
-                + in(hosts) + " AND started_at >= ? ORDER BY host, instance, started_at, backup_set_id")) {
-            bind(s, hosts);
-            s.setLong(hosts.size() + 1, since.toEpochMilli());
-            try (ResultSet rs = s.executeQuery()) {
-                String host = null;
-                String instance = null;
-                List<BackupRecord> list = null;
-                while (rs.next()) {
-                    String h = rs.getString(1);
-                    String i = rs.getString(2);
-                    if (!h.equals(host) || !i.equals(instance)) {
-                        host = h;
-                        instance = i;
-                        list = into.get(h).get(i);
-                    }
-                    if (list != null) {
-                        list.add(BackupRows.read(rs, 3));
-                    }
-                }
-            }
-        }
-    }
-
-    /**
-     * Each asked instance's accelerator changes, as {@link #acceleratorChanges} has them: read from its first on (an
-     * instance has a handful, one per change), so the one in force at {@code since} is the last before it.
-     */
-    private void readAccelerators(Connection c, List<String> hosts, Instant since,
-                                  Map<String, Map<String, List<AcceleratorChange>>> into) throws SQLException, IOException {
-        String written = kind == Database.Kind.POSTGRESQL ? "id" : "rowid";
-        try (PreparedStatement s = c.prepareStatement("SELECT host, instance, changed_at, new_json FROM instance_changes"
-                + " WHERE " + in(hosts) + " AND section = 'accelerators' ORDER BY host, instance, changed_at, " + written)) {
-            bind(s, hosts);
-            try (ResultSet rs = s.executeQuery()) {
-                String host = null;
-                String instance = null;
-                List<AcceleratorChange> list = null;
-                long beforeAt = 0;
-                String before = null;
-                while (rs.next()) {
-                    String h = rs.getString(1);
-                    String i = rs.getString(2);
-                    if (!h.equals(host) || !i.equals(instance)) {
-                        addBefore(list, beforeAt, before);
-                        host = h;
-                        instance = i;
-                        list = into.get(h).get(i);
-                        before = null;
-                    }
-                    if (list == null) {
-                        continue;
-                    }
-                    long at = rs.getLong(3);
-                    if (at < since.toEpochMilli()) {
-                        beforeAt = at;
-                        before = rs.getString(4);
-                    } else {
-                        addBefore(list, beforeAt, before);
-                        before = null;
-                        list.add(new AcceleratorChange(Instant.ofEpochMilli(at), accelerators(rs.getString(4))));
-                    }
-                }
-                addBefore(list, beforeAt, before);
-            }
-        }
-    }
-
-    /** The change in force at the period's start, first in the instance's list (null: none, or added already). */
-    private static void addBefore(List<AcceleratorChange> list, long at, String json) throws IOException {
-        if (list != null && json != null) {
-            list.add(0, new AcceleratorChange(Instant.ofEpochMilli(at), accelerators(json)));
-        }
-    }
-
-    private static List<AcceleratorStatus> accelerators(String json) throws IOException {
-        return readList(json, new TypeReference<List<AcceleratorStatus>>() { });
-    }
-
-    /** Each asked instance's {@link #jobActivity}: its jobs section, then its runs, CommandLog rows and restores. */
-    private static void readJobs(Connection c, List<String> hosts, Instant since, Map<String, Map<String, JobActivity>> into)
-            throws SQLException, IOException {
-        Map<String, Map<String, String>> status = new HashMap<>();
-        Map<String, Map<String, List<AgentJob>>> agentJobs = new HashMap<>();
-        try (PreparedStatement s = c.prepareStatement("SELECT host, name, jobs_status, jobs_json FROM instances WHERE "
-                + in(hosts))) {
-            bind(s, hosts);
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    String host = rs.getString(1);
-                    String instance = rs.getString(2);
-                    if (into.get(host).containsKey(instance)) {
-                        status.computeIfAbsent(host, h -> new HashMap<>()).put(instance, rs.getString(3));
-                        agentJobs.computeIfAbsent(host, h -> new HashMap<>()).put(instance,
-                                readList(rs.getString(4), new TypeReference<List<AgentJob>>() { }));
-                    }
-                }
-            }
-        }
-        Map<String, Map<String, List<JobRun>>> runs = rowsOf(c, "job_runs", "started_at, instance_id", hosts, since,
-                status, SqlReportStore::jobRunOf);
-        Map<String, Map<String, List<CommandLogEntry>>> commands = rowsOf(c, "command_log", "started_at, id", hosts, since,
-                status, SqlReportStore::commandOf);
-        Map<String, Map<String, List<RestoreRecord>>> restores = rowsOf(c, "restores", "restored_at, restore_history_id",
-                hosts, since, status, SqlReportStore::restoreOf);
-        status.forEach((host, instances) -> instances.forEach((instance, jobsStatus) -> into.get(host).put(instance,
-                new JobActivity(jobsStatus, agentJobs.get(host).get(instance), rowsOf(runs, host, instance),
-                        rowsOf(commands, host, instance), rowsOf(restores, host, instance)))));
-    }
-
-    /** How one job-activity row is read (per instance and in batches). */
-    @FunctionalInterface
-    private interface RowReader<T> {
-        T read(ResultSet rs) throws SQLException;
-    }
-
-    /** The rows of {@code table} of the {@code known} instances of {@code hosts} since {@code since}, in {@code order}. */
-    private static <T> Map<String, Map<String, List<T>>> rowsOf(Connection c, String table, String order, List<String> hosts,
-            Instant since, Map<String, Map<String, String>> known, RowReader<T> reader) throws SQLException {
-        Map<String, Map<String, List<T>>> out = new HashMap<>();
-        String time = order.substring(0, order.indexOf(','));
-        try (PreparedStatement s = c.prepareStatement("SELECT * FROM " + table + " WHERE " + in(hosts) + " AND " + time
-                + " >= ? ORDER BY host, instance, " + order)) {
-            bind(s, hosts);
-            s.setLong(hosts.size() + 1, since.toEpochMilli());
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    String host = rs.getString("host");
-                    String instance = rs.getString("instance");
-                    if (known.getOrDefault(host, Map.of()).containsKey(instance)) {
-                        out.computeIfAbsent(host, h -> new HashMap<>()).computeIfAbsent(instance, i -> new ArrayList<>())
-                                .add(reader.read(rs));
-                    }
-                }
-            }
-        }
-        return out;
-    }
-
-    private static <T> List<T> rowsOf(Map<String, Map<String, List<T>>> rows, String host, String instance) {
-        return rows.getOrDefault(host, Map.of()).getOrDefault(instance, List.of());
-    }
-
-    /**
-     * SQLite: positions are rowids, handed out in commit order by its one writer. PostgreSQL: several collectors
-     * commit out of the order their rows were numbered, so a position is a transaction id instead: every backup row
-     * carries the id of the transaction that inserted it, and a read goes up to just below its snapshot's
-     * {@code xmin}, below which every transaction has ended. A backup committed late by a slow transaction is read
-     * late, never skipped.
-     */
     @Override
     public BackupDelta backupsAfter(long after, Instant since) throws SQLException, IOException {
-        return kind == Database.Kind.POSTGRESQL ? db.read(c -> backupsAfterPostgres(c, after, since)) : db.read(c -> {
-            long upTo;
-            try (PreparedStatement s = c.prepareStatement("SELECT COALESCE(max(rowid), 0) FROM backups");
-                 ResultSet rs = s.executeQuery()) {
-                upTo = rs.next() ? rs.getLong(1) : 0;
-            }
-            List<StoredBackup> out = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement("""
-                    SELECT * FROM backups WHERE rowid > ? AND rowid <= ? AND started_at >= ? ORDER BY rowid""")) {
-                s.setLong(1, after);
-                s.setLong(2, upTo);
-                s.setLong(3, since.toEpochMilli());
-                out.addAll(storedBackups(s));
-            }
-            return new BackupDelta(upTo, out);
-        });
-    }
-
-    /** One snapshot (repeatable read) for the horizon and the rows below it. */
-    private static BackupDelta backupsAfterPostgres(Connection c, long after, Instant since) throws SQLException {
-        c.setAutoCommit(false);
-        c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-        try {
-            long upTo;
-            try (PreparedStatement s = c.prepareStatement(
-                    "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 1");
-                 ResultSet rs = s.executeQuery()) {
-                rs.next();
-                upTo = rs.getLong(1);
-            }
-            List<StoredBackup> out = new ArrayList<>();
-            if (after < upTo) {
-                try (PreparedStatement s = c.prepareStatement("""
-                        SELECT * FROM backups WHERE tx > ? AND tx <= ? AND started_at >= ?
-                        ORDER BY tx, host, instance, backup_set_id""")) {
-                    s.setLong(1, after);
-                    s.setLong(2, upTo);
-                    s.setLong(3, since.toEpochMilli());
-                    out.addAll(storedBackups(s));
-                }
-            }
-            c.commit();
-            return new BackupDelta(upTo, out);
-        } finally {
-            c.setAutoCommit(true);
-            c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-        }
+        return reads.backupsAfter(after, since);
     }
 
     @Override
@@ -1439,7 +1081,7 @@ public final class SqlReportStore implements ReportStore {
                     instances.computeIfAbsent(rs.getString("host"), h -> new ArrayList<>()).add(new InstanceHead(
                             rs.getString("name"), Instant.ofEpochMilli(rs.getLong("last_seen")), rs.getLong("sections_seq"),
                             running == null || "[]".equals(running) ? List.of()
-                                    : readList(running, new TypeReference<List<RunningBackup>>() { }),
+                                    : SqlValues.readList(running, new TypeReference<List<RunningBackup>>() { }),
                             rs.getLong("jobs_seq")));
                 }
             }
@@ -1459,31 +1101,7 @@ public final class SqlReportStore implements ReportStore {
     @Override
     public List<AcceleratorChange> acceleratorChanges(String host, String instance, Instant since)
             throws SQLException, IOException {
-        // the state in force at since, then every change after it (instance_changes_at covers both); two changes
-        // reported at one instant keep the order they were written in
-        String written = kind == Database.Kind.POSTGRESQL ? "id" : "rowid";
-        return db.read(c -> {
-            List<AcceleratorChange> out = new ArrayList<>();
-            try (PreparedStatement before = c.prepareStatement("SELECT changed_at, new_json FROM instance_changes"
-                    + " WHERE host = ? AND instance = ? AND section = 'accelerators' AND changed_at < ?"
-                    + " ORDER BY changed_at DESC, " + written + " DESC LIMIT 1");
-                 PreparedStatement after = c.prepareStatement("SELECT changed_at, new_json FROM instance_changes"
-                    + " WHERE host = ? AND instance = ? AND section = 'accelerators' AND changed_at >= ?"
-                    + " ORDER BY changed_at, " + written)) {
-                for (PreparedStatement s : List.of(before, after)) {
-                    s.setString(1, host);
-                    s.setString(2, instance);
-                    s.setLong(3, since.toEpochMilli());
-                    try (ResultSet rs = s.executeQuery()) {
-                        while (rs.next()) {
-                            out.add(new AcceleratorChange(Instant.ofEpochMilli(rs.getLong(1)),
-                                    readList(rs.getString(2), new TypeReference<List<AcceleratorStatus>>() { })));
-                        }
-                    }
-                }
-            }
-            return out;
-        });
+        return reads.acceleratorChanges(host, instance, since);
     }
 
     @Override
@@ -1501,11 +1119,11 @@ public final class SqlReportStore implements ReportStore {
                 : "json_each(i.databases_json) d WHERE json_extract(d.value, '$.availabilityGroup') IS NOT NULL "
                         + "AND json_extract(d.value, '$.databaseGuid')";
         db.read(c -> {
-            for (int from = 0; from < guids.size(); from += IN_CHUNK) {
-                List<String> chunk = guids.subList(from, Math.min(guids.size(), from + IN_CHUNK));
+            for (int from = 0; from < guids.size(); from += SqlValues.IN_CHUNK) {
+                List<String> chunk = guids.subList(from, Math.min(guids.size(), from + SqlValues.IN_CHUNK));
                 try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT i.host FROM instances i, " + elements
                         + " IN (" + "?,".repeat(chunk.size() - 1) + "?) AND i.databases_json IS NOT NULL")) {
-                    bind(s, chunk);
+                    SqlValues.bind(s, chunk);
                     try (ResultSet rs = s.executeQuery()) {
                         while (rs.next()) {
                             out.add(rs.getString(1));
@@ -1515,17 +1133,6 @@ public final class SqlReportStore implements ReportStore {
             }
             return null;
         });
-        return out;
-    }
-
-    /** The backups a bound query over {@code backups} returns, in its order. */
-    private static List<StoredBackup> storedBackups(PreparedStatement s) throws SQLException {
-        List<StoredBackup> out = new ArrayList<>();
-        try (ResultSet rs = s.executeQuery()) {
-            while (rs.next()) {
-                out.add(new StoredBackup(rs.getString("host"), rs.getString("instance"), backupOf(rs)));
-            }
-        }
         return out;
     }
 
@@ -1582,10 +1189,6 @@ public final class SqlReportStore implements ReportStore {
     }
 
     private static <T> T read(String json, Class<T> type) throws IOException {
-        return json == null ? null : JSON.readValue(json, type);
-    }
-
-    private static <T> List<T> readList(String json, TypeReference<List<T>> type) throws IOException {
         return json == null ? null : JSON.readValue(json, type);
     }
 }

@@ -1,15 +1,41 @@
 package io.qatwatch.collector.store;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.qatwatch.protocol.ReportJson;
+import java.io.IOException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.List;
 
-/** Binds and reads the nullable values the store's tables hold: SQL NULL for a Java null, both ways. */
+/**
+ * Binds and reads the nullable values the store's tables hold (SQL NULL for a Java null, both ways), the lists of host
+ * names a query asks for, and the JSON sections.
+ */
 final class SqlValues {
 
     private SqlValues() {
+    }
+
+    /** Host names per {@code IN (...)} list: well under SQLite's limit on bound parameters. */
+    static final int IN_CHUNK = 500;
+
+    /** {@code host IN (?, ...)} for {@code hosts}, which {@link #bind} binds from the first parameter. */
+    static String in(List<String> hosts) {
+        return "host IN (" + "?,".repeat(hosts.size() - 1) + "?)";
+    }
+
+    static void bind(PreparedStatement s, List<String> values) throws SQLException {
+        for (int i = 0; i < values.size(); i++) {
+            s.setString(i + 1, values.get(i));
+        }
+    }
+
+    /** A JSON list as the report's mapper reads it; null for SQL NULL. */
+    static <T> List<T> readList(String json, TypeReference<List<T>> type) throws IOException {
+        return json == null ? null : ReportJson.mapper().readValue(json, type);
     }
 
     static void setInteger(PreparedStatement s, int at, Integer value) throws SQLException {

@@ -5,6 +5,7 @@ import io.qatwatch.collector.analysis.FleetCompression.Row;
 import io.qatwatch.collector.analysis.RestoreSpeeds;
 import io.qatwatch.collector.compression.AlgorithmStats;
 import io.qatwatch.collector.compression.Comparison;
+import io.qatwatch.collector.compression.Judgement;
 import io.qatwatch.collector.compression.Verdict;
 import io.vertx.core.MultiMap;
 import java.net.URLEncoder;
@@ -172,6 +173,9 @@ public record CompressionQuery(String host, String instance, String database, Ve
         row.put("speedGainPercent", c.speedGainPercent() == null ? null : round(c.speedGainPercent(), 1));
         row.put("sizeGainPercent", c.sizeGainPercent() == null ? null : round(c.sizeGainPercent(), 1));
         row.put("cpuGainPercent", c.cpuGainPercent() == null ? null : round(c.cpuGainPercent(), 1));
+        // the gains in words, as the status page and chat say them; null with SINGLE_ALGORITHM
+        row.put("gains", c.alternative() == null || c.speedGainPercent() == null || c.sizeGainPercent() == null ? null
+                : Judgement.words(c.speedGainPercent(), c.sizeGainPercent(), c.cpuGainPercent()));
         row.put("cpuNote", c.alternative() == null || c.cpuGainPercent() != null ? null
                 : "CPU not observed on enough backups of both methods (backups that ran between the agent's polls, or a login "
                         + "without VIEW SERVER STATE): the verdict rests on time and size");

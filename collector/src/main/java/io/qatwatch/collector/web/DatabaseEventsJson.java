@@ -23,9 +23,29 @@ public record DatabaseEventsJson(String host, String instance, String database, 
         }
     }
 
-    /** The events of {@code all} that concern {@code database} (all when null). */
+    /**
+     * The events of {@code all} (oldest first) that concern {@code database} (all when null): those under its name, and,
+     * before a rename to it, those under the name it had then; a database created later under an old name is another.
+     */
     public static DatabaseEventsJson of(String host, String instance, String database, Instant since, List<DatabaseEvent> all) {
-        return new DatabaseEventsJson(host, instance, database, since, all.stream()
-                .filter(e -> database == null || database.equals(e.database())).map(Event::of).toList());
+        if (database == null) {
+            return new DatabaseEventsJson(host, instance, null, since, all.stream().map(Event::of).toList());
+        }
+        // each name the database had, with the instant it stopped having it (its rename)
+        java.util.Map<String, Instant> names = new java.util.HashMap<>();
+        names.put(database, Instant.MAX);
+        java.util.ArrayDeque<Event> mine = new java.util.ArrayDeque<>();
+        for (int i = all.size() - 1; i >= 0; i--) {
+            DatabaseEvent e = all.get(i);
+            Instant until = names.get(e.database());
+            if (until != null && e.at().isBefore(until)) {
+                mine.addFirst(Event.of(e));
+                if (DatabaseEvent.RENAMED.equals(e.kind())) {
+                    names.remove(e.database());
+                    names.put(e.before(), e.at());
+                }
+            }
+        }
+        return new DatabaseEventsJson(host, instance, database, since, List.copyOf(mine));
     }
 }

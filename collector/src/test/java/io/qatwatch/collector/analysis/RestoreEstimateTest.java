@@ -9,7 +9,6 @@ import io.qatwatch.collector.store.RestoreObservation;
 import io.qatwatch.collector.store.StoredBackup;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -40,9 +39,7 @@ class RestoreEstimateTest {
 
     private static RestoreEstimate estimate(List<BackupRecord> backups, RestoreSpeeds speeds) {
         RestorePlan plan = RestorePlanner.ofBackups(Map.of("sql01/PROD", backups)).orElseThrow();
-        Map<Long, BackupRecord> byId = new HashMap<>();
-        backups.forEach(b -> byId.put(b.backupSetId(), b));
-        return RestoreEstimate.of("sql01", plan, b -> byId.get(b.backupSetId()), backups, speeds, null);
+        return RestoreEstimate.of("sql01", plan, backups, speeds, null);
     }
 
     @Test
@@ -95,12 +92,41 @@ class RestoreEstimateTest {
         assertThat(e.parts()).extracting(RestoreEstimate.Part::algorithm).containsExactly("QAT_DEFLATE", "QAT_DEFLATE", "ZSTD");
         assertThat(e.parts().get(2).mbps()).isEqualTo(102.4);
         RestoreEstimate open = RestoreEstimate.of("sql01", RestorePlanner.ofBackups(Map.of("sql01/PROD", backups)).orElseThrow(),
-                b -> backups.stream().filter(x -> x.backupSetId() == b.backupSetId()).findFirst().orElse(null),
                 backups.subList(0, 2), RestoreSpeeds.NONE, null);
         assertThat(open.parts().get(2).mbps()).isNull();
         assertThat(open.minutes()).isNull();
         assertThat(open.basis()).isNull();
         assertThat(open.summary()).contains("3 log backups 3.0 GiB ZSTD from UNC: no restore or backup speed known")
                 .endsWith("; not estimated");
+    }
+
+    @Test
+    void inTheAlertStagesMergedChainEachLogKeepsItsOwnAlgorithm() {
+        // the jobs' logs switched from MS_XPRESS to QAT_DEFLATE after the second log: the alert stage keeps logs as runs of
+        // consecutive ones, and a run holds one algorithm, so each log is estimated at its own algorithm's speed
+        List<BackupRecord> backups = List.of(
+                backup(1, "Sales", "D", T, 600, 100 * GIB, 40 * GIB, "QAT_DEFLATE", "UNC", "1000", "1010", "1005", "1005", null),
+                backup(3, "Sales", "L", T.plusSeconds(7200), 10, GIB, GIB / 2, "MS_XPRESS", "UNC", "1000", "1120", "1000", "1005",
+                        null),
+                backup(4, "Sales", "L", T.plusSeconds(10800), 10, GIB, GIB / 2, "MS_XPRESS", "UNC", "1120", "1130", "1120", "1005",
+                        null),
+                backup(5, "Sales", "L", T.plusSeconds(14400), 8, 2 * GIB, GIB / 2, "QAT_DEFLATE", "UNC", "1130", "1140", "1130",
+                        "1005", null));
+        io.qatwatch.collector.chain.LogChain merged = new io.qatwatch.collector.chain.LogChain();
+        backups.forEach(b -> merged.add(io.qatwatch.collector.chain.ChainBackup.of("sql01/PROD", b)));
+        RestorePlan plan = RestorePlanner.plan(List.of(merged)).orElseThrow();
+        assertThat(plan.logs()).as("two runs: one per algorithm").hasSize(2);
+
+        RestoreEstimate e = RestoreEstimate.of("sql01", plan, backups, RestoreSpeeds.NONE, null);
+        assertThat(e.parts()).extracting(RestoreEstimate.Part::kind, RestoreEstimate.Part::algorithm,
+                RestoreEstimate.Part::backups, RestoreEstimate.Part::dataBytes)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("FULL", "QAT_DEFLATE", 1, 100 * GIB),
+                        org.assertj.core.groups.Tuple.tuple("LOG", "MS_XPRESS", 2, 2 * GIB),
+                        org.assertj.core.groups.Tuple.tuple("LOG", "QAT_DEFLATE", 1, 2 * GIB));
+        assertThat(e.parts().get(1).mbps()).as("MS_XPRESS logs at MS_XPRESS log backups' speed").isEqualTo(102.4);
+        assertThat(e.parts().get(2).mbps()).as("the QAT_DEFLATE log at its own: 2 GiB in 8 s").isEqualTo(256.0);
+        assertThat(e.parts().get(2).basis()).isEqualTo(RestoreEstimate.BACKUP_SPEED);
+        assertThat(e.bytes()).isEqualTo(40 * GIB + 3 * (GIB / 2));
+        assertThat(e.summary()).contains("2 log backups 2.0 GiB MS_XPRESS from UNC").contains("1 log backup 2.0 GiB QAT_DEFLATE from UNC");
     }
 }

@@ -82,6 +82,8 @@ class CpuVerdictsTest {
         assertThat(json.get("verdict")).isEqualTo("CHEAPER");
         assertThat(json.get("cpuNote")).isNull();
         assertThat((double) json.get("cpuGainPercent")).isCloseTo(71.0, within(1.0));
+        assertThat(json.get("gains")).as("the row's gains in words, CPU too, as the status page and chat say them")
+                .isEqualTo("speed gain -0.2 % (slower), size gain 0.0 %, CPU gain +71.0 % (less CPU)");
         assertThat(compression(b).qatWithoutGainRows()).as("a gain worth keeping: no qat-no-gain").isEmpty();
     }
 
@@ -120,6 +122,8 @@ class CpuVerdictsTest {
         assertThat(row.comparison().verdict()).isEqualTo(Verdict.FASTER);
         assertThat(row.comparison().cpuGainPercent()).isNull();
         assertThat((String) CompressionQuery.json(row).get("cpuNote")).startsWith("CPU not observed on enough backups of both methods");
+        assertThat((String) CompressionQuery.json(row).get("gains")).as("no CPU gain where CPU was not observed")
+                .startsWith("speed gain +").doesNotContain("CPU");
     }
 
     @Test

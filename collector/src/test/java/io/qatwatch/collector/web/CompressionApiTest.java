@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -99,7 +100,7 @@ class CompressionApiTest {
             JsonObject sales = rows.getJsonObject(0);
             assertThat(sales.fieldNames()).containsExactly("host", "instance", "database", "backupType", "target", "encrypted",
                     "algorithms", "baseline", "alternative", "current", "verdict", "speedGainPercent", "sizeGainPercent",
-                    "cpuGainPercent", "cpuNote");
+                    "cpuGainPercent", "gains", "cpuNote");
             assertThat(List.of(sales.getString("host"), sales.getString("instance"), sales.getString("database"),
                     sales.getString("backupType"), sales.getString("target"), sales.getString("baseline"),
                     sales.getString("alternative"), sales.getString("current"), sales.getString("verdict")))
@@ -124,7 +125,11 @@ class CompressionApiTest {
             // MS_XPRESS took 1001..1006 s: its median MB/s is the mean of the 1003 s and 1004 s nights'
             double gain = (1 / 405.0) / ((1 / 1003.0 + 1 / 1004.0) / 2) - 1;
             assertThat(sales.getDouble("speedGainPercent")).isEqualTo(Math.round(gain * 1000) / 10.0);
+            assertThat(sales.getString("gains")).as("the gains in words, no CPU gain where no poll saw CPU")
+                    .startsWith(String.format(Locale.ROOT, "speed gain +%.1f %% (faster), size gain ", gain * 100))
+                    .doesNotContain("CPU gain");
             assertThat(rows.getJsonObject(1).getString("verdict")).isEqualTo("SINGLE_ALGORITHM");
+            assertThat(rows.getJsonObject(1).getValue("gains")).as("nothing to gain against with one algorithm").isNull();
 
             assertThat(databases(get(running, "/api/v1/compression?verdict=faster", reader))).containsExactly("sql01 Sales");
             assertThat(databases(get(running, "/api/v1/compression?host=SQL0*&database=h?", reader))).containsExactly("sql02 Hr");

@@ -12,10 +12,8 @@ import io.qatwatch.tds.Scenario;
 import io.qatwatch.tds.TdsResponse;
 import io.qatwatch.tds.TdsTestServer;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -38,32 +36,12 @@ class RequestCpuScenarioTest {
     @TempDir
     Path dir;
 
-    /** A clock the test moves: the probe reads its time at each poll. */
-    private static final class PollClock extends Clock {
-        Instant now = FIRST_POLL;
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneId.of("Europe/Berlin");
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     /** The host's sqlservr as a script by minute; counts how often the agent read it. */
     private static final class ScriptedProcess implements SqlServerProcess {
-        final PollClock clock;
+        final ReadClock clock;
         final List<Instant> readAt = new ArrayList<>();
 
-        ScriptedProcess(PollClock clock) {
+        ScriptedProcess(ReadClock clock) {
             this.clock = clock;
         }
 
@@ -95,7 +73,7 @@ class RequestCpuScenarioTest {
     }
 
     private Polls poll(Scenario scenario, int polls) {
-        PollClock clock = new PollClock();
+        ReadClock clock = new ReadClock(FIRST_POLL);
         ScriptedProcess process = new ScriptedProcess(clock);
         List<SqlInstanceSnapshot> snapshots = new ArrayList<>();
         List<List<ProbeStatus>> probes = new ArrayList<>();

@@ -6,6 +6,8 @@ import io.qatwatch.collector.analysis.AgFailover;
 import io.qatwatch.collector.analysis.FleetAnalysis;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.chain.ChainBackup;
+import io.qatwatch.collector.chain.LogChain;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AgentJob;
 import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import java.time.Duration;
@@ -74,11 +76,17 @@ final class AvailabilityGroupRules {
     }
 
     /**
-     * How long after a failover a backup kind no replica has taken since counts as stopped: logs, then fulls and
-     * differentials (a nightly one comes within 12 hours; the alert stays 24).
+     * How long after a failover a backup kind counts as stopped when its usual gap is not known (fewer than two backups of
+     * it on the old primary, or an agent that sends no LSNs): logs, then fulls and differentials (a nightly one comes
+     * within 12 hours; the alert stays 24).
      */
     static final Duration LOG_STOPPED_AFTER = Duration.ofHours(1);
     static final Duration FULL_STOPPED_AFTER = Duration.ofHours(12);
+    /** The least wait before a kind counts as stopped, whatever its usual gap: logs, then fulls and differentials. */
+    static final Duration LOG_FLOOR = Duration.ofMinutes(15);
+    static final Duration FULL_FLOOR = Duration.ofHours(1);
+    /** What a backup may run late beyond its usual gap: a quarter of the gap, at most this. */
+    static final Duration MOST_LATE = Duration.ofHours(1);
 
     /**
      * The old primary's backup jobs that ran on a schedule before the failover (two runs or more) and have not run since,
@@ -124,43 +132,81 @@ final class AvailabilityGroupRules {
 
     /**
      * Backup kinds of the group's databases whose newest backup on any replica is the old primary's, taken before the
-     * failover, once {@link #LOG_STOPPED_AFTER} (logs) or {@link #FULL_STOPPED_AFTER} (fulls, differentials) has passed
-     * since it with none on any replica.
+     * failover, once it is overdue by the database's own schedule: more than its usual gap on the old primary (the median
+     * between the starts of its backups of that kind there, {@link LogChain#usualGap}) and a quarter of it (at most
+     * {@link #MOST_LATE}) has passed since that backup started, and at least {@link #LOG_FLOOR} (logs) or
+     * {@link #FULL_FLOOR}; with no usual gap known, {@link #LOG_STOPPED_AFTER} or {@link #FULL_STOPPED_AFTER} after the
+     * failover.
      */
     static List<String> stoppedBackups(FleetAnalysis fleet, AgFailover f) {
         List<String> out = new ArrayList<>();
-        Duration since = Duration.between(f.at(), fleet.now());
         for (io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase db : fleet.databases().values()) {
             if (!f.availabilityGroup().equals(db.availabilityGroup())) {
                 continue;
             }
-            for (String kind : new String[] {"full", "differential", "log"}) {
+            LogChain oldPrimary = null;
+            for (LogChain c : db.chains()) {
+                if (f.before().equals(c.scope())) {
+                    oldPrimary = c;
+                }
+            }
+            for (char kind : new char[] {ChainBackup.FULL, ChainBackup.DIFFERENTIAL, ChainBackup.LOG}) {
                 io.qatwatch.collector.window.NightlyWindow.DatabaseBackup newest = null;
                 for (io.qatwatch.collector.window.NightlyWindow.DatabaseBackup b : db.backups()) {
-                    if (kind.equals(kindOf(b.type())) && (newest == null || b.finishedAt().isAfter(newest.finishedAt()))) {
+                    if (kind == kindOf(b.type()) && (newest == null || b.finishedAt().isAfter(newest.finishedAt()))) {
                         newest = b;
                     }
                 }
-                Duration after = kind.equals("log") ? LOG_STOPPED_AFTER : FULL_STOPPED_AFTER;
-                if (newest != null && f.before().equals(newest.instance()) && newest.finishedAt().isBefore(f.at())
-                        && since.compareTo(after) >= 0) {
-                    out.add(kind + " backups of " + db.name() + " (last on " + f.before() + " at " + newest.finishedAt()
-                            + ", none on any replica since)");
+                if (newest == null || !f.before().equals(newest.instance()) || !newest.finishedAt().isBefore(f.at())) {
+                    continue;
+                }
+                Duration usual = oldPrimary == null ? null : oldPrimary.usualGap(kind);
+                boolean stopped;
+                String schedule;
+                if (usual == null) {
+                    Duration after = kind == ChainBackup.LOG ? LOG_STOPPED_AFTER : FULL_STOPPED_AFTER;
+                    stopped = Duration.between(f.at(), fleet.now()).compareTo(after) >= 0;
+                    schedule = "";
+                } else {
+                    Duration overdue = overdue(kind, usual);
+                    stopped = Duration.between(newest.startedAt(), fleet.now()).compareTo(overdue) > 0;
+                    schedule = ", usually every " + Fmt.minutes(usual.toSeconds() / 60.0);
+                }
+                if (stopped) {
+                    out.add(kindName(kind) + " backups of " + db.name() + " (last on " + f.before() + " at " + newest.finishedAt()
+                            + schedule + ", none on any replica since)");
                 }
             }
         }
         return out;
     }
 
-    private static String kindOf(String type) {
+    /** How long after a backup of {@code kind} started, usually {@code usual} apart, the next one is overdue. */
+    static Duration overdue(char kind, Duration usual) {
+        Duration late = usual.dividedBy(4);
+        Duration due = usual.plus(late.compareTo(MOST_LATE) > 0 ? MOST_LATE : late);
+        Duration floor = kind == ChainBackup.LOG ? LOG_FLOOR : FULL_FLOOR;
+        return due.compareTo(floor) < 0 ? floor : due;
+    }
+
+    private static String kindName(char kind) {
+        return switch (kind) {
+            case ChainBackup.FULL -> "full";
+            case ChainBackup.DIFFERENTIAL -> "differential";
+            default -> "log";
+        };
+    }
+
+    /** msdb's backup type as a chain's kind; 0 for none (file and partial backups count with fulls and differentials). */
+    private static char kindOf(String type) {
         if (type == null || type.length() != 1) {
-            return "";
+            return 0;
         }
         return switch (type.charAt(0)) {
-            case 'D', 'F', 'P' -> "full";
-            case 'I', 'G', 'Q' -> "differential";
-            case 'L' -> "log";
-            default -> "";
+            case 'D', 'F', 'P' -> ChainBackup.FULL;
+            case 'I', 'G', 'Q' -> ChainBackup.DIFFERENTIAL;
+            case 'L' -> ChainBackup.LOG;
+            default -> 0;
         };
     }
 

@@ -9,7 +9,6 @@ import io.qatwatch.collector.analysis.FleetState.InstanceState;
 import io.qatwatch.collector.analysis.HostGroupConfig;
 import io.qatwatch.collector.analysis.RestoreEstimate;
 import io.qatwatch.collector.chain.RestorePlan;
-import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -63,10 +62,8 @@ final class RestoreTimeRules {
             if (plan.isEmpty()) {
                 continue;
             }
-            Map<String, InstanceState> byScope = instances;
-            Map<String, Map<Long, BackupRecord>> ids = new HashMap<>();
-            RestoreEstimate e = RestoreEstimate.of(db.host(), plan.get(), b -> ids.computeIfAbsent(b.scope(),
-                    s -> byId(byScope.get(s))).get(b.backupSetId()), own.backups(), fleet.restoreSpeeds(), fleet.compression());
+            RestoreEstimate e = RestoreEstimate.of(db.host(), plan.get(), own.backups(), fleet.restoreSpeeds(),
+                    fleet.compression());
             if (e.minutes() == null || e.minutes() <= group.rtoMinutes()) {
                 continue;
             }
@@ -83,16 +80,6 @@ final class RestoreTimeRules {
             out.add(new Alert("restore-time-over-goal", rules.restoreTimeOverGoal().severity(), db.host(), db.instance(),
                     db.name(), null, "Restore of " + db.name() + " would take about " + e.minutes() + " min, over its "
                     + group.rtoMinutes() + " min goal", WHY, facts, List.of()));
-        }
-        return out;
-    }
-
-    private static Map<Long, BackupRecord> byId(InstanceState i) {
-        Map<Long, BackupRecord> out = new HashMap<>();
-        if (i != null) {
-            for (BackupRecord b : i.backups()) {
-                out.put(b.backupSetId(), b);
-            }
         }
         return out;
     }

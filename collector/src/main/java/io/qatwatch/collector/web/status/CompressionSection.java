@@ -87,7 +87,7 @@ final class CompressionSection {
             if (r.alternative() != null) {
                 html.append(" <span class=\"muted\">").append(esc(r.alternative())).append(" vs ").append(esc(r.baseline()))
                         .append(": ").append(esc(io.qatwatch.collector.compression.Judgement.words(r.speedGainPercent(),
-                                r.sizeGainPercent()))).append("</span>");
+                                r.sizeGainPercent(), r.cpuGainPercent()))).append("</span>");
             }
             html.append("</span></td></tr>");
         }

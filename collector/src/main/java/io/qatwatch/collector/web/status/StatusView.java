@@ -336,13 +336,22 @@ public record StatusView(
      * @param encryption  "TDE", "backup encrypted", "TDE, backup encrypted", "none", or "TDE unknown"
      * @param verdict     a {@code Verdict} name
      * @param alternative the method the verdict is about; null with SINGLE_ALGORITHM
+     * @param cpuGainPercent the alternative's CPU gain; null when CPU was not observed on enough backups of both
      */
     public record CompressionRow(String instance, String database, String backupType, String target, String encryption,
                                  String verdict, String alternative, String baseline, Double speedGainPercent,
-                                 Double sizeGainPercent, List<MethodCell> methods) {
+                                 Double sizeGainPercent, Double cpuGainPercent, List<MethodCell> methods) {
 
         public CompressionRow {
             methods = List.copyOf(methods);
+        }
+
+        /** Without CPU observed. */
+        public CompressionRow(String instance, String database, String backupType, String target, String encryption,
+                              String verdict, String alternative, String baseline, Double speedGainPercent,
+                              Double sizeGainPercent, List<MethodCell> methods) {
+            this(instance, database, backupType, target, encryption, verdict, alternative, baseline, speedGainPercent,
+                    sizeGainPercent, null, methods);
         }
     }
 

@@ -184,7 +184,7 @@ public final class StatusViews {
         return new StatusView.CompressionRow(r.instance(), c.database(), c.kind().label(), c.target(),
                 encryption.isEmpty() ? "none" : String.join(", ", encryption), c.verdict().name(),
                 c.alternative() == null ? null : c.alternative().label(), c.baseline().label(), c.speedGainPercent(),
-                c.sizeGainPercent(), methods);
+                c.sizeGainPercent(), c.cpuGainPercent(), methods);
     }
 
     private static int severityRank(String severity) {
