@@ -56,14 +56,17 @@ public final class PagesBenchmark {
     }
 
     static final List<Page> PAGES = List.of(
-            new Page("fleet page `/` (summary, first 50 hosts, their windows charts)", (r, n) -> "/"),
+            new Page("fleet page `/` (summary, first 50 hosts, their compact windows charts)", (r, n) -> "/"),
             new Page("fleet page, a deep page `/?after=`", (r, n) -> "/?after=" + GrowthBenchmark.deepHost(n)),
             new Page("host page `/hosts/{host}` (windows chart, job timeline, alerts)", (r, n) -> "/hosts/" + host(r, n)),
             new Page("database page `/hosts/{host}/MSSQLSERVER/{database}` (30 days of backups)",
                     (r, n) -> "/hosts/" + host(r, n) + "/" + SimulatedAgent.INSTANCE + "/"
                             + new SimulatedAgent(0).databases().get(r % SimulatedAgent.DATABASES).name()));
 
-    /** One page's timings; {@code error} says why it was not measured (null when it was). */
+    /**
+     * One page's timings; {@code bytes}: the mean body of its timed requests (of the warm-up request when none was
+     * timed); {@code error} says why it was not measured (null when it was).
+     */
     public record Timing(String label, String example, int status, long bytes, LatencyRecorder latencies, String error) {
     }
 
@@ -102,8 +105,8 @@ public final class PagesBenchmark {
                         : time(http, server.port(), token, p);
                 pages.add(t);
                 log.say(String.format(Locale.ROOT, "pages: %s: %s", p.label(), t.error() != null ? t.error()
-                        : String.format(Locale.ROOT, "p50 %.1f ms, p99 %.1f ms", IngestBenchmark.ms(t.latencies().percentile(50)),
-                                IngestBenchmark.ms(t.latencies().percentile(99)))));
+                        : String.format(Locale.ROOT, "%,d bytes, p50 %.1f ms, p99 %.1f ms", t.bytes(),
+                                IngestBenchmark.ms(t.latencies().percentile(50)), IngestBenchmark.ms(t.latencies().percentile(99)))));
             }
             return new Result(settings.instances(), settings.nights(), rows, fill, first, pages, server.exitReason());
         }
@@ -131,11 +134,12 @@ public final class PagesBenchmark {
             if (warm.statusCode() != 200) {
                 return new Timing(page.label(), example, warm.statusCode(), bytes, latencies, "HTTP " + warm.statusCode());
             }
+            long timedBytes = 0;
             for (int r = 1; r <= settings.repeats(); r++) {
                 HttpRequest request = request(port, token, page.path().of(r, settings.instances()));
                 long t0 = System.nanoTime();
                 HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-                GrowthBenchmark.drain(response.body());
+                timedBytes += GrowthBenchmark.drain(response.body());
                 long elapsed = System.nanoTime() - t0;
                 if (response.statusCode() != 200) {
                     return new Timing(page.label(), request.uri().getPath(), response.statusCode(), bytes, latencies,
@@ -143,7 +147,8 @@ public final class PagesBenchmark {
                 }
                 latencies.record(elapsed);
             }
-            return new Timing(page.label(), example, 200, bytes, latencies, null);
+            return new Timing(page.label(), example, 200, settings.repeats() > 0 ? timedBytes / settings.repeats() : bytes,
+                    latencies, null);
         } catch (IOException | InterruptedException e) {
             return new Timing(page.label(), example, -1, 0, latencies, e.toString());
         }
@@ -160,7 +165,7 @@ public final class PagesBenchmark {
                         + "filled through the collector's store code; a collector process with its alert stage on it; after its "
                         + "first evaluation (%s), each page asked once untimed, then %d times one after the other on loopback, "
                         + "a different host each time. Milliseconds from request to last byte: the server's render time plus "
-                        + "loopback.%n%n", r.instances(), r.nights(), SimulatedAgent.DATABASES, r.backupRows(),
+                        + "loopback; bytes: the mean page.%n%n", r.instances(), r.nights(), SimulatedAgent.DATABASES, r.backupRows(),
                 r.firstEvaluation() == null ? "never came" : String.format(Locale.ROOT, "%.1f s after start",
                         r.firstEvaluation().toMillis() / 1000.0), settings.repeats()));
         md.append("| page | bytes | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|\n");

@@ -190,7 +190,7 @@ class DemoTest {
                 "data-rule=\"backup-window-spill-forecast\"", "data-rule=\"licence-risk\"");
         assertThat(dom).contains(">INTEL_QAT_HARDWARE</span>", ">INTEL_COMPONENT_ONLY</span>", "QAT HARDWARE", "QAT SOFTWARE",
                 "AG ag-orders SECONDARY", "AG ag-orders PRIMARY");
-        assertThat(dom).contains("<svg class=\"windows\"", "<circle class=\"forecast\"");
+        assertThat(dom).contains("<svg class=\"windows compact\"", "<circle class=\"forecast\"");
         String compression = dom.substring(dom.indexOf("<section id=\"compression\">"));
         assertThat(compression).containsPattern("data-host=\"demo-sql-qat01\">.*?SalesDW</a> <span class=\"muted\">PROD</span>"
                         + ".*?MS_XPRESS: \\d+, 8 min 19\\.6 s.*?QAT_DEFLATE \\(HARDWARE\\): \\d+, 3 min 58\\.6 s.*?>FASTER</span>")

@@ -204,6 +204,48 @@ class StatusPageFlowTest {
         assertThat(chromium.driver().manage().getCookieNamed("qatwatch_session")).isNull();
     }
 
+    /**
+     * The fleet page keeps a compact windows chart per instance and per host only the compression rows that compare
+     * algorithms; what it leaves out is one click away: the full chart (a tooltip per night) and every row, one
+     * algorithm only included, on the host's page.
+     */
+    @Test
+    void theFleetPagesCompactChartsAndCardsLeadToTheHostPageThatHasTheRest() throws Exception {
+        signIn(demo.readToken());
+        chromium.driver().get(base() + "/");
+        List<WebElement> compact = chromium.driver().findElements(By.cssSelector("#windows svg.windows.compact"));
+        assertThat(compact).as("a compact chart per instance with nights").isNotEmpty();
+        assertThat(chromium.driver().findElements(By.cssSelector("#windows svg.windows:not(.compact)"))).isEmpty();
+        assertThat(chromium.driver().findElements(By.cssSelector("#windows ul.section-legend"))).as("one legend").hasSize(1);
+        assertThat(compact.get(0).findElement(By.tagName("title")).getAttribute("textContent"))
+                .as("the nights in words, its accessible name").matches("Backup windows of .*, last \\d+ nights: \\d+ with a safe "
+                        + "margin, \\d+ under the safety margin, \\d+ into business hours\\. Last: Night before .*");
+
+        chromium.driver().findElement(By.linkText("Full chart of demo-sql-amd01 / PROD")).click();
+        chromium.await(ExpectedConditions.urlToBe(base() + "/hosts/demo-sql-amd01#instance-PROD"));
+        WebElement full = chromium.driver().findElement(By.cssSelector("#instance-PROD svg.windows"));
+        assertThat(full.getAttribute("class")).isEqualTo("windows");
+        assertThat(full.findElements(By.cssSelector("rect.bar > title"))).as("a tooltip per night").isNotEmpty();
+
+        chromium.driver().navigate().back();
+        chromium.await(ExpectedConditions.urlToBe(base() + "/"));
+        WebElement card = chromium.driver().findElement(By.cssSelector("article.host-compression[data-host='demo-sql-amd01']"));
+        int shown = card.findElements(By.cssSelector("tr[data-verdict]")).size();
+        assertThat(card.findElements(By.cssSelector("tr[data-verdict='SINGLE_ALGORITHM']"))).as("compares nothing").isEmpty();
+        int counted = card.findElements(By.cssSelector("ul.verdict-counts li .count")).stream()
+                .mapToInt(c -> Integer.parseInt(c.getText())).sum();
+        WebElement all = card.findElement(By.cssSelector("p.all-rows a"));
+        assertThat(all.getText()).isEqualTo("All " + counted + " rows of demo-sql-amd01");
+        assertThat(counted).isGreaterThan(shown);
+        all.click();
+        chromium.await(ExpectedConditions.urlToBe(base() + "/hosts/demo-sql-amd01#compression"));
+        assertThat(chromium.driver().findElements(By.cssSelector("#compression tr[data-verdict]"))).as("every row")
+                .hasSize(counted);
+        assertThat(chromium.driver().findElements(By.cssSelector("#compression tr[data-verdict='SINGLE_ALGORITHM']")))
+                .hasSize(counted - shown);
+        signOut();
+    }
+
     @Test
     void aReadSessionSeesNoFormItWouldBeRefused() throws Exception {
         signIn(demo.readToken());

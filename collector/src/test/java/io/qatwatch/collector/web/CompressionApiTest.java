@@ -148,7 +148,12 @@ class CompressionApiTest {
             assertThat(compression).contains("<p class=\"host-verdict\">QAT_DEFLATE (HARDWARE): faster to the share for 1 of 1 "
                     + "database; QAT_DEFLATE (SOFTWARE): faster to the share for 1 of 1 database</p>")
                     .contains("QAT_DEFLATE backups are restorable on 1 of 2 probed hosts: sql01.")
-                    .contains("data-host=\"sql02\"");
+                    .as("sql02 compared nothing: named, its rows on its own page").contains("<p class=\"nothing-compared\" "
+                            + "id=\"compression-nothing-compared\">Nothing compared on 1 host of this page (each database went to "
+                            + "each target with one algorithm only): <a class=\"host-link\" href=\"/hosts/sql02\">sql02</a>.</p>");
+            String sql02 = get(running, "/hosts/sql02", null).bodyAsString();
+            assertThat(sql02.substring(sql02.indexOf("<section id=\"compression\">"))).contains("data-host=\"sql02\"")
+                    .contains("<tr data-verdict=\"SINGLE_ALGORITHM\">");
         }
     }
 

@@ -599,10 +599,12 @@ public final class CollectorServer extends VerticleBase {
             return;
         }
         Instant now = clock.instant();
-        readWorker.executeBlocking(() -> StatusViews.fromStore(store, alerts, charts, compression, groupOf, tagsOf,
-                        settings.agentSilentMinutes(), query, STATUS_LIMIT, now), false)
-                .onSuccess(view -> SignIn.html(ctx.response(), 200).end(StatusPage.render(view, chrome(ctx),
-                        silenceRows(now))))
+        StatusPage.Chrome chrome = chrome(ctx);
+        List<HostView.SilenceRow> silenceRows = silenceRows(now);
+        // rendered on the worker too: a fleet page is hundreds of kilobytes of text, not the event loop's to build
+        readWorker.executeBlocking(() -> StatusPage.render(StatusViews.fromStore(store, alerts, charts, compression, groupOf,
+                        tagsOf, settings.agentSilentMinutes(), query, STATUS_LIMIT, now), chrome, silenceRows), false)
+                .onSuccess(page -> SignIn.html(ctx.response(), 200).end(page))
                 .onFailure(ctx::fail);
     }
 
@@ -639,14 +641,16 @@ public final class CollectorServer extends VerticleBase {
         String host = ctx.pathParam("host");
         Instant now = clock.instant();
         DrillDownViews.Sources sources = sources(now);
-        readWorker.executeBlocking(() -> DrillDownViews.host(sources, host, now), false).onSuccess(view -> {
-            if (view.isEmpty()) {
-                SignIn.html(ctx.response(), 404).end(FormAnswerPage.render("No such host", "No agent has reported as " + host
-                        + " to this collector.", "/", chrome(ctx)));
-            } else {
-                SignIn.html(ctx.response(), 200).end(HostPage.render(view.get(), chrome(ctx)));
-            }
-        }).onFailure(ctx::fail);
+        StatusPage.Chrome chrome = chrome(ctx);
+        readWorker.executeBlocking(() -> DrillDownViews.host(sources, host, now).map(view -> HostPage.render(view, chrome)), false)
+                .onSuccess(page -> {
+                    if (page.isEmpty()) {
+                        SignIn.html(ctx.response(), 404).end(FormAnswerPage.render("No such host", "No agent has reported as "
+                                + host + " to this collector.", "/", chrome));
+                    } else {
+                        SignIn.html(ctx.response(), 200).end(page.get());
+                    }
+                }).onFailure(ctx::fail);
     }
 
     /** {@code /hosts/{host}/{instance}/{database}}: 404 when the instance neither lists it nor has its backups. */
@@ -656,13 +660,16 @@ public final class CollectorServer extends VerticleBase {
         String database = ctx.pathParam("database");
         Instant now = clock.instant();
         DrillDownViews.Sources sources = sources(now);
-        readWorker.executeBlocking(() -> DrillDownViews.database(sources, host, instance, database, now), false).onSuccess(view -> {
-            if (view.isEmpty()) {
-                SignIn.html(ctx.response(), 404).end(FormAnswerPage.render("No such database", "No database " + database
-                        + " on " + host + " / " + instance + " in this collector's reports.", "/hosts/" + host, chrome(ctx)));
-            } else {
-                SignIn.html(ctx.response(), 200).end(DatabasePage.render(view.get(), chrome(ctx)));
-            }
-        }).onFailure(ctx::fail);
+        StatusPage.Chrome chrome = chrome(ctx);
+        readWorker.executeBlocking(() -> DrillDownViews.database(sources, host, instance, database, now)
+                        .map(view -> DatabasePage.render(view, chrome)), false)
+                .onSuccess(page -> {
+                    if (page.isEmpty()) {
+                        SignIn.html(ctx.response(), 404).end(FormAnswerPage.render("No such database", "No database " + database
+                                + " on " + host + " / " + instance + " in this collector's reports.", "/hosts/" + host, chrome));
+                    } else {
+                        SignIn.html(ctx.response(), 200).end(page.get());
+                    }
+                }).onFailure(ctx::fail);
     }
 }

@@ -2,6 +2,8 @@ package io.qatwatch.collector.web.status;
 
 import static io.qatwatch.collector.web.status.Html.*;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /** "Is compression worth it?": the fleet's verdicts per method and target, then each host's databases. */
@@ -46,23 +48,75 @@ final class CompressionSection {
         html.append("<p id=\"restore-burden\">QAT_DEFLATE backups are ").append(esc(c.restoreBurden())).append('.')
                 .append(" <span class=\"muted\">Restoring one needs the QAT driver and QAT enabled in SQL Server.</span></p>");
         pageNote(html, view);
+        if (!c.hosts().isEmpty()) {
+            html.append("<p class=\"muted\">Per host, its rows per verdict, then the rows that compare algorithms; every row, "
+                    + "one algorithm only included, is on the host's page.</p>");
+        }
+        List<String> nothingCompared = new ArrayList<>();
         for (StatusView.HostCompression h : c.hosts()) {
-            host(html, h, c.restoreBurden(), true);
+            if (h.worthACard()) {
+                host(html, h, c.restoreBurden(), true);
+            } else {
+                nothingCompared.add(h.host());
+            }
+        }
+        if (!nothingCompared.isEmpty()) {
+            html.append("<p class=\"nothing-compared\" id=\"compression-nothing-compared\">Nothing compared on ")
+                    .append(nothingCompared.size()).append(nothingCompared.size() == 1 ? " host" : " hosts")
+                    .append(" of this page (each database went to each target with one algorithm only): ");
+            for (int i = 0; i < nothingCompared.size(); i++) {
+                html.append(i == 0 ? "" : ", ").append(hostLink(nothingCompared.get(i)));
+            }
+            html.append(".</p>");
         }
         html.append("</section>");
     }
 
-    /** One host's verdict and its databases' rows; {@code named}: the heading names the host (the fleet page). */
+    /**
+     * One host's verdict, its rows per verdict and its databases' rows; {@code named}: the heading names the host and
+     * the rows left out are on its page (the fleet page).
+     */
     static void host(StringBuilder html, StatusView.HostCompression h, String restoreBurden, boolean named) {
+        boolean compared = h.verdicts().keySet().stream().anyMatch(v -> !SINGLE.equals(v));
         html.append("<article class=\"host-compression\" data-host=\"").append(esc(h.host())).append("\"><h3>")
-                .append(named ? hostLink(h.host()) : "Is compression worth it here?").append("</h3><p class=\"host-verdict\">")
-                .append(h.summary() == null ? "<span class=\"muted\">One algorithm per database and target: nothing compared.</span>"
-                        : esc(h.summary())).append("</p>");
-        if (h.qatBackups()) {
-            html.append("<p class=\"muted\">Takes QAT_DEFLATE backups, ").append(esc(restoreBurden)).append(".</p>");
+                .append(named ? hostLink(h.host()) : "Is compression worth it here?").append("</h3>");
+        if (h.summary() != null || !compared) {
+            html.append("<p class=\"host-verdict\">").append(h.summary() != null ? esc(h.summary())
+                    : "<span class=\"muted\">One algorithm per database and target: nothing compared" + (h.rowsInAll() > 0
+                            ? " in its " + h.rowsInAll() + (h.rowsInAll() == 1 ? " row" : " rows") : "") + ".</span>").append("</p>");
         }
-        rows(html, h.host(), h.rows());
+        if (compared) {
+            counts(html, h);
+        }
+        if (h.qatBackups()) {
+            // the fleet page says the burden once above the hosts: with every name it was a line per host
+            html.append("<p class=\"muted\">Takes QAT_DEFLATE backups, ").append(named
+                    ? "<a href=\"#restore-burden\">restorable on the hosts named above</a>" : esc(restoreBurden)).append(".</p>");
+        }
+        if (!h.rows().isEmpty()) {
+            rows(html, h.host(), h.rows());
+        }
+        int left = h.rowsInAll() - h.rows().size();
+        if (named && left > 0) {
+            html.append("<p class=\"all-rows\"><a href=\"").append(esc(hostPath(h.host()))).append("#compression\">All ")
+                    .append(h.rowsInAll()).append(" rows of ").append(esc(h.host())).append("</a> <span class=\"muted\">(")
+                    .append(left).append(left == 1 ? " row" : " rows").append(" of one algorithm only not listed here)</span></p>");
+        }
         html.append("</article>");
+    }
+
+    private static final String SINGLE = io.qatwatch.collector.compression.Verdict.SINGLE_ALGORITHM.name();
+
+    /** The host's rows per verdict, in words and by name: "2 faster (FASTER), 31 one algorithm only (SINGLE_ALGORITHM)". */
+    private static void counts(StringBuilder html, StatusView.HostCompression h) {
+        if (h.verdicts().isEmpty()) {
+            return;
+        }
+        html.append("<ul class=\"verdict-counts\" aria-label=\"Rows of ").append(esc(h.host())).append(" per verdict\">");
+        h.verdicts().forEach((v, n) -> html.append("<li data-verdict=\"").append(esc(v)).append("\"><span class=\"count\">").append(n)
+                .append("</span> <span class=\"tag ").append(verdictClass(v)).append("\">").append(esc(v)).append("</span> ")
+                .append("<span class=\"muted\">").append(esc(verdictWords(v))).append("</span></li>"));
+        html.append("</ul>");
     }
 
     /** The comparison rows of {@code host} as a table: per database, backup type, target and encryption. */

@@ -54,7 +54,7 @@ public final class HostPage {
             HostsTable.qatTimeline(html, i);
             for (StatusView.InstanceWindows w : v.windows()) {
                 if (w.instance().equalsIgnoreCase(i.name())) {
-                    WindowsSection.chart(html, w, ++chart, false);
+                    WindowsSection.chart(html, w, ++chart);
                     timeline(html, w, chart);
                     jobs(html, w);
                 }

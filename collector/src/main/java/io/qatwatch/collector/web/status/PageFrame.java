@@ -82,6 +82,13 @@ final class PageFrame {
             .chart{margin:.2rem 0 .4rem}
             .trend-text{margin:.1rem 0 .3rem}
             svg.windows{width:100%;height:auto;display:block;font-size:12px;max-width:960px}
+            svg.windows.compact{max-width:320px;font-size:11px}
+            .compact-windows{display:flex;flex-wrap:wrap;gap:.1rem 1.2rem;align-items:flex-start}
+            .compact-windows .chart{flex:0 1 320px;min-width:0}
+            .compact-windows>div+div{flex:1 1 18rem;min-width:0}
+            .compact-windows p{margin:.1rem 0 .3rem}
+            ul.section-legend{list-style:none;padding:0;margin:.3rem 0 .5rem}
+            ul.verdict-counts{list-style:none;display:flex;flex-wrap:wrap;gap:.15rem 1rem;padding:0;margin:.2rem 0;font-size:.88rem}
             svg.windows text{fill:var(--muted)}
             svg .band{fill:var(--band)}
             svg .band-label{fill:var(--bad)}

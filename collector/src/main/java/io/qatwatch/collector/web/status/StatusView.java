@@ -322,11 +322,42 @@ public record StatusView(
      *
      * @param summary    e.g. "QAT_DEFLATE (HARDWARE): faster to local disk for 6 of 8 databases"; null when nothing compared
      * @param qatBackups the host takes QAT_DEFLATE backups, so the restore burden applies to it
+     * @param rows       the rows shown: all of them (the host page), or those that compare algorithms (the fleet page)
+     * @param verdicts   verdict name to how many of all the host's rows got it, shown ones or not, best first
      */
-    public record HostCompression(String host, String summary, boolean qatBackups, List<CompressionRow> rows) {
+    public record HostCompression(String host, String summary, boolean qatBackups, List<CompressionRow> rows,
+                                  java.util.Map<String, Integer> verdicts) {
 
         public HostCompression {
             rows = List.copyOf(rows);
+            verdicts = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(verdicts));
+        }
+
+        /** A host whose rows are all shown. */
+        public HostCompression(String host, String summary, boolean qatBackups, List<CompressionRow> rows) {
+            this(host, summary, qatBackups, rows, verdictCounts(rows));
+        }
+
+        /** How many of {@code rows} got each verdict, in the verdicts' order (best first); verdicts no row got left out. */
+        public static java.util.Map<String, Integer> verdictCounts(List<CompressionRow> rows) {
+            java.util.Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+            for (io.qatwatch.collector.compression.Verdict v : io.qatwatch.collector.compression.Verdict.values()) {
+                int n = (int) rows.stream().filter(r -> v.name().equals(r.verdict())).count();
+                if (n > 0) {
+                    counts.put(v.name(), n);
+                }
+            }
+            return counts;
+        }
+
+        /** The host's rows in all, shown or not. */
+        public int rowsInAll() {
+            return verdicts.values().stream().mapToInt(Integer::intValue).sum();
+        }
+
+        /** Whether it compared anything or takes QAT_DEFLATE backups: what the fleet page gives a card of its own. */
+        public boolean worthACard() {
+            return summary != null || qatBackups || !rows.isEmpty();
         }
     }
 

@@ -86,10 +86,14 @@ class DrillDownPagesTest {
     void anInstanceWithoutWindowsSaysWhyAndNoTrendSaysWhatItHas() {
         StatusView.InstanceWindows primary = new StatusView.InstanceWindows("demo-sql-ag01", "MSSQLSERVER", ZoneOffset.UTC, 30,
                 List.of(), null, List.of(), "No nightly window here: its databases are in availability group ag-orders.");
-        StringBuilder html = new StringBuilder();
-        WindowsSection.chart(html, primary, 1, true);
-        assertThat(html.toString()).contains("No nightly window here: its databases are in availability group ag-orders.")
-                .doesNotContain("Too few comparable nights");
+        StringBuilder fleet = new StringBuilder();
+        WindowsSection.windows(fleet, StatusFixture.of(NOW, List.of(), List.of(), List.of(primary), null));
+        StringBuilder host = new StringBuilder();
+        WindowsSection.chart(host, primary, 1);
+        for (StringBuilder html : List.of(fleet, host)) {
+            assertThat(html.toString()).contains("No nightly window here: its databases are in availability group ag-orders.")
+                    .doesNotContain("Too few comparable nights").doesNotContain("<svg");
+        }
         StatusView.InstanceWindows few = StatusFixture.steady();
         few = new StatusView.InstanceWindows(few.host(), few.instance(), few.zone(), 30, few.nights().subList(0, 3), null);
         assertThat(WindowsSection.trendText(few)).isEqualTo("No trend yet: a trend compares nights of one kind "

@@ -58,7 +58,7 @@ class StatusPageChromiumTest {
         String dom = chromium(profile, "--dump-dom", "--screenshot=" + screenshot, "--window-size=1280,2000");
         assertThat(dom).contains("data-rule=\"backup-window-creep\"")
                 .contains("Nightly backups of sql01 / MSSQLSERVER end 9 min later every day")
-                .contains("<svg class=\"windows\"")
+                .contains("<svg class=\"windows compact\"")
                 .contains("<circle class=\"forecast\"");
         assertThat(dom.split("<rect class=\"bar ", -1)).as("30 bars in each of the 2 charts").hasSize(61);
         assertThat(dom).doesNotContain("<script");

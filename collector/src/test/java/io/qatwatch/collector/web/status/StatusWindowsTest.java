@@ -56,8 +56,9 @@ class StatusWindowsTest {
 
     /**
      * The same instance with IndexOptimize running 04:30 to 06:30 every night (inside the window, which ends about
-     * 05:40) and the backup job itself: the chart marks IndexOptimize's overlap beside every bar, never the backup job;
-     * the database's last restore test (on sql-dr, ten days ago) is listed under the chart.
+     * 05:40) and the backup job itself: the host page's chart marks IndexOptimize's overlap beside every bar, never the
+     * backup job; the database's last restore test (on sql-dr, ten days ago: not the older one, nor the newer RESTORE
+     * VERIFYONLY, which restores nothing) is listed under it, and counted under the fleet page's compact chart.
      */
     @Test
     void theChartMarksOverlappingJobsAndThePageShowsTheLastRestoreTest() {
@@ -78,9 +79,14 @@ class StatusWindowsTest {
         FleetState.InstanceState withJobs = new FleetState.InstanceState(p.name(), p.collectedAt(), null, List.of(), List.of(),
                 p.databases(), List.of(), List.of(), List.of(), p.backups(), List.of(), null,
                 new io.qatwatch.collector.store.JobActivity("AVAILABLE", jobs, runs, List.of(), List.of()));
+        var older = io.qatwatch.collector.testing.Jobs.restore(2, "Archive_old", now.minus(java.time.Duration.ofDays(20)),
+                "SQL-FRA-01", "Archive", "GUID-ARCHIVE", null);
+        var verify = new io.qatwatch.protocol.SqlInstanceSnapshot.RestoreRecord(3, "Archive", now.minus(java.time.Duration.ofDays(2)),
+                "V", "SQL-FRA-01", "Archive", "guid-archive", null, now.minus(java.time.Duration.ofDays(3)), "D");
         FleetState.InstanceState dr = new FleetState.InstanceState("DR", now.minusSeconds(60), null, List.of(), List.of(),
                 List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), null,
-                new io.qatwatch.collector.store.JobActivity("AVAILABLE", List.of(), List.of(), List.of(), List.of(restore)));
+                new io.qatwatch.collector.store.JobActivity("AVAILABLE", List.of(), List.of(), List.of(),
+                        List.of(older, restore, verify)));
         FleetState fleet = new FleetState(List.of(
                 new FleetState.HostState("sql-fra-01", Set.of(), now.minusSeconds(60), null, null, null, List.of(withJobs)),
                 new FleetState.HostState("sql-dr", Set.of(), now.minusSeconds(60), null, null, null, List.of(dr))));
@@ -97,12 +103,20 @@ class StatusWindowsTest {
             assertThat(t.database()).isEqualTo("Archive");
             assertThat(t.where()).isEqualTo("sql-dr/DR as Archive_check");
         });
-        String page = StatusPage.render(StatusFixture.of(now, List.of(), List.of(), List.of(w), null));
-        assertThat(page.split("<rect class=\"job\"", -1)).as("a mark on each of the 30 nights").hasSize(31);
-        assertThat(page).contains("data-job=\"IndexOptimize - USER_DATABASES\"").doesNotContain("data-job=\"DatabaseBackup")
-                .contains("Last restore test: <span data-database=\"Archive\">Archive "
-                        + java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(restore.restoredAt().atZone(BERLIN))
+        DatabaseInfo archive = fleet.hosts().get(0).instances().get(0).databases().get(0);
+        assertThat(StatusWindows.lastRestores(e.analysis(), List.of(archive)).get(archive))
+                .as("the fleet page's one pass over the fleet's restores finds what RestoreTests.last finds")
+                .isEqualTo(io.qatwatch.collector.analysis.RestoreTests.last(e.analysis(), archive).orElseThrow());
+        StringBuilder host = new StringBuilder();
+        WindowsSection.chart(host, w, 1);
+        assertThat(host.toString().split("<rect class=\"job\"", -1)).as("a mark on each of the 30 nights").hasSize(31);
+        String restored = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(restore.restoredAt().atZone(BERLIN));
+        assertThat(host.toString()).contains("data-job=\"IndexOptimize - USER_DATABASES\"").doesNotContain("data-job=\"DatabaseBackup")
+                .contains("Last restore test: <span data-database=\"Archive\">Archive " + restored
                         + " on sql-dr/DR as Archive_check</span>");
+        String page = StatusPage.render(StatusFixture.of(now, List.of(), List.of(), List.of(w), null));
+        assertThat(page).doesNotContain("<rect class=\"job\"").contains("<p class=\"restore-tests\">Restore tests in the "
+                + "lookback period: 1 of 1 database, the latest Archive " + restored + " on sql-dr/DR as Archive_check.</p>");
     }
 
     /** A 2 TB database growing 20 GB a week, one full at 00:05 at 100 MB/s: about 28 s longer each night. */
