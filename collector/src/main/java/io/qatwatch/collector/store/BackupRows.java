@@ -30,6 +30,87 @@ final class BackupRows {
             "target", "family_guid", "first_lsn", "last_lsn", "checkpoint_lsn", "database_backup_lsn", "differential_base_lsn",
             "differential_base_guid", "recovery_model", "begins_log_chain", "incomplete_metadata", "physical_device_name",
             "backup_set_uuid"};
+    /**
+     * The texts that repeat from row to row of an instance (its databases' names and guids, the backup type, algorithm,
+     * device, target, family guid, differential base guid, recovery model): each is kept once per read ({@link Shared}).
+     * LSNs, device names and backup set uuids are mostly a row's own and are not looked up.
+     */
+    private static final boolean[] REPEATING = new boolean[TEXT_COLUMNS.length];
+
+    static {
+        for (int t : new int[] {0, 1, 2, 3, 4, 5, 6, 12, 13}) {
+            REPEATING[t] = true;
+        }
+    }
+
+    /**
+     * The repeating texts of one read, each kept once: the rows of an instance's 90 nights carry its 20 database names
+     * and guids ~2,000 times over. A text already kept is found from its place in the joined text, without copying it
+     * out (9 fewer strings a row for the collector to collect); and the alert stage, which hashes, compares and
+     * lower-cases them per row, finds them hashed already (a String keeps its hash) and equal by identity. One per read
+     * of an instance, not thread-safe.
+     */
+    static final class Shared {
+
+        private String[] table = new String[64];
+        private int size;
+
+        /** The text at {@code from} (inclusive) to {@code to} of {@code joined}, the one kept if it is kept. */
+        String of(String joined, int from, int to) {
+            int hash = 0;
+            for (int i = from; i < to; i++) {
+                hash = 31 * hash + joined.charAt(i);
+            }
+            int length = to - from;
+            int mask = table.length - 1;
+            for (int slot = spread(hash) & mask; ; slot = (slot + 1) & mask) {
+                String kept = table[slot];
+                if (kept == null) {
+                    return keep(slot, joined.substring(from, to));
+                }
+                if (kept.length() == length && kept.hashCode() == hash && joined.regionMatches(from, kept, 0, length)) {
+                    return kept;
+                }
+            }
+        }
+
+        /** {@code text}, or the equal one kept. */
+        String of(String text) {
+            if (text == null) {
+                return null;
+            }
+            int mask = table.length - 1;
+            for (int slot = spread(text.hashCode()) & mask; ; slot = (slot + 1) & mask) {
+                String kept = table[slot];
+                if (kept == null) {
+                    return keep(slot, text);
+                }
+                if (kept.equals(text)) {
+                    return kept;
+                }
+            }
+        }
+
+        private String keep(int slot, String text) {
+            table[slot] = text;
+            if (++size * 2 > table.length) {
+                String[] old = table;
+                table = new String[old.length * 2];
+                size = 0;
+                for (String k : old) {
+                    if (k != null) {
+                        of(k);
+                    }
+                }
+            }
+            return text;
+        }
+
+        private static int spread(int hash) {
+            return hash ^ (hash >>> 16);
+        }
+    }
+
     /** Bit of the flags saying the first text is null; the next texts' bits follow it. */
     private static final int TEXT_NULL = 128;
     private static final int MEDIA = TEXT_NULL << TEXT_COLUMNS.length;
@@ -54,19 +135,24 @@ final class BackupRows {
         String texts = String.join(", ", TEXT_COLUMNS);
         String joined = "NULL";
         if (kind == Database.Kind.SQLITE) {
-            StringBuilder j = new StringBuilder();
+            // one concat_ws builds the joined text once; a chain of || copied it once per column (~0.45 µs a row of
+            // SQLite's step, a fifth of it). concat_ws skips nulls, so each text is ifnull'd to keep its place.
+            StringBuilder j = new StringBuilder("concat_ws(char(31)");
             for (String c : TEXT_COLUMNS) {
-                j.append(j.isEmpty() ? "" : " || char(31) || ").append("ifnull(").append(c).append(", '')");
+                j.append(", ifnull(").append(c).append(", '')");
             }
-            joined = j.toString();
+            joined = j.append(')').toString();
         }
         return "backup_set_id, started_at, finished_at, size_bytes, compressed_bytes, " + flags() + ", " + joined + ", "
                 + texts + ", key_algorithm, encryptor_thumbprint, encryptor_type, cpu_first_at, cpu_last_at, cpu_request_ms, "
                 + "cpu_process_ms, cpu_process_reliable";
     }
 
-    /** The record of a row selected with {@link #columns}, its first column at {@code at}. */
-    static BackupRecord read(ResultSet rs, int at) throws SQLException {
+    /**
+     * The record of a row selected with {@link #columns}, its first column at {@code at}; its repeating texts those
+     * {@code shared} already holds.
+     */
+    static BackupRecord read(ResultSet rs, int at, Shared shared) throws SQLException {
         long flags = rs.getLong(at + 5);
         String[] texts = new String[TEXT_COLUMNS.length];
         String joined = rs.getString(at + 6);
@@ -74,13 +160,14 @@ final class BackupRows {
             int from = 0;
             for (int t = 0; t < texts.length; t++) {
                 int to = t == texts.length - 1 ? joined.length() : joined.indexOf(SEPARATOR, from);
-                texts[t] = (flags & (TEXT_NULL << t)) != 0 ? null : joined.substring(from, to);
+                texts[t] = (flags & (TEXT_NULL << t)) != 0 ? null
+                        : REPEATING[t] ? shared.of(joined, from, to) : joined.substring(from, to);
                 from = to + 1;
             }
         } else {
             // PostgreSQL, or a text holding the separator: each from its own column
             for (int t = 0; t < texts.length; t++) {
-                texts[t] = rs.getString(at + 7 + t);
+                texts[t] = REPEATING[t] ? shared.of(rs.getString(at + 7 + t)) : rs.getString(at + 7 + t);
             }
         }
         boolean encrypted = (flags & 64) != 0;

@@ -119,17 +119,22 @@ final class JobActivityTables {
 
     /**
      * The update of an instance's jobs section and marks; the old values on the right of SET: the counter moves when
-     * rows were added or the section differs. Bound by {@link #bindUpdate}.
+     * rows were added or the section differs. The report's values are bound once, in a row of their own ({@code FROM}),
+     * so the section is sent (and on PostgreSQL parsed into {@code jsonb}) once, not three times. Bound by
+     * {@link #bindUpdate}.
      */
     static String update(Database.Kind kind) {
         String json = kind == Database.Kind.POSTGRESQL ? "CAST(? AS jsonb)" : "?";
         String differs = kind == Database.Kind.POSTGRESQL ? " IS DISTINCT FROM " : " IS NOT ";
-        return "UPDATE instances SET jobs_seq = jobs_seq + CASE WHEN ? > 0"
-                + " OR (" + json + " IS NOT NULL AND jobs_json" + differs + json + ")"
-                + " OR (CAST(? AS TEXT) IS NOT NULL AND jobs_status" + differs + "CAST(? AS TEXT)) THEN 1 ELSE 0 END,"
-                + " jobs_json = COALESCE(" + json + ", jobs_json), jobs_status = COALESCE(CAST(? AS TEXT), jobs_status),"
-                + " job_history_hwm = " + mark(kind, "job_history_hwm") + ", command_log_hwm = "
-                + mark(kind, "command_log_hwm") + ", restore_hwm = " + mark(kind, "restore_hwm")
+        return "UPDATE instances SET jobs_seq = jobs_seq + CASE WHEN r.added > 0"
+                + " OR (r.jobs IS NOT NULL AND jobs_json" + differs + "r.jobs)"
+                + " OR (r.status IS NOT NULL AND jobs_status" + differs + "r.status) THEN 1 ELSE 0 END,"
+                + " jobs_json = COALESCE(r.jobs, jobs_json), jobs_status = COALESCE(r.status, jobs_status),"
+                + " job_history_hwm = " + mark(kind, "r.job_history", "job_history_hwm") + ", command_log_hwm = "
+                + mark(kind, "r.command_log", "command_log_hwm") + ", restore_hwm = "
+                + mark(kind, "r.restore", "restore_hwm")
+                + " FROM (SELECT CAST(? AS INTEGER) AS added, " + json + " AS jobs, CAST(? AS TEXT) AS status,"
+                + " CAST(? AS BIGINT) AS job_history, CAST(? AS BIGINT) AS command_log, CAST(? AS BIGINT) AS restore) r"
                 + " WHERE host = ? AND name = ?";
     }
 
@@ -139,22 +144,17 @@ final class JobActivityTables {
         int i = 1;
         u.setInt(i++, inserted);
         u.setString(i++, jobs);
-        u.setString(i++, jobs);
-        u.setString(i++, snap.jobsStatus());
-        u.setString(i++, snap.jobsStatus());
-        u.setString(i++, jobs);
         u.setString(i++, snap.jobsStatus());
         for (Long m : new Long[] {snap.jobHistoryHighWaterMark(), snap.commandLogHighWaterMark(), snap.restoreHighWaterMark()}) {
-            setLong(u, i++, m);
             setLong(u, i++, m);
         }
         u.setString(i++, host);
         u.setString(i, snap.name());
     }
 
-    /** A high-water mark column set to the larger of its value and the report's (which may be null: kept). */
-    private static String mark(Database.Kind kind, String column) {
-        return "CASE WHEN CAST(? AS BIGINT) IS NULL THEN " + column + " ELSE "
-                + kind.greatest("CAST(? AS BIGINT)", "COALESCE(" + column + ", 0)") + " END";
+    /** A high-water mark column set to the larger of its value and the report's {@code mark} (which may be null: kept). */
+    private static String mark(Database.Kind kind, String mark, String column) {
+        return "CASE WHEN " + mark + " IS NULL THEN " + column + " ELSE "
+                + kind.greatest(mark, "COALESCE(" + column + ", 0)") + " END";
     }
 }

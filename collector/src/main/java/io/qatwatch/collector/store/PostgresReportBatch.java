@@ -16,9 +16,11 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A batch of reports stored on PostgreSQL in a number of statements that does not grow with the batch (about ten, each
@@ -34,6 +36,16 @@ import java.util.Set;
  * locked before its instances and rows, so it serialises everything of one host. Against a collector storing
  * report by report (a batch gone round again after a failure) a deadlock on a report id sent to both is possible;
  * PostgreSQL then ends one transaction, and its reports fail and are sent again, as after any store error.
+ *
+ * <p>A host or instance whose sections (those the {@code sections_seq} trigger watches) this collector wrote, and that
+ * come again unchanged, is written by a plain {@code UPDATE} of what changes every report, guarded by the row's
+ * {@code sections_seq}: no section is sent, parsed into {@code jsonb}, compared or read back, and the trigger, which
+ * fires only when a section is in the statement, does not run. Any writer's change of a section moves the counter
+ * (it only grows: rows are never deleted), so a row whose counter moved is written whole as a new one is, with its
+ * change history read and compared. What this collector knows is learned only from a committed batch, and only used
+ * on the PostgreSQL it was learned on (same start time). When a batch may touch hosts, it first locks its hosts' rows
+ * in name order and reads their counters ({@code SELECT ... FOR NO KEY UPDATE}, one round trip), so the touches and
+ * the upserts keep the one lock order.
  */
 final class PostgresReportBatch {
 
@@ -70,7 +82,53 @@ final class PostgresReportBatch {
     /** The sections whose changes {@code instance_changes} keeps, in the order {@link #storedHistorySections} reads them. */
     private static final String[] SECTIONS = {"configuration", "accelerators", DatabaseChanges.SECTION};
 
-    private PostgresReportBatch() {
+    /**
+     * The section triggers fire only for statements that write a section: the guarded updates of what changes every
+     * report (and the job activity's update) leave the counters as they are without comparing a section.
+     */
+    static final String TRIGGERS_COMPONENT = "section-triggers";
+    static final List<String> TRIGGER_STEPS = List.of("""
+            DROP TRIGGER hosts_sections ON hosts;
+            CREATE TRIGGER hosts_sections BEFORE UPDATE OF facts_json, qat_json, licence_json, tags_json ON hosts
+              FOR EACH ROW EXECUTE FUNCTION hosts_sections();
+            DROP TRIGGER instances_sections ON instances;
+            CREATE TRIGGER instances_sections BEFORE UPDATE OF server_json, configuration_json, accelerators_json,
+              databases_json, certificates_json, asymmetric_keys_json ON instances
+              FOR EACH ROW EXECUTE FUNCTION instances_sections()""");
+
+    /** A host whose sections are as this collector knows them: what changes every report, only while its counter stands. */
+    private static final String HOST_TOUCH = "UPDATE hosts SET last_seen = ?, agent_json = ?, probes_json = ?, "
+            + "facts_at = COALESCE(?, facts_at) WHERE name = ? AND sections_seq = ?";
+
+    /** The same for an instance: its last report, running backups and high-water mark. */
+    private static final String INSTANCE_TOUCH = "UPDATE instances SET last_seen = ?, running_json = COALESCE(?, running_json), "
+            + "high_water_mark = " + Database.Kind.POSTGRESQL.greatest("COALESCE(?, 0)", "COALESCE(high_water_mark, 0)")
+            + " WHERE host = ? AND name = ? AND sections_seq = ?";
+
+    /**
+     * What this collector knows a row holds: the digest of the sections it last wrote whole and the row's
+     * {@code sections_seq} just after, on the server that was up since {@code server} (PostgreSQL's start time). The
+     * pair stays true while the counter stands, since any change of a section moves it; a restarted, promoted or
+     * restored server may have lost commits and counted again from an older value, so a pair from another start is
+     * not used.
+     */
+    private record Known(String server, long seq, ReportSections.Digest digest) {
+    }
+
+    /** By host name, and by {@code host\ninstance}; written after a commit only. */
+    private final Map<String, Known> hostsKnown = new ConcurrentHashMap<>();
+    private final Map<String, Known> instancesKnown = new ConcurrentHashMap<>();
+
+    PostgresReportBatch() {
+    }
+
+    private static ReportSections.Digest hostDigest(ReportSections s) {
+        return ReportSections.combined(s.facts(), s.qat(), s.licence(), s.tags());
+    }
+
+    private static ReportSections.Digest instanceDigest(InstanceSections s) {
+        return ReportSections.combined(s.server(), s.configuration(), s.accelerators(), s.databases(), s.certificates(),
+                s.asymmetricKeys());
     }
 
     /** One instance of one new report of the batch, in the batch's order. */
@@ -89,11 +147,16 @@ final class PostgresReportBatch {
      *
      * @throws SQLException when the database cannot be reached ({@link Database#unavailable}): no report can be stored
      */
-    static List<Outcome> store(Connection c, List<Incoming> batch) throws SQLException {
+    List<Outcome> store(Connection c, List<Incoming> batch) throws SQLException {
         c.setAutoCommit(false);
         try {
-            List<Outcome> out = storeInTransaction(c, batch);
+            Map<String, Known> hostsLearned = new HashMap<>();
+            Map<String, Known> instancesLearned = new HashMap<>();
+            List<Outcome> out = storeInTransaction(c, batch, hostsLearned, instancesLearned);
             c.commit();
+            // only now: a batch rolled back wrote nothing, and what it would have taught is not true
+            hostsKnown.putAll(hostsLearned);
+            instancesKnown.putAll(instancesLearned);
             return out;
         } catch (SQLException | RuntimeException e) {
             c.rollback();
@@ -106,9 +169,11 @@ final class PostgresReportBatch {
         }
     }
 
-    private static List<Outcome> storeInTransaction(Connection c, List<Incoming> batch) throws SQLException {
+    private List<Outcome> storeInTransaction(Connection c, List<Incoming> batch, Map<String, Known> hostsLearned,
+            Map<String, Known> instancesLearned) throws SQLException {
         Outcome[] out = new Outcome[batch.size()];
-        List<Integer> fresh = insertReports(c, batch, out);
+        String[] server = new String[1];
+        List<Integer> fresh = insertReports(c, batch, out, server);
         List<Snapshot> snapshots = new ArrayList<>();
         for (int i : fresh) {
             Incoming in = batch.get(i);
@@ -116,8 +181,8 @@ final class PostgresReportBatch {
                 snapshots.add(new Snapshot(i, in.host(), in.report().instances().get(j), in.sections().instances().get(j)));
             }
         }
-        upsertHosts(c, batch, fresh);
-        upsertInstances(c, batch, snapshots);
+        upsertHosts(c, batch, fresh, server[0], hostsLearned);
+        upsertInstances(c, batch, snapshots, server[0], instancesLearned);
         int[] newBackups = insertBackups(c, batch.size(), snapshots);
         storeJobActivity(c, snapshots);
         storeObservedRestores(c, snapshots);
@@ -155,8 +220,12 @@ final class PostgresReportBatch {
         return carried;
     }
 
-    /** Inserts the reports' ids; returns the indexes of the new reports and marks the others duplicates in {@code out}. */
-    private static List<Integer> insertReports(Connection c, List<Incoming> batch, Outcome[] out) throws SQLException {
+    /**
+     * Inserts the reports' ids; returns the indexes of the new reports and marks the others duplicates in {@code out}.
+     * Sets {@code server[0]} to PostgreSQL's start time when a report is new (the same round trip).
+     */
+    private static List<Integer> insertReports(Connection c, List<Incoming> batch, Outcome[] out, String[] server)
+            throws SQLException {
         Map<String, Integer> first = new HashMap<>();
         List<Integer> candidates = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
@@ -168,7 +237,8 @@ final class PostgresReportBatch {
         for (int from = 0; from < candidates.size(); from += ROWS_PER_STATEMENT) {
             List<Integer> chunk = candidates.subList(from, Math.min(candidates.size(), from + ROWS_PER_STATEMENT));
             try (PreparedStatement s = c.prepareStatement("INSERT INTO reports(report_id, host, created_at, received_at, "
-                    + "backups) VALUES " + rows(chunk.size(), 5) + " ON CONFLICT(report_id) DO NOTHING RETURNING report_id")) {
+                    + "backups) VALUES " + rows(chunk.size(), 5) + " ON CONFLICT(report_id) DO NOTHING RETURNING report_id, "
+                    + "pg_postmaster_start_time()::text")) {
                 int at = 1;
                 for (int i : chunk) {
                     Incoming in = batch.get(i);
@@ -181,6 +251,7 @@ final class PostgresReportBatch {
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
                         inserted.add(rs.getString(1));
+                        server[0] = rs.getString(2);
                     }
                 }
             }
@@ -197,13 +268,76 @@ final class PostgresReportBatch {
         return fresh;
     }
 
-    /** The new reports' hosts, one upsert each, in one pipelined batch: agent, probes and tags overwritten, facts kept when left out. */
-    private static void upsertHosts(Connection c, List<Incoming> batch, List<Integer> fresh) throws SQLException {
+    /**
+     * The new reports' hosts: those whose sections this collector knows and that sent them unchanged by a guarded update
+     * of the agent, probes and times; the others by one upsert a report, in one pipelined batch: agent, probes and tags
+     * overwritten, facts kept when left out. When some may be touched, the batch's hosts are first locked in name order
+     * and their counters read, so that touches and upserts (two statements) still take the rows' locks in one order.
+     */
+    private void upsertHosts(Connection c, List<Incoming> batch, List<Integer> fresh, String server,
+            Map<String, Known> learned) throws SQLException {
         if (fresh.isEmpty()) {
             return;
         }
-        try (PreparedStatement s = c.prepareStatement(HOST_UPSERT)) {
-            for (int i : fresh) {
+        Map<String, List<Integer>> byHost = new LinkedHashMap<>();
+        for (int i : fresh) {
+            byHost.computeIfAbsent(batch.get(i).host(), h -> new ArrayList<>()).add(i);
+        }
+        Map<String, Known> candidates = new HashMap<>();
+        byHost.forEach((host, reports) -> {
+            Known known = hostsKnown.get(host);
+            boolean same = known != null && known.server().equals(server);
+            for (int i = 0; same && i < reports.size(); i++) {
+                same = hostDigest(batch.get(reports.get(i)).sections()).equals(known.digest());
+            }
+            if (same) {
+                candidates.put(host, known);
+            }
+        });
+        Map<String, Known> touched = new HashMap<>();
+        if (!candidates.isEmpty()) {
+            Map<String, Long> seqs = lockHosts(c, byHost.keySet());
+            // a counter that moved since: another writer changed a section, and the row is written whole
+            candidates.forEach((host, known) -> {
+                if (seqs.getOrDefault(host, -1L) == known.seq()) {
+                    touched.put(host, known);
+                }
+            });
+        }
+        List<Integer> whole = new ArrayList<>();
+        if (!touched.isEmpty()) {
+            List<Integer> touches = new ArrayList<>();
+            byHost.forEach((host, reports) -> (touched.containsKey(host) ? touches : whole).addAll(reports));
+            try (PreparedStatement s = c.prepareStatement(HOST_TOUCH)) {
+                for (int i : touches) {
+                    Incoming in = batch.get(i);
+                    AgentReport report = in.report();
+                    boolean facts = report.host() != null || report.qat() != null || report.licence() != null;
+                    s.setLong(1, in.receivedAt().toEpochMilli());
+                    s.setString(2, ReportSections.json(in.sections().agent()));
+                    s.setString(3, ReportSections.json(in.sections().probes()));
+                    setLong(s, 4, facts ? report.createdAt().toEpochMilli() : null);
+                    s.setString(5, in.host());
+                    s.setLong(6, touched.get(in.host()).seq());
+                    s.addBatch();
+                }
+                int[] counts = s.executeBatch();
+                for (int k = 0; k < counts.length; k++) {
+                    if (counts[k] == 0) {
+                        // the row is locked and its counter was read: only a writer that bypasses both gets here
+                        throw new IllegalStateException("host " + batch.get(touches.get(k)).host()
+                                + ": its section counter moved while this transaction held the row's lock");
+                    }
+                }
+            }
+        } else {
+            whole.addAll(fresh);
+        }
+        if (whole.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement s = c.prepareStatement(HOST_UPSERT, new String[] {"name", "sections_seq"})) {
+            for (int i : whole) {
                 Incoming in = batch.get(i);
                 AgentReport report = in.report();
                 ReportSections sections = in.sections();
@@ -222,22 +356,94 @@ final class PostgresReportBatch {
                 s.addBatch();
             }
             s.executeBatch();
+            // one row a report, in the batch's order: a host's last holds the sections of its last report
+            Map<String, Long> seqs = new HashMap<>();
+            try (ResultSet rs = s.getGeneratedKeys()) {
+                while (rs.next()) {
+                    seqs.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+            for (int i : whole) {
+                Incoming in = batch.get(i);
+                learned.put(in.host(), new Known(server, seqs.get(in.host()), hostDigest(in.sections())));
+            }
         }
+    }
+
+    /** Locks the stored rows of {@code hosts} in name order, the order of every batch; returns their section counters. */
+    private static Map<String, Long> lockHosts(Connection c, Set<String> hosts) throws SQLException {
+        Map<String, Long> seqs = new HashMap<>();
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT name, sections_seq FROM hosts WHERE name = ANY(?) ORDER BY name FOR NO KEY UPDATE")) {
+            s.setArray(1, c.createArrayOf("text", hosts.toArray()));
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    seqs.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+        }
+        return seqs;
     }
 
     /**
      * The instances' rows, and their configuration, accelerator and databases changes against what was stored before (one read
-     * for the batch; a second report of an instance compares with the first's).
+     * for the batch; a second report of an instance compares with the first's). An instance whose sections this collector
+     * knows and that sent them unchanged is only touched (its last report, running backups and high-water mark), with
+     * nothing to compare: unchanged sections make no change history.
      */
-    private static void upsertInstances(Connection c, List<Incoming> batch, List<Snapshot> snapshots) throws SQLException {
+    private void upsertInstances(Connection c, List<Incoming> batch, List<Snapshot> snapshots, String server,
+            Map<String, Known> learned) throws SQLException {
         if (snapshots.isEmpty()) {
             return;
         }
-        Map<String, String[]> stored = storedHistorySections(c, snapshots);
-        try (PreparedStatement s = c.prepareStatement(INSTANCE_UPSERT);
+        Map<String, List<Snapshot>> byInstance = new LinkedHashMap<>();
+        for (Snapshot x : snapshots) {
+            byInstance.computeIfAbsent(x.key(), k -> new ArrayList<>()).add(x);
+        }
+        Map<String, Known> candidates = new HashMap<>();
+        byInstance.forEach((key, reports) -> {
+            Known known = instancesKnown.get(key);
+            boolean same = known != null && known.server().equals(server);
+            for (int i = 0; same && i < reports.size(); i++) {
+                same = instanceDigest(reports.get(i).sections()).equals(known.digest());
+            }
+            if (same) {
+                candidates.put(key, known);
+            }
+        });
+        Set<String> whole = new HashSet<>(byInstance.keySet());
+        whole.removeAll(candidates.keySet());
+        if (!candidates.isEmpty()) {
+            // the hosts' rows are locked already (above), so the instances' lock order does not matter
+            List<Snapshot> touches = snapshots.stream().filter(x -> candidates.containsKey(x.key())).toList();
+            try (PreparedStatement s = c.prepareStatement(INSTANCE_TOUCH)) {
+                for (Snapshot x : touches) {
+                    s.setLong(1, batch.get(x.report()).receivedAt().toEpochMilli());
+                    s.setString(2, ReportSections.json(x.sections().running()));
+                    setLong(s, 3, x.snap().backupHighWaterMark());
+                    s.setString(4, x.host());
+                    s.setString(5, x.snap().name());
+                    s.setLong(6, candidates.get(x.key()).seq());
+                    s.addBatch();
+                }
+                int[] counts = s.executeBatch();
+                for (int k = 0; k < counts.length; k++) {
+                    if (counts[k] == 0) {
+                        // another writer changed a section since: the row is written whole, its history compared
+                        whole.add(touches.get(k).key());
+                    }
+                }
+            }
+        }
+        if (whole.isEmpty()) {
+            return;
+        }
+        List<Snapshot> written = snapshots.stream().filter(x -> whole.contains(x.key())).toList();
+        Map<String, String[]> stored = storedHistorySections(c, written);
+        try (PreparedStatement s = c.prepareStatement(INSTANCE_UPSERT, new String[] {"host", "name", "sections_seq"});
              PreparedStatement changes = c.prepareStatement(CHANGE_INSERT)) {
             int changed = 0;
-            for (Snapshot x : snapshots) {
+            for (Snapshot x : written) {
                 SqlInstanceSnapshot snap = x.snap();
                 InstanceSections sections = x.sections();
                 InstanceRow.bind(s, x.host(), snap, sections, batch.get(x.report()).receivedAt());
@@ -262,6 +468,15 @@ final class PostgresReportBatch {
                 }
             }
             s.executeBatch();
+            Map<String, Long> seqs = new HashMap<>();
+            try (ResultSet rs = s.getGeneratedKeys()) {
+                while (rs.next()) {
+                    seqs.put(rs.getString(1) + '\n' + rs.getString(2), rs.getLong(3));
+                }
+            }
+            for (Snapshot x : written) {
+                learned.put(x.key(), new Known(server, seqs.get(x.key()), instanceDigest(x.sections())));
+            }
             if (changed > 0) {
                 changes.executeBatch();
             }
@@ -270,7 +485,7 @@ final class PostgresReportBatch {
 
     /** The stored configuration and accelerator JSON of the snapshots' instances, by {@code host\ninstance}. */
     private static Map<String, String[]> storedHistorySections(Connection c, List<Snapshot> snapshots) throws SQLException {
-        Map<String, Snapshot> distinct = new java.util.LinkedHashMap<>();
+        Map<String, Snapshot> distinct = new LinkedHashMap<>();
         for (Snapshot x : snapshots) {
             distinct.putIfAbsent(x.key(), x);
         }

@@ -67,12 +67,32 @@ public record ReportSections(Section agent, Section probes, Section facts, Secti
     }
 
     private static Digest digest(String json) {
+        return digest(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Digest digest(byte[] bytes) {
         try {
-            ByteBuffer sha = ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(json.getBytes(StandardCharsets.UTF_8)));
+            ByteBuffer sha = ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(bytes));
             return new Digest(sha.getLong(), sha.getLong());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * One digest of several sections, a left-out one counted as left out: equal when each section is equal (and each
+     * left out alike). What PostgreSQL's batch writer remembers of a row it wrote ({@link PostgresReportBatch}).
+     */
+    static Digest combined(Section... sections) {
+        ByteBuffer all = ByteBuffer.allocate(17 * sections.length);
+        for (Section s : sections) {
+            if (s == null) {
+                all.put((byte) 0).putLong(0).putLong(0);
+            } else {
+                all.put((byte) 1).putLong(s.digest().high()).putLong(s.digest().low());
+            }
+        }
+        return digest(all.array());
     }
 
     /** The JSON of {@code section}, or null when the report left it out. */

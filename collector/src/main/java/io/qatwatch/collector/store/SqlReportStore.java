@@ -237,7 +237,8 @@ public final class SqlReportStore implements ReportStore {
     private final Database.Kind kind;
     /**
      * True on SQLite, where this store is the only writer of its rows and so may skip writing a section it knows the
-     * row holds already; on PostgreSQL other collectors write the same rows, and every section is written.
+     * row holds already; on PostgreSQL other collectors write the same rows, and {@link PostgresReportBatch} skips
+     * only while the row's section counter shows that nobody wrote a section since.
      */
     private final boolean onlyWriter;
     /** The SQLite writer's statements by their SQL, prepared once for the store's life (the writer is one connection). */
@@ -250,12 +251,15 @@ public final class SqlReportStore implements ReportStore {
     private final Map<String, InstanceWritten> instancesWritten = new HashMap<>();
     /** The hosts and instances the report being stored wrote, forgotten above if it rolls back. */
     private final List<String> touched = new ArrayList<>();
+    /** PostgreSQL's batch writer, with what it knows of the rows it wrote; null on SQLite. */
+    private final PostgresReportBatch batches;
 
     public SqlReportStore(Database db) throws SQLException {
         this.db = db;
         this.reads = new StageReads(db);
         this.kind = db.kind();
         this.onlyWriter = kind == Database.Kind.SQLITE;
+        this.batches = onlyWriter ? null : new PostgresReportBatch();
         if (kind == Database.Kind.POSTGRESQL) {
             db.migrate("reports", POSTGRES_STEPS);
             db.migrate("host-tags", POSTGRES_TAGS_STEPS);
@@ -264,6 +268,7 @@ public final class SqlReportStore implements ReportStore {
             db.migrate(BackupsTable.CHAIN_AND_CPU_COMPONENT, BackupsTable.chainAndCpuSteps(kind));
             db.migrate(BackupsTable.SET_UUID_COMPONENT, BackupsTable.setUuidSteps());
             db.migrate(RestoresTable.COMPONENT, RestoresTable.steps(kind));
+            db.migrate(PostgresReportBatch.TRIGGERS_COMPONENT, PostgresReportBatch.TRIGGER_STEPS);
             return;
         }
         db.migrate("reports", List.of(String.join(";\n", """
@@ -486,7 +491,7 @@ public final class SqlReportStore implements ReportStore {
         try {
             stored = db.write(c -> {
                 // PostgreSQL: a round trip per table and batch instead of several per report
-                List<Outcome> out = onlyWriter ? storeBatch(c, sorted, false) : PostgresReportBatch.store(c, sorted);
+                List<Outcome> out = onlyWriter ? storeBatch(c, sorted, false) : batches.store(c, sorted);
                 return out != null ? out : storeBatch(c, sorted, true);
             });
         } catch (SQLException | IOException e) {

@@ -39,9 +39,10 @@ final class StageReads {
                 s.setString(2, instance);
                 s.setLong(3, since.toEpochMilli());
                 List<StoredBackup> out = new ArrayList<>();
+                BackupRows.Shared shared = new BackupRows.Shared();
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
-                        out.add(new StoredBackup(host, instance, BackupRows.read(rs, 1)));
+                        out.add(new StoredBackup(host, instance, BackupRows.read(rs, 1, shared)));
                     }
                 }
                 return out;
@@ -103,12 +104,13 @@ final class StageReads {
             try (PreparedStatement s = c.prepareStatement(instanceBackups())) {
                 for (String host : hosts) {
                     for (Map.Entry<String, List<BackupRecord>> e : into.get(host).entrySet()) {
+                        BackupRows.Shared shared = new BackupRows.Shared();
                         s.setString(1, host);
                         s.setString(2, e.getKey());
                         s.setLong(3, since.toEpochMilli());
                         try (ResultSet rs = s.executeQuery()) {
                             while (rs.next()) {
-                                e.getValue().add(BackupRows.read(rs, 1));
+                                e.getValue().add(BackupRows.read(rs, 1, shared));
                             }
                         }
                     }
@@ -124,6 +126,7 @@ final class StageReads {
                 String host = null;
                 String instance = null;
                 List<BackupRecord> list = null;
+                BackupRows.Shared shared = null;
                 while (rs.next()) {
                     String h = rs.getString(1);
                     String i = rs.getString(2);
@@ -131,9 +134,10 @@ final class StageReads {
                         host = h;
                         instance = i;
                         list = into.get(h).get(i);
+                        shared = new BackupRows.Shared();
                     }
                     if (list != null) {
-                        list.add(BackupRows.read(rs, 3));
+                        list.add(BackupRows.read(rs, 3, shared));
                     }
                 }
             }

@@ -71,12 +71,18 @@ public record SpillForecast(
      */
     public static Map<String, Long> tails(List<NightlyWindow> history) {
         Map<String, Long> out = new HashMap<>();
+        // a database's name is lower-cased once per call, not once per backup of its 90 nights (the names repeat, and
+        // the cold start's reads share them); one with a tail from a later night is skipped, as putIfAbsent would
+        Map<String, String> lowered = new HashMap<>();
         for (int i = history.size() - 1; i >= 0; i--) {
             NightlyWindow w = history.get(i);
             Map<String, Instant> finished = new HashMap<>();
             for (DatabaseBackup b : w.backups()) {
                 if (!"L".equals(b.type())) {
-                    finished.merge(b.database().toLowerCase(Locale.ROOT), b.finishedAt(), (x, y) -> x.isAfter(y) ? x : y);
+                    String db = lowered.computeIfAbsent(b.database(), d -> d.toLowerCase(Locale.ROOT));
+                    if (!out.containsKey(db)) {
+                        finished.merge(db, b.finishedAt(), (x, y) -> x.isAfter(y) ? x : y);
+                    }
                 }
             }
             finished.forEach((db, at) -> out.putIfAbsent(db, Math.max(0, Duration.between(at, w.lastFinish()).getSeconds())));

@@ -20,7 +20,7 @@ public final class FootprintSqlServer {
     public static void main(String[] args) throws Exception {
         long rows = args.length > 0 ? Long.parseLong(args[0]) : 100_000;
         Path dir = Files.createDirectories(Path.of(args.length > 1 ? args[1] : "target/footprint-sql"));
-        TdsTestServer server = TdsTestServer.start(JdbcSqlInstanceProbeTest.msdbWith(new AtomicLong(rows)));
+        TdsTestServer server = TdsTestServer.start(FootprintMsdb.scenario(new AtomicLong(rows)));
         System.out.println(server.jdbcUrl());
         System.out.println(SqlScenarios.USER);
         System.out.println(SqlScenarios.passwordFile(dir).toAbsolutePath());

@@ -15,13 +15,11 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -30,78 +28,14 @@ import org.junit.jupiter.api.io.TempDir;
 /** Incremental backup history, timeouts and connection failures, through mssql-jdbc and the TDS test server. */
 class JdbcSqlInstanceProbeTest {
 
-    private static final Pattern TOP = Pattern.compile("SELECT TOP \\((\\d+)\\)");
-    private static final Pattern AFTER = Pattern.compile("backup_set_id > (\\d+)");
-    private static final Pattern UP_TO = Pattern.compile("backup_set_id <= (\\d+)");
-    private static final List<Column> BACKUPSET = List.of(
-            Column.col("backup_set_id", "int"), Column.col("database_name", "nvarchar(128)"),
-            Column.col("database_guid", "uniqueidentifier"), Column.col("type", "char(1)"), Column.col("is_copy_only", "bit"),
-            Column.col("backup_start_date", "datetime"), Column.col("backup_finish_date", "datetime"),
-            Column.col("time_zone", "smallint"), Column.col("backup_size", "numeric(20,0)"),
-            Column.col("compressed_backup_size", "numeric(20,0)"), Column.col("compression_algorithm", "nvarchar(32)"),
-            Column.col("has_backup_checksums", "bit"), Column.col("key_algorithm", "nvarchar(32)"),
-            Column.col("encryptor_thumbprint", "varbinary(20)"), Column.col("encryptor_type", "nvarchar(32)"),
-            Column.col("device_type", "tinyint"), Column.col("physical_device_name", "nvarchar(260)"),
-            Column.col("server_name", "nvarchar(128)"), Column.col("family_guid", "uniqueidentifier"), Column.col("is_snapshot", "bit"));
-    private static final LocalDateTime FIRST_BACKUP = LocalDateTime.parse("2023-01-01T00:00:00");
-
     @TempDir
     Path dir;
-
-    /** A msdb with {@code rows} backup sets numbered 1..rows: a log every 15 minutes, a full every 96th, 40 databases. */
-    static Scenario msdbWith(AtomicLong rows) {
-        return SqlScenarios.scenario("sql2022-enterprise-hardware").answer("latest-backup-set-id.sql",
-                sql -> TdsResponse.rows(List.of(Column.col("latest_backup_set_id", "int")), List.of(List.of(rows.get()))))
-                .answer("backup-history-2022.sql", sql -> {
-            long top = number(TOP, sql);
-            long after = number(AFTER, sql);
-            long last = Math.min(number(UP_TO, sql), after + top);
-            Iterable<List<?>> page = () -> LongStream.rangeClosed(after + 1, last).<List<?>>mapToObj(JdbcSqlInstanceProbeTest::backupRow).iterator();
-            return TdsResponse.rows(BACKUPSET, page);
-        });
-    }
-
-    private static List<?> backupRow(long id) {
-        boolean full = id % 96 == 0;
-        LocalDateTime start = FIRST_BACKUP.plusMinutes(15 * id);
-        long size = full ? 50_000_000_000L + id * 1000 : 200_000_000L;
-        List<Object> row = new ArrayList<>();
-        row.add(id);
-        row.add("db" + (id % 40));
-        row.add(String.format(Locale.ROOT, "00000000-0000-4000-8000-%012d", id % 40));
-        row.add(full ? "D" : "L");
-        row.add(false);
-        row.add(start.toString());
-        row.add(start.plusSeconds(full ? 240 : 3).toString());
-        row.add(4);
-        row.add(size);
-        row.add(size / 3);
-        row.add(id % 2 == 0 ? "QAT_DEFLATE" : "MS_XPRESS");
-        row.add(true);
-        row.add("NO_Encryption");
-        row.add(null);
-        row.add(null);
-        row.add(2);
-        row.add("\\\\backup01\\sql\\db" + (id % 40) + "\\" + id + ".bak");
-        row.add("SQL01\\PROD");
-        row.add(String.format(Locale.ROOT, "00000000-0000-4000-8000-%012d", id % 40));
-        row.add(false);
-        return row;
-    }
-
-    private static long number(Pattern p, String sql) {
-        Matcher m = p.matcher(sql);
-        if (!m.find()) {
-            throw new AssertionError("query lacks " + p + ": " + sql);
-        }
-        return Long.parseLong(m.group(1));
-    }
 
     @Test
     void readsAHundredThousandBackupRowsInPagesAcrossProbesAndGoesOnAfterARestart() throws Exception {
         AtomicLong rows = new AtomicLong(100_000);
         Path marksFile = dir.resolve("backup-marks");
-        try (TdsTestServer server = TdsTestServer.start(msdbWith(rows))) {
+        try (TdsTestServer server = TdsTestServer.start(FootprintMsdb.scenario(rows))) {
             SqlInstanceProbe probe = new JdbcSqlInstanceProbe(SqlScenarios.settings(server, dir, 5_000), CLOCK);
             HighWaterMarks marks = new HighWaterMarks(marksFile);
             long expectedNext = 1;
@@ -126,7 +60,7 @@ class JdbcSqlInstanceProbeTest {
             assertThat(expectedNext - 1).isEqualTo(100_000);
             assertThat(probes).as("5,000 rows a probe, then one that finds none").isEqualTo(21);
             List<Long> pageSizes = server.batches().stream().filter(b -> b.contains("backup-history-2022.sql"))
-                    .map(b -> number(TOP, b)).toList();
+                    .map(b -> FootprintMsdb.number(FootprintMsdb.TOP, b)).toList();
             assertThat(pageSizes).as("the last probe finds the newest id at the mark and asks for no page").hasSize(20).allMatch(n -> n <= 5_000);
             Files.writeString(Path.of("target/sqlserver-first-sync.txt"), String.format(Locale.ROOT,
                     "first sync of 100000 backupset rows: %.2f s, %.0f rows/s, %d probe calls, %d pages of at most 5000; %.2f s in the backup-history queries%n",
@@ -158,9 +92,9 @@ class JdbcSqlInstanceProbeTest {
                 .answer("latest-backup-set-id.sql", sql -> TdsResponse.rows(List.of(Column.col("latest_backup_set_id", "int")),
                         List.of(List.of(total))))
                 .answer("backup-history-2022.sql", sql -> {
-                    long top = number(TOP, sql);
-                    long after = number(AFTER, sql);
-                    java.util.regex.Matcher upTo = UP_TO.matcher(sql);
+                    long top = FootprintMsdb.number(FootprintMsdb.TOP, sql);
+                    long after = FootprintMsdb.number(FootprintMsdb.AFTER, sql);
+                    java.util.regex.Matcher upTo = FootprintMsdb.UP_TO.matcher(sql);
                     long last = upTo.find() ? Long.parseLong(upTo.group(1)) : total;
                     boolean filtered = ownOnly.matcher(sql).find();
                     List<List<?>> page = new ArrayList<>();
@@ -168,14 +102,14 @@ class JdbcSqlInstanceProbeTest {
                         if (restored.test(id) && filtered) {
                             continue;
                         }
-                        List<Object> row = new ArrayList<>(backupRow(id));
+                        List<Object> row = new ArrayList<>(FootprintMsdb.backupRow(id));
                         if (restored.test(id)) {
                             row.set(17, "SQL02\\PROD");
                             foreignRowsSent.incrementAndGet();
                         }
                         page.add(row);
                     }
-                    return TdsResponse.rows(BACKUPSET, page);
+                    return TdsResponse.rows(FootprintMsdb.BACKUPSET, page);
                 });
         try (TdsTestServer server = TdsTestServer.start(msdb)) {
             SqlInstanceProbe probe = new JdbcSqlInstanceProbe(SqlScenarios.settings(server, dir, 100), CLOCK);
