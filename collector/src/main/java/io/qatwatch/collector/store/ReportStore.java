@@ -65,6 +65,36 @@ public interface ReportStore {
     List<HostSeen> hostsSeen() throws Exception;
 
     /**
+     * What {@link #hostsSeen()} would answer, in three numbers: how many hosts, and the sum and the greatest of their
+     * last reports (epoch milliseconds). Any report stored changes it (a host's last report only moves forward), so a
+     * copy of the list kept in memory is current while its mark is the store's.
+     */
+    record HostsSeenMark(long hosts, long lastSeenSum, long lastSeenMax) {
+
+        /** The mark of {@code hosts}. */
+        public static HostsSeenMark of(java.util.Collection<HostSeen> hosts) {
+            long sum = 0;
+            long max = 0;
+            for (HostSeen h : hosts) {
+                long at = h.lastSeen().toEpochMilli();
+                sum += at;
+                max = Math.max(max, at);
+            }
+            return new HostsSeenMark(hosts.size(), sum, max);
+        }
+    }
+
+    /** The mark of {@link #hostsSeen()} now: one aggregate read, no row brought over. */
+    default HostsSeenMark hostsSeenMark() throws Exception {
+        return HostsSeenMark.of(hostsSeen());
+    }
+
+    /** The hosts whose last report is later than {@code afterMillis} (epoch milliseconds), in host-name order. */
+    default List<HostSeen> hostsSeenAfter(long afterMillis) throws Exception {
+        return hostsSeen().stream().filter(h -> h.lastSeen().toEpochMilli() > afterMillis).toList();
+    }
+
+    /**
      * One page of {@link #fleet()}: in host-name order, up to {@code limit} hosts whose name sorts after
      * {@code after} (null: from the first host), matches {@code hostPattern} (shell-style {@code *} and
      * {@code ?}, case-insensitive; null: any) and that {@code filter} accepts. Reads only the rows it returns.

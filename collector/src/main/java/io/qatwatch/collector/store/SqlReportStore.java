@@ -956,6 +956,34 @@ public final class SqlReportStore implements ReportStore {
         });
     }
 
+    @Override
+    public HostsSeenMark hostsSeenMark() throws SQLException, IOException {
+        return db.read(c -> {
+            // sum(last_seen) is numeric on PostgreSQL: read as a long, it fits (10,000 hosts sum to about 1.8e16)
+            try (PreparedStatement s = c.prepareStatement("SELECT count(*), sum(last_seen), max(last_seen) FROM hosts");
+                 ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return new HostsSeenMark(rs.getLong(1), rs.getLong(2), rs.getLong(3));
+            }
+        });
+    }
+
+    @Override
+    public List<HostSeen> hostsSeenAfter(long afterMillis) throws SQLException, IOException {
+        return db.read(c -> {
+            List<HostSeen> out = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement("SELECT name, last_seen FROM hosts WHERE last_seen > ? ORDER BY name")) {
+                s.setLong(1, afterMillis);
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new HostSeen(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2))));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
     /** Walks the host names in index order from the cursor; only the page's own rows are then read in full. */
     @Override
     public List<FleetRow> fleetPage(String after, String hostPattern, Predicate<HostSeen> filter, int limit)

@@ -20,6 +20,7 @@ import io.qatwatch.collector.web.AlertActions;
 import io.qatwatch.collector.web.AlertsView;
 import io.qatwatch.collector.web.CompressionQuery;
 import io.qatwatch.collector.web.CompressionView;
+import io.qatwatch.collector.web.FleetRoster;
 import io.qatwatch.collector.web.FleetPage;
 import io.qatwatch.collector.web.FleetQuery;
 import io.qatwatch.collector.web.FleetStatus;
@@ -74,6 +75,8 @@ public final class CollectorServer extends VerticleBase {
     private final Settings settings;
     private final TokenStore tokens;
     private final ReportStore store;
+    /** Every host's last report for the fleet's counts, kept between pages (the status page, the metrics). */
+    private final FleetRoster roster;
     private final StoreCondition condition;
     private final Clock clock;
     private final CollectorMetrics metrics;
@@ -130,6 +133,7 @@ public final class CollectorServer extends VerticleBase {
         this.settings = settings;
         this.tokens = tokens;
         this.store = store;
+        this.roster = new FleetRoster(store);
         this.condition = condition;
         this.clock = clock;
         this.metrics = metrics;
@@ -300,7 +304,7 @@ public final class CollectorServer extends VerticleBase {
     /** Hosts by state as the status page counts them, agents silent, and the active alerts by rule and severity. */
     private void fleetMetrics(PrometheusText out, Instant now) throws Exception {
         List<AlertsView.ActiveAlert> active = alerts == null ? List.of() : alerts.active();
-        FleetStatus.Summary summary = fleetStatus(now).summarise(store.hostsSeen());
+        FleetStatus.Summary summary = fleetStatus(now).summarise(roster.hostsSeen());
         out.family("qatwatch_hosts", PrometheusText.Type.GAUGE,
                 "Hosts by state, as the status page counts them: silent, or the most severe active alert, or ok.");
         for (HostState state : HostState.values()) {
@@ -602,8 +606,9 @@ public final class CollectorServer extends VerticleBase {
         StatusPage.Chrome chrome = chrome(ctx);
         List<HostView.SilenceRow> silenceRows = silenceRows(now);
         // rendered on the worker too: a fleet page is hundreds of kilobytes of text, not the event loop's to build
-        readWorker.executeBlocking(() -> StatusPage.render(StatusViews.fromStore(store, alerts, charts, compression, groupOf,
-                        tagsOf, settings.agentSilentMinutes(), query, STATUS_LIMIT, now), chrome, silenceRows), false)
+        readWorker.executeBlocking(() -> StatusPage.render(StatusViews.fromStore(store, roster::hostsSeen, alerts, charts,
+                        compression, groupOf, tagsOf, settings.agentSilentMinutes(), query, STATUS_LIMIT, now), chrome,
+                        silenceRows), false)
                 .onSuccess(page -> SignIn.html(ctx.response(), 200).end(page))
                 .onFailure(ctx::fail);
     }

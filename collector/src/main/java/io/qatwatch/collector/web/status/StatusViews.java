@@ -25,6 +25,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.function.Function;
 
 /** Builds the parts of a {@link StatusView} that come straight from the store. Pure. */
@@ -54,9 +55,21 @@ public final class StatusViews {
             CompressionView compression, Function<String, String> groupOf, Function<String, Set<String>> tagsOf,
             int silentMinutes, FleetQuery query,
             int defaultLimit, Instant now) throws Exception {
+        return fromStore(store, store::hostsSeen, alerts, windows, compression, groupOf, tagsOf, silentMinutes, query,
+                defaultLimit, now);
+    }
+
+    /**
+     * As above, the fleet's counts from {@code hostsSeen} (what {@link ReportStore#hostsSeen()} answers, e.g. a
+     * {@link io.qatwatch.collector.web.FleetRoster} the server keeps, instead of reading every host for every page).
+     */
+    public static StatusView fromStore(ReportStore store, Callable<List<ReportStore.HostSeen>> hostsSeen, AlertsView alerts,
+            WindowCharts windows, CompressionView compression, Function<String, String> groupOf,
+            Function<String, Set<String>> tagsOf, int silentMinutes, FleetQuery query, int defaultLimit, Instant now)
+            throws Exception {
         List<AlertsView.ActiveAlert> active = alerts == null ? List.of() : alerts.active();
         FleetStatus status = FleetStatus.of(active, now, silentMinutes, groupOf, tagsOf);
-        FleetStatus.Summary summary = status.summarise(store.hostsSeen());
+        FleetStatus.Summary summary = status.summarise(hostsSeen.call());
         FleetPage page = FleetPage.read(store, status, query);
         Set<String> hosts = new LinkedHashSet<>();
         page.rows().stream().map(FleetRow::host).sorted().forEach(hosts::add);
@@ -67,9 +80,9 @@ public final class StatusViews {
                         store.acceleratorChanges(row.host(), instance.name(), now.minus(FleetStates.ACCELERATOR_HISTORY))));
             }
         }
-        List<StatusView.ActiveAlert> shown = alerts(FleetStatus.alertsOf(active, query, groupOf, tagsOf));
-        return new StatusView(now, summary, new StatusView.Paging(query, defaultLimit, page.next(), shown.size()),
-                fleet(page.rows(), status, timelines), shown.subList(0, Math.min(ALERTS_SHOWN, shown.size())),
+        List<AlertsView.ActiveAlert> matching = FleetStatus.alertsOf(active, query, groupOf, tagsOf);
+        return new StatusView(now, summary, new StatusView.Paging(query, defaultLimit, page.next(), matching.size()),
+                fleet(page.rows(), status, timelines), alerts(matching, ALERTS_SHOWN),
                 windows == null ? List.of() : windows.lastNights(now, hosts),
                 compression == null || compression.latest() == null ? null : compression(compression.latest(), hosts, true),
                 alerts == null ? List.of() : alerts.channels());
@@ -77,9 +90,15 @@ public final class StatusViews {
 
     /** The API's active alerts, most severe first, then the oldest first; {@code details} is the why. */
     public static List<StatusView.ActiveAlert> alerts(List<AlertsView.ActiveAlert> active) {
+        return alerts(active, Integer.MAX_VALUE);
+    }
+
+    /** The first {@code limit} of those: only they are turned into the page's rows (a fleet can have thousands). */
+    public static List<StatusView.ActiveAlert> alerts(List<AlertsView.ActiveAlert> active, int limit) {
         return active.stream()
                 .sorted(Comparator.comparingInt((AlertsView.ActiveAlert a) -> severityRank(a.severity()))
                         .thenComparing(a -> a.since() == null ? Instant.MAX : a.since()))
+                .limit(limit)
                 .map(a -> new StatusView.ActiveAlert(a.id(), a.rule(), a.severity(), a.host(), a.instance(), a.database(),
                         a.summary(), a.details(), List.of(), a.since(), life(a)))
                 .toList();
