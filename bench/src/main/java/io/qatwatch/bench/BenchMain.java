@@ -111,6 +111,10 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--pages-repeats", description = "Pages: timed requests per page (default 100; quick 10).")
     Integer pagesRepeats;
 
+    @Option(names = "--pages-warmup", description = "Pages: untimed requests per page before the timed ones (default 1): "
+            + "more leave the JIT's compiling of the page's code out of the figures.")
+    Integer pagesWarmup;
+
     @Option(names = "--server-jvm", description = "JVM options of the server processes (default: the launcher's collector "
             + "options, '${DEFAULT-VALUE}').", defaultValue = "-Xms64m -XX:MaxRAMPercentage=25 -XX:+UseG1GC -XX:G1PeriodicGCInterval=60000 -XX:+ExplicitGCInvokesConcurrent -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true")
     String serverJvm;
@@ -186,7 +190,8 @@ public final class BenchMain implements Callable<Integer> {
         }
         if (only.contains("pages")) {
             PagesBenchmark pages = new PagesBenchmark(new PagesBenchmark.Settings(or(pagesInstances, quick ? 200 : 10_000),
-                    or(pagesNights, quick ? 7 : 30), or(pagesRepeats, quick ? 10 : 100), jvm, work.resolve("pages")));
+                    or(pagesNights, quick ? 7 : 30), or(pagesRepeats, quick ? 10 : 100), or(pagesWarmup, 1), jvm,
+                    work.resolve("pages")));
             md.append("#### Status pages at fleet size\n\n").append(pages.markdown(pages.run(log))).append('\n');
         }
         if (only.contains("collectors")) {
