@@ -219,6 +219,15 @@ public interface ReportStore {
     }
 
     /**
+     * The observed restores of one instance that a report's news may have matched to their backup set: every one last seen
+     * at or after {@code since}, and those a {@code restorehistory} row that began at or after {@code since} may name. The
+     * default (a store that keeps none) has none.
+     */
+    default List<RestoreObservation> observedRestores(String host, String instance, Instant since) throws Exception {
+        return List.of();
+    }
+
+    /**
      * Deletes backups, job runs, CommandLog rows, restores and observed restores started before {@code backupsBefore},
      * and report ids received before {@code reportIdsBefore}.
      */

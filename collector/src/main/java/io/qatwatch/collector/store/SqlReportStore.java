@@ -1199,6 +1199,11 @@ public final class SqlReportStore implements ReportStore {
     }
 
     @Override
+    public List<RestoreObservation> observedRestores(String host, String instance, Instant since) throws SQLException, IOException {
+        return db.read(c -> RestoresTable.read(c, host, instance, since));
+    }
+
+    @Override
     public int prune(Instant backupsBefore, Instant reportIdsBefore) throws SQLException, IOException {
         if (!onlyWriter) {
             // every collector prunes on its own hour; one at a time, and the others find little left to delete
