@@ -1,6 +1,7 @@
 package io.qatwatch.bench;
 
 import io.qatwatch.collector.store.FleetRow;
+import io.qatwatch.collector.store.HostSelection;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.StoredBackup;
 import io.qatwatch.protocol.AgentReport;
@@ -104,6 +105,52 @@ final class SimulatedStore implements ReportStore {
         return rows;
     }
 
+    /** Only the selected hosts' rows, as PostgreSQL reads them by the hosts' slice column; the selecting is the store's CPU. */
+    @Override
+    public List<FleetRow> fleet(HostSelection only) {
+        if (only.all()) {
+            return fleet();
+        }
+        long c0 = threads.getCurrentThreadCpuTime();
+        List<FleetRow> rows = new ArrayList<>();
+        for (int i = 0; i < instances; i++) {
+            if (only.test("sql" + i)) {
+                rows.add(row(i));
+            }
+        }
+        counted(c0);
+        return rows;
+    }
+
+    /** Only the selected hosts' heads, as PostgreSQL reads them. */
+    @Override
+    public List<FleetHead> fleetHeads(HostSelection only) {
+        if (only.all()) {
+            return fleetHeads();
+        }
+        long c0 = threads.getCurrentThreadCpuTime();
+        List<FleetHead> heads = new ArrayList<>();
+        for (int i = 0; i < instances; i++) {
+            String host = "sql" + i;
+            if (only.test(host)) {
+                heads.add(head(host));
+            }
+        }
+        counted(c0);
+        return heads;
+    }
+
+    /** Only the selected hosts' new backups, as PostgreSQL reads them. */
+    @Override
+    public BackupDelta backupsAfter(long after, Instant since, HostSelection only) {
+        long c0 = threads.getCurrentThreadCpuTime();
+        BackupDelta all = backupsAfter(after, since);
+        BackupDelta out = only.all() ? all
+                : new BackupDelta(all.upTo(), all.backups().stream().filter(b -> only.test(b.host())).toList());
+        counted(c0);
+        return out;
+    }
+
     @Override
     public Optional<FleetRow> fleetRow(String host) {
         return Optional.of(row(Integer.parseInt(host.substring(3))));
@@ -114,11 +161,14 @@ final class SimulatedStore implements ReportStore {
         long c0 = threads.getCurrentThreadCpuTime();
         List<FleetHead> heads = new ArrayList<>(instances);
         for (int i = 0; i < instances; i++) {
-            heads.add(new FleetHead("sql" + i, lastSeen, 0,
-                    List.of(new InstanceHead(SimulatedAgent.INSTANCE, lastSeen, 0, List.of()))));
+            heads.add(head("sql" + i));
         }
         counted(c0);
         return heads;
+    }
+
+    private FleetHead head(String host) {
+        return new FleetHead(host, lastSeen, 0, List.of(new InstanceHead(SimulatedAgent.INSTANCE, lastSeen, 0, List.of())));
     }
 
     @Override

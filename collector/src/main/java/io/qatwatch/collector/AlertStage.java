@@ -22,6 +22,7 @@ import io.qatwatch.collector.influx.InfluxSink;
 import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.notify.all.Notifiers;
 import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.HostSelection;
 import io.qatwatch.collector.store.HostSlices;
 import io.qatwatch.collector.store.SliceLeases;
 import io.qatwatch.collector.web.AlertsView;
@@ -328,14 +329,15 @@ public final class AlertStage {
     /**
      * The analysis of the hosts in the service's scope. Sharing the fleet, it also keeps the hosts that report a
      * database of an availability group one of its hosts reports: looked up again when the scope changed and every
-     * few evaluations, and when that adds hosts the fleet is refreshed once more so this evaluation sees them.
+     * few evaluations, and when that adds hosts the fleet is refreshed once more so this evaluation sees them. The
+     * store reads only the rows of those hosts (on PostgreSQL, by the hosts' slice column).
      */
     private FleetAnalysis analyse(Instant now) throws Exception {
         AlertScope scope = service.scope();
         if (scope.all()) {
             return counted(fleet.refresh(collector.store(), now));
         }
-        LiveFleet.Refresh refresh = fleet.refresh(collector.store(), now, h -> scope.owns(h) || partners.contains(h));
+        LiveFleet.Refresh refresh = fleet.refresh(collector.store(), now, HostSelection.of(scope.slices(), partners));
         if (!scope.equals(partnersOf) || ++sincePartners >= PARTNERS_EVERY) {
             Set<String> found = new HashSet<>(collector.store().hostsWithAvailabilityDatabases(fleet.availabilityGroupGuids()));
             found.removeIf(scope::owns);
@@ -345,7 +347,7 @@ public final class AlertStage {
             sincePartners = 0;
             if (grew) {
                 rebuilt += refresh.rebuilt();
-                refresh = fleet.refresh(collector.store(), now, h -> scope.owns(h) || partners.contains(h));
+                refresh = fleet.refresh(collector.store(), now, HostSelection.of(scope.slices(), partners));
             }
         }
         LOG.debug("alerts: evaluating {} hosts of {} slices ({} partner hosts)", fleet.hosts().size() - partners.size(),

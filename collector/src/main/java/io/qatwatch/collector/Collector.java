@@ -6,6 +6,7 @@ import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
 import io.qatwatch.collector.influx.InfluxV1Writer;
 import io.qatwatch.collector.influx.InfluxV2Writer;
+import io.qatwatch.collector.influx.RestoredBackupPoints;
 import io.qatwatch.collector.influx.InfluxWriter;
 import io.qatwatch.collector.ingest.IngestHandler.AcceptedReport;
 import io.qatwatch.collector.store.Database;
@@ -106,6 +107,16 @@ public final class Collector {
                 Instant receivedAt = clock.instant();
                 String group = stages.groupOf().apply(accepted.host());
                 sink.submit(() -> InfluxPoints.lines(accepted.host(), group, accepted.report(), receivedAt));
+                if (RestoredBackupPoints.mayMatch(accepted.report())) {
+                    // the restore or its restorehistory row may complete a match: read it back off the event loop
+                    vertx.executeBlocking(() -> RestoredBackupPoints.lines(store, accepted.host(), group, accepted.report()),
+                            false).onSuccess(lines -> {
+                                if (!lines.isEmpty()) {
+                                    sink.submit(lines);
+                                }
+                            }).onFailure(e -> LOG.warn("influx: could not read the restores of {} matched to their backups: {}",
+                                    accepted.host(), e.toString()));
+                }
             }
             if (!accepted.stored().duplicate()) {
                 metrics.agentOutbox(accepted.host(), accepted.report().agent().outboxDepth());

@@ -10,6 +10,7 @@ import io.qatwatch.collector.compression.QatModes;
 import io.qatwatch.collector.store.AcceleratorChange;
 import io.qatwatch.collector.store.DatabaseEvent;
 import io.qatwatch.collector.store.FleetRow;
+import io.qatwatch.collector.store.HostSelection;
 import io.qatwatch.collector.store.JobActivity;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.ReportStore.FleetHead;
@@ -34,7 +35,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * The alert stage's memory of the fleet between evaluations, so that an evaluation reads from the store
@@ -42,8 +42,9 @@ import java.util.function.Predicate;
  *
  * <p>Per instance it keeps its latest sections, a {@link KeptHistory} (the open night's backups, finished
  * nights reduced to their summaries, creep fits, tails) and a {@link BackupDigest} of its backups. Each
- * evaluation reads the backups stored since the previous one (by store position) and every host's head
- * (last report, running backups, a counter of section changes). A new backup joins the digest; one that
+ * evaluation reads the backups stored since the previous one (by store position) and every kept host's head
+ * (last report, running backups, a counter of section changes): with several collectors, only the rows of the hosts
+ * it keeps ({@link HostSelection}). A new backup joins the digest; one that
  * counts for the nightly windows joins the open night too. Nights finishing and nights leaving the lookback
  * period are worked out in memory, and so is the digest when a backup crosses the lookback period's start.
  * An instance is rebuilt from its stored backups only when it is new, its sections changed, a backup came
@@ -189,15 +190,17 @@ public final class LiveFleet {
      * {@code now}. Blocking: it reads the store.
      */
     public Refresh refresh(ReportStore store, Instant now) throws Exception {
-        return refresh(store, now, host -> true);
+        return refresh(store, now, HostSelection.ALL);
     }
 
     /**
-     * As {@link #refresh(ReportStore, Instant)}, keeping only the hosts {@code keep} accepts (several collectors each
-     * keep the hosts they lease, and those sharing an availability group with them). A host it starts accepting is
-     * loaded, one it stops accepting forgotten.
+     * As {@link #refresh(ReportStore, Instant)}, keeping only the hosts {@code keep} selects (several collectors each
+     * keep the hosts of the slices they lease, and those sharing an availability group with them), and reading only
+     * their rows. A host it starts selecting is loaded with its whole history, one it stops selecting forgotten: the
+     * backups stored between two refreshes are read by the second for the hosts it selects, so a host selected by
+     * both misses none.
      */
-    public Refresh refresh(ReportStore store, Instant now, Predicate<String> keep) throws Exception {
+    public Refresh refresh(ReportStore store, Instant now, HostSelection keep) throws Exception {
         Instant since = now.minus(Duration.ofDays(config.windows().lookbackDays()));
         int newBackups = 0;
         if (cold != null) {
@@ -208,11 +211,8 @@ public final class LiveFleet {
         if (!loaded) {
             backupsRead = store.backupsAfter(Long.MAX_VALUE, since).upTo();
             Map<String, FleetHead> heads = new HashMap<>();
-            store.fleetHeads().forEach(h -> heads.put(h.host(), h));
-            for (FleetRow row : store.fleet()) {
-                if (!keep.test(row.host())) {
-                    continue;
-                }
+            store.fleetHeads(keep).forEach(h -> heads.put(h.host(), h));
+            for (FleetRow row : store.fleet(keep)) {
                 FleetHead head = heads.get(row.host());
                 HostSlot slot = new HostSlot();
                 load(slot, row, head);
@@ -222,9 +222,9 @@ public final class LiveFleet {
             seedFailovers(store, now);
             loaded = true;
         } else {
-            ReportStore.BackupDelta delta = store.backupsAfter(backupsRead, since);
+            ReportStore.BackupDelta delta = store.backupsAfter(backupsRead, since, keep);
             backupsRead = delta.upTo();
-            heads(store, store.fleetHeads().stream().filter(h -> keep.test(h.host())).toList());
+            heads(store, store.fleetHeads(keep));
             newBackups = delta.backups().size();
             for (StoredBackup b : delta.backups()) {
                 HostSlot h = hosts.get(b.host());
@@ -271,7 +271,7 @@ public final class LiveFleet {
                 i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls, lastCompression, i -> slotOf.get(i).identities,
                 i -> slotOf.get(i).chains);
         // a few rows (the RESTOREs the agents saw end within the lookback period): read each refresh
-        analysis.withRestoreSpeeds(RestoreSpeeds.of(store.observedRestores(since)));
+        analysis.withRestoreSpeeds(RestoreSpeeds.of(store.observedRestores(since, keep)));
         lastCompression = analysis.compression();
         return new Refresh(analysis, rebuilt, newBackups);
     }

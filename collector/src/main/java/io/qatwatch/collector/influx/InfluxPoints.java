@@ -6,6 +6,7 @@ import io.qatwatch.collector.compression.BackupKind;
 import io.qatwatch.collector.compression.Comparison;
 import io.qatwatch.collector.compression.CpuEstimate;
 import io.qatwatch.collector.compression.Judgement;
+import io.qatwatch.collector.store.RestoreObservation;
 import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.ProbeStatus;
@@ -18,6 +19,7 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -136,8 +138,9 @@ public final class InfluxPoints {
     }
 
     /**
-     * A RESTORE request the agent's polls saw run and end (issue 30), stamped with the last poll that saw it: msdb
-     * records no restore duration, so this is the restore's speed and CPU as observed.
+     * A RESTORE request the agent's polls saw run and end (issue 30), stamped with the last poll that saw it (to the
+     * millisecond, as the store keeps it): msdb records no restore duration, so this is the restore's speed and CPU as
+     * observed.
      */
     public static String restore(String host, String group, String instance, ObservedRestore r) {
         LineProtocol p = LineProtocol.point(RESTORE)
@@ -146,7 +149,33 @@ public final class InfluxPoints {
                 .intField("started_seconds", r.startedAt() == null ? null : r.startedAt().getEpochSecond())
                 .floatField("elapsed_seconds", (double) r.elapsedSeconds())
                 .floatField("percent_complete", r.percentComplete());
-        return cpuSignals(p, r.cpu()).at(r.lastSeenAt());
+        return cpuSignals(p, r.cpu()).at(r.lastSeenAt().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    /**
+     * The backup set an observed restore restored, once the collector matched it (msdb's {@code restorehistory}, in the
+     * same report as the restore or a later one): at the restore's time, with its tags plus the backup's {@code type},
+     * {@code algorithm} and {@code target} as {@code qatwatch_backup} spells them, so a new series. It carries only the
+     * backup's fields and the speed, none of {@link #restore}'s: no aggregate counts a restore twice. Null when unmatched.
+     */
+    public static String restoredBackup(String host, String group, RestoreObservation r) {
+        if (r.restoredBackup() == null) {
+            return null;
+        }
+        BackupRecord b = r.restoredBackup().backup();
+        long compressed = b.compressedSizeBytes() == null ? b.backupSizeBytes() : b.compressedSizeBytes();
+        return LineProtocol.point(RESTORE)
+                .tag("host", host).tag("group", group).tag("instance", r.instance())
+                .tag("database", r.databaseName()).tag("command", r.command())
+                .tag("type", BACKUP_TYPES.get(b.type()))
+                .tag("algorithm", algorithm(b, compressed))
+                .tag("target", b.target() == null ? null : b.target().toUpperCase(Locale.ROOT))
+                .intField("size_bytes", b.backupSizeBytes())
+                .intField("compressed_bytes", compressed)
+                .floatField("duration_seconds", r.durationSeconds())
+                .floatField("throughput_mbps", r.mbps())
+                .intField("backup_set_id", b.backupSetId())
+                .at(r.lastSeenAt());
     }
 
     /**

@@ -60,7 +60,7 @@ final class PostgresReportBatch {
 
     private static final String HOST_UPSERT = """
             INSERT INTO hosts(name, first_seen, last_seen, agent_json, probes_json, tags_json, facts_json, qat_json,
-              licence_json, licence_verdict, facts_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)
+              licence_json, licence_verdict, facts_at, slice) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
             ON CONFLICT(name) DO UPDATE SET last_seen = excluded.last_seen, agent_json = excluded.agent_json,
               probes_json = excluded.probes_json, tags_json = excluded.tags_json, """
             + kept("hosts", "facts_json") + ", " + kept("hosts", "qat_json") + ", " + kept("hosts", "licence_json")
@@ -353,6 +353,8 @@ final class PostgresReportBatch {
                 s.setString(9, ReportSections.json(sections.licence()));
                 s.setString(10, report.licence() == null ? null : report.licence().verdict().name());
                 setLong(s, 11, facts ? report.createdAt().toEpochMilli() : null);
+                // set here so that the column's trigger (HostSliceColumn) need not work it out in PL/pgSQL
+                s.setShort(12, (short) HostSlices.of(in.host()));
                 s.addBatch();
             }
             s.executeBatch();

@@ -57,6 +57,14 @@ public interface ReportStore {
     /** One row per host for the fleet API and the status page. */
     List<FleetRow> fleet() throws Exception;
 
+    /**
+     * The rows of {@link #fleet()} of the hosts {@code only} selects. PostgreSQL reads only those; the default filters
+     * every row.
+     */
+    default List<FleetRow> fleet(HostSelection only) throws Exception {
+        return only.all() ? fleet() : fleet().stream().filter(r -> only.test(r.host())).toList();
+    }
+
     /** A host's name and when it last reported: what a page of the fleet is ordered and filtered by. */
     record HostSeen(String host, Instant lastSeen) {
     }
@@ -111,6 +119,11 @@ public interface ReportStore {
      */
     List<FleetHead> fleetHeads() throws Exception;
 
+    /** The heads of the hosts {@code only} selects. PostgreSQL reads only those; the default filters every head. */
+    default List<FleetHead> fleetHeads(HostSelection only) throws Exception {
+        return only.all() ? fleetHeads() : fleetHeads().stream().filter(h -> only.test(h.host())).toList();
+    }
+
     /** One host in {@link #fleetHeads()}. */
     record FleetHead(String host, Instant lastSeen, long sectionsSeq, List<InstanceHead> instances) {
     }
@@ -138,6 +151,16 @@ public interface ReportStore {
      * the newest (e.g. {@link Long#MAX_VALUE}) reads no backups, only the position.
      */
     BackupDelta backupsAfter(long after, Instant since) throws Exception;
+
+    /**
+     * As {@link #backupsAfter(long, Instant)}, the backups of the hosts {@code only} selects: the position is the
+     * store's, so a host selected at two reads in a row has every backup stored between them read by the second.
+     * PostgreSQL reads only those; the default filters every new backup.
+     */
+    default BackupDelta backupsAfter(long after, Instant since, HostSelection only) throws Exception {
+        BackupDelta all = backupsAfter(after, since);
+        return only.all() ? all : new BackupDelta(all.upTo(), all.backups().stream().filter(b -> only.test(b.host())).toList());
+    }
 
     /** New backups, and where the next {@link #backupsAfter} should start. */
     record BackupDelta(long upTo, List<StoredBackup> backups) {
@@ -216,6 +239,21 @@ public interface ReportStore {
      * start, each with the backup set it restored where the store can tell. The default (a store that keeps none) has none.
      */
     default List<RestoreObservation> observedRestores(Instant since) throws Exception {
+        return List.of();
+    }
+
+    /** The observed restores of the hosts {@code only} selects. PostgreSQL reads only those; the default filters. */
+    default List<RestoreObservation> observedRestores(Instant since, HostSelection only) throws Exception {
+        List<RestoreObservation> all = observedRestores(since);
+        return only.all() ? all : all.stream().filter(r -> only.test(r.host())).toList();
+    }
+
+    /**
+     * The observed restores of one instance that a report's news may have matched to their backup set: every one last seen
+     * at or after {@code since}, and those a {@code restorehistory} row that began at or after {@code since} may name. The
+     * default (a store that keeps none) has none.
+     */
+    default List<RestoreObservation> observedRestores(String host, String instance, Instant since) throws Exception {
         return List.of();
     }
 

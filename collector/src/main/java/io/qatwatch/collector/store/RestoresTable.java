@@ -117,7 +117,36 @@ final class RestoresTable {
     }
 
     /** The observed restores that started at or after {@code since}, by host, instance and start, each with its backup. */
-    static List<RestoreObservation> read(Connection c, Instant since) throws SQLException, IOException {
+    static List<RestoreObservation> read(Connection c, Instant since, HostSelection only) throws SQLException, IOException {
+        if (only.all()) {
+            return read(c, "o.started_at >= ?", s -> s.setLong(3, since.toEpochMilli()));
+        }
+        return read(c, "o.started_at >= ? AND " + HostSliceColumn.hostIn("o.host"), s -> {
+            s.setLong(3, since.toEpochMilli());
+            HostSliceColumn.bind(s, 4, only);
+        });
+    }
+
+    /**
+     * The observed restores of one instance, by start, each with its backup, that a {@code restorehistory} row which began
+     * at or after {@code since} may have been written by (last seen {@link #MATCH_AFTER} before it or later); among them
+     * every one last seen at or after {@code since}.
+     */
+    static List<RestoreObservation> read(Connection c, String host, String instance, Instant since)
+            throws SQLException, IOException {
+        return read(c, "o.host = ? AND o.instance = ? AND o.last_seen_at >= ?", s -> {
+            s.setString(3, host);
+            s.setString(4, instance);
+            s.setLong(5, since.minus(MATCH_AFTER).toEpochMilli());
+        });
+    }
+
+    /** Sets the parameters of a read's WHERE clause, from the third on. */
+    private interface Where {
+        void bind(PreparedStatement s) throws SQLException;
+    }
+
+    private static List<RestoreObservation> read(Connection c, String where, Where bind) throws SQLException, IOException {
         Map<String, Matched> byKey = new LinkedHashMap<>();
         try (PreparedStatement s = c.prepareStatement("SELECT o.*, r.restored_at AS r_at, r.source_server AS r_server, "
                 + "r.source_database AS r_database, r.backup_finished_at AS r_finished, r.backup_type AS r_type "
@@ -125,10 +154,10 @@ final class RestoresTable {
                 + "AND r.destination_database = o.database_name AND r.restored_at >= o.started_at - ? "
                 + "AND r.restored_at <= o.last_seen_at + ? AND r.backup_type IS NOT NULL "
                 + "AND (CASE WHEN r.backup_type = 'L' THEN 1 ELSE 0 END) = (CASE WHEN o.command = 'RESTORE LOG' THEN 1 ELSE 0 END) "
-                + "WHERE o.started_at >= ? ORDER BY o.host, o.instance, o.started_at, o.database_name, o.command")) {
+                + "WHERE " + where + " ORDER BY o.host, o.instance, o.started_at, o.database_name, o.command")) {
             s.setLong(1, MATCH_BEFORE.toMillis());
             s.setLong(2, MATCH_AFTER.toMillis());
-            s.setLong(3, since.toEpochMilli());
+            bind.bind(s);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     String key = rs.getString("host") + '\n' + rs.getString("instance") + '\n' + rs.getString("database_name")

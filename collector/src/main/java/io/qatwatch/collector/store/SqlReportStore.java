@@ -269,6 +269,7 @@ public final class SqlReportStore implements ReportStore {
             db.migrate(BackupsTable.SET_UUID_COMPONENT, BackupsTable.setUuidSteps());
             db.migrate(RestoresTable.COMPONENT, RestoresTable.steps(kind));
             db.migrate(PostgresReportBatch.TRIGGERS_COMPONENT, PostgresReportBatch.TRIGGER_STEPS);
+            db.migrate(HostSliceColumn.COMPONENT, HostSliceColumn.STEPS);
             return;
         }
         db.migrate("reports", List.of(String.join(";\n", """
@@ -928,18 +929,28 @@ public final class SqlReportStore implements ReportStore {
 
     @Override
     public List<FleetRow> fleet() throws SQLException, IOException {
-        return fleet(null);
+        return rowsOf(null);
     }
 
     @Override
     public java.util.Optional<FleetRow> fleetRow(String host) throws SQLException, IOException {
-        return fleet(host).stream().findFirst();
+        return rowsOf(host).stream().findFirst();
     }
 
     /** Every host's row, or only {@code host}'s when it is not null. */
-    private List<FleetRow> fleet(String only) throws SQLException, IOException {
-        return db.read(c -> only == null ? fleetRows(c, "", "", List.of())
-                : fleetRows(c, " WHERE host = ?", " WHERE name = ?", List.of(only)));
+    private List<FleetRow> rowsOf(String only) throws SQLException, IOException {
+        return db.read(c -> only == null ? fleetRows(c, "", "", s -> { })
+                : fleetRows(c, " WHERE host = ?", " WHERE name = ?", s -> s.setString(1, only)));
+    }
+
+    /** On PostgreSQL only the selected hosts' rows are read; SQLite (one collector, every host) filters. */
+    @Override
+    public List<FleetRow> fleet(HostSelection only) throws Exception {
+        if (only.all() || kind == Database.Kind.SQLITE) {
+            return ReportStore.super.fleet(only);
+        }
+        return db.read(c -> fleetRows(c, " WHERE " + HostSliceColumn.hostIn("host"), " WHERE " + HostSliceColumn.HOSTS,
+                s -> HostSliceColumn.bind(s, 1, only)));
     }
 
     @Override
@@ -1011,7 +1022,7 @@ public final class SqlReportStore implements ReportStore {
             for (int from = 0; from < names.size(); from += SqlValues.IN_CHUNK) {
                 List<String> chunk = names.subList(from, Math.min(names.size(), from + SqlValues.IN_CHUNK));
                 String in = " IN (" + "?,".repeat(chunk.size() - 1) + "?)";
-                rows.addAll(fleetRows(c, " WHERE host" + in, " WHERE name" + in, chunk));
+                rows.addAll(fleetRows(c, " WHERE host" + in, " WHERE name" + in, s -> SqlValues.bind(s, chunk)));
             }
             return rows;
         });
@@ -1031,13 +1042,19 @@ public final class SqlReportStore implements ReportStore {
         return like.toString();
     }
 
-    private static List<FleetRow> fleetRows(Connection c, String instancesWhere, String hostsWhere, List<String> names)
+    /** Binds a statement's parameters. */
+    @FunctionalInterface
+    private interface Binds {
+        void bind(PreparedStatement s) throws SQLException;
+    }
+
+    private static List<FleetRow> fleetRows(Connection c, String instancesWhere, String hostsWhere, Binds binds)
             throws SQLException, IOException {
         Map<String, List<SqlInstanceSnapshot>> instances = new LinkedHashMap<>();
         try (PreparedStatement s = c.prepareStatement("""
                 SELECT host, name, last_seen, server_json, configuration_json, accelerators_json, databases_json,
                   running_json, certificates_json, high_water_mark, asymmetric_keys_json FROM instances""" + instancesWhere + " ORDER BY host, name")) {
-            SqlValues.bind(s, names);
+            binds.bind(s);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     long hwm = rs.getLong("high_water_mark");
@@ -1062,7 +1079,7 @@ public final class SqlReportStore implements ReportStore {
         try (PreparedStatement s = c.prepareStatement("""
                 SELECT name, first_seen, last_seen, agent_json, facts_json, qat_json, licence_json, probes_json
                 FROM hosts""" + hostsWhere + " ORDER BY name")) {
-            SqlValues.bind(s, names);
+            binds.bind(s);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     String host = rs.getString("name");
@@ -1094,32 +1111,60 @@ public final class SqlReportStore implements ReportStore {
 
     @Override
     public BackupDelta backupsAfter(long after, Instant since) throws SQLException, IOException {
-        return reads.backupsAfter(after, since);
+        return reads.backupsAfter(after, since, HostSelection.ALL);
+    }
+
+    /** On PostgreSQL only the selected hosts' backups are read; SQLite (one collector, every host) filters. */
+    @Override
+    public BackupDelta backupsAfter(long after, Instant since, HostSelection only) throws Exception {
+        return kind == Database.Kind.SQLITE ? ReportStore.super.backupsAfter(after, since, only)
+                : reads.backupsAfter(after, since, only);
     }
 
     @Override
     public List<FleetHead> fleetHeads() throws SQLException, IOException {
+        return heads(HostSelection.ALL);
+    }
+
+    /** On PostgreSQL only the selected hosts' heads are read; SQLite (one collector, every host) filters. */
+    @Override
+    public List<FleetHead> fleetHeads(HostSelection only) throws Exception {
+        return kind == Database.Kind.SQLITE ? ReportStore.super.fleetHeads(only) : heads(only);
+    }
+
+    /** The heads of {@code only}: every host, or on PostgreSQL those the {@code slice} column and names select. */
+    private List<FleetHead> heads(HostSelection only) throws SQLException, IOException {
+        boolean some = !only.all();
         return db.read(c -> {
             Map<String, List<InstanceHead>> instances = new LinkedHashMap<>();
-            try (PreparedStatement s = c.prepareStatement(
-                    "SELECT host, name, last_seen, sections_seq, running_json, jobs_seq FROM instances ORDER BY host, name");
-                 ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    String running = rs.getString("running_json");
-                    instances.computeIfAbsent(rs.getString("host"), h -> new ArrayList<>()).add(new InstanceHead(
-                            rs.getString("name"), Instant.ofEpochMilli(rs.getLong("last_seen")), rs.getLong("sections_seq"),
-                            running == null || "[]".equals(running) ? List.of()
-                                    : SqlValues.readList(running, new TypeReference<List<RunningBackup>>() { }),
-                            rs.getLong("jobs_seq")));
+            try (PreparedStatement s = c.prepareStatement("SELECT host, name, last_seen, sections_seq, running_json, jobs_seq"
+                    + " FROM instances" + (some ? " WHERE " + HostSliceColumn.hostIn("host") : "") + " ORDER BY host, name")) {
+                if (some) {
+                    HostSliceColumn.bind(s, 1, only);
+                }
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        String running = rs.getString("running_json");
+                        instances.computeIfAbsent(rs.getString("host"), h -> new ArrayList<>()).add(new InstanceHead(
+                                rs.getString("name"), Instant.ofEpochMilli(rs.getLong("last_seen")), rs.getLong("sections_seq"),
+                                running == null || "[]".equals(running) ? List.of()
+                                        : SqlValues.readList(running, new TypeReference<List<RunningBackup>>() { }),
+                                rs.getLong("jobs_seq")));
+                    }
                 }
             }
             List<FleetHead> heads = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement("SELECT name, last_seen, sections_seq FROM hosts ORDER BY name");
-                 ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    String host = rs.getString("name");
-                    heads.add(new FleetHead(host, Instant.ofEpochMilli(rs.getLong("last_seen")), rs.getLong("sections_seq"),
-                            instances.getOrDefault(host, List.of())));
+            try (PreparedStatement s = c.prepareStatement("SELECT name, last_seen, sections_seq FROM hosts"
+                    + (some ? " WHERE " + HostSliceColumn.HOSTS : "") + " ORDER BY name")) {
+                if (some) {
+                    HostSliceColumn.bind(s, 1, only);
+                }
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        String host = rs.getString("name");
+                        heads.add(new FleetHead(host, Instant.ofEpochMilli(rs.getLong("last_seen")), rs.getLong("sections_seq"),
+                                instances.getOrDefault(host, List.of())));
+                    }
                 }
             }
             return heads;
@@ -1171,7 +1216,19 @@ public final class SqlReportStore implements ReportStore {
 
     @Override
     public List<RestoreObservation> observedRestores(Instant since) throws SQLException, IOException {
-        return db.read(c -> RestoresTable.read(c, since));
+        return db.read(c -> RestoresTable.read(c, since, HostSelection.ALL));
+    }
+
+    /** On PostgreSQL only the selected hosts' restores are read; SQLite (one collector, every host) filters. */
+    @Override
+    public List<RestoreObservation> observedRestores(Instant since, HostSelection only) throws Exception {
+        return kind == Database.Kind.SQLITE ? ReportStore.super.observedRestores(since, only)
+                : db.read(c -> RestoresTable.read(c, since, only));
+    }
+
+    @Override
+    public List<RestoreObservation> observedRestores(String host, String instance, Instant since) throws SQLException, IOException {
+        return db.read(c -> RestoresTable.read(c, host, instance, since));
     }
 
     @Override

@@ -233,10 +233,11 @@ final class StageReads {
      * commit out of the order their rows were numbered, so a position is a transaction id instead: every backup row
      * carries the id of the transaction that inserted it, and a read goes up to just below its snapshot's
      * {@code xmin}, below which every transaction has ended. A backup committed late by a slow transaction is read
-     * late, never skipped.
+     * late, never skipped. On PostgreSQL only the backups of the hosts {@code only} selects are read; SQLite (one
+     * collector) reads every host's.
      */
-    BackupDelta backupsAfter(long after, Instant since) throws SQLException, IOException {
-        return kind == Database.Kind.POSTGRESQL ? db.read(c -> backupsAfterPostgres(c, after, since)) : db.read(c -> {
+    BackupDelta backupsAfter(long after, Instant since, HostSelection only) throws SQLException, IOException {
+        return kind == Database.Kind.POSTGRESQL ? db.read(c -> backupsAfterPostgres(c, after, since, only)) : db.read(c -> {
             long upTo;
             try (PreparedStatement s = c.prepareStatement("SELECT COALESCE(max(rowid), 0) FROM backups");
                  ResultSet rs = s.executeQuery()) {
@@ -255,7 +256,8 @@ final class StageReads {
     }
 
     /** One snapshot (repeatable read) for the horizon and the rows below it. */
-    private static BackupDelta backupsAfterPostgres(Connection c, long after, Instant since) throws SQLException {
+    private static BackupDelta backupsAfterPostgres(Connection c, long after, Instant since, HostSelection only)
+            throws SQLException {
         c.setAutoCommit(false);
         c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
         try {
@@ -268,12 +270,15 @@ final class StageReads {
             }
             List<StoredBackup> out = new ArrayList<>();
             if (after < upTo) {
-                try (PreparedStatement s = c.prepareStatement("""
-                        SELECT * FROM backups WHERE tx > ? AND tx <= ? AND started_at >= ?
-                        ORDER BY tx, host, instance, backup_set_id""")) {
+                try (PreparedStatement s = c.prepareStatement("SELECT * FROM backups WHERE tx > ? AND tx <= ? AND started_at >= ?"
+                        + (only.all() ? "" : " AND " + HostSliceColumn.hostIn("host"))
+                        + " ORDER BY tx, host, instance, backup_set_id")) {
                     s.setLong(1, after);
                     s.setLong(2, upTo);
                     s.setLong(3, since.toEpochMilli());
+                    if (!only.all()) {
+                        HostSliceColumn.bind(s, 4, only);
+                    }
                     out.addAll(storedBackups(s));
                 }
             }

@@ -13,6 +13,7 @@ import io.qatwatch.collector.alert.rule.AlertEvaluator;
 import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.store.Database;
+import io.qatwatch.collector.store.HostSelection;
 import io.qatwatch.collector.store.HostSlices;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.ReportStore.InstanceHistory;
@@ -49,9 +50,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class ColdStartTest {
 
-    private static final Instant NOW = Instant.parse("2026-11-30T06:40:00Z");
+    static final Instant NOW = Instant.parse("2026-11-30T06:40:00Z");
     /** Longer than the 30 days of accelerator history, so the two periods differ. */
-    private static final AlertsConfig CONFIG = new AlertsConfig(null, null, null, new WindowSettings(false, false, 45),
+    static final AlertsConfig CONFIG = new AlertsConfig(null, null, null, new WindowSettings(false, false, 45),
             null, null, null).validate();
     /** More instances than {@link ColdReads#BATCH}. */
     private static final int HOSTS = 34;
@@ -103,12 +104,15 @@ class ColdStartTest {
 
             AlertEvaluator evaluator = CONFIG.evaluator();
             // the whole fleet, and each of two collectors' shares (with the AG partner host the stage would add)
-            List<Predicate<String>> keeps = new ArrayList<>(List.of(h -> true));
+            List<HostSelection> keeps = new ArrayList<>(List.of(HostSelection.ALL));
             for (int part = 0; part < 2; part++) {
-                int p = part;
-                keeps.add(h -> HostSlices.of(h) % 2 == p || h.equals("sql-ag2"));
+                Set<Integer> slices = new java.util.HashSet<>();
+                for (int slice = part; slice < HostSlices.COUNT; slice += 2) {
+                    slices.add(slice);
+                }
+                keeps.add(HostSelection.of(slices, Set.of("sql-ag2")));
             }
-            for (Predicate<String> keep : keeps) {
+            for (HostSelection keep : keeps) {
                 LiveFleet.Refresh batchedCold = new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(store, NOW, keep);
                 LiveFleet.Refresh oneByOne = new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(perInstance(store), NOW,
                         keep);
@@ -195,44 +199,56 @@ class ColdStartTest {
 
     private static void fill(SqlReportStore store) throws Exception {
         for (int night = -50; night <= 0; night++) {
-            Instant evening = NOW.plus(Duration.ofDays(night)).truncatedTo(java.time.temporal.ChronoUnit.DAYS)
-                    .minus(Duration.ofHours(2));
-            Instant at = evening.plus(Duration.ofHours(8));
-            boolean full = Math.floorMod(night, 7) == 0;
-            List<ReportStore.Incoming> reports = new ArrayList<>();
-            for (int h = 0; h < HOSTS; h++) {
-                String host = String.format("sql-%02d", h);
-                // one host in eight creeps; sql-03's QAT falls back to software 40 days ago and back 10 days ago
-                long seconds = 1200 + (h % 8 == 0 ? 120L * (night + 50) : 0);
-                List<AcceleratorStatus> accelerators = List.of(qat(h == 3 && night >= -40 && night < -10 ? "SOFTWARE" : "HARDWARE",
-                        "HARDWARE_MODE_ENTERPRISE_SKU"));
-                List<BackupRecord> backups = List.of(
-                        backup("Sales", full ? "D" : "I", evening.plusSeconds(60L * h), seconds, 40L << 30, "QAT_DEFLATE", "UNC"),
-                        backup("Billing", "D", evening.plusSeconds(3600), 300, 5L << 30, h % 2 == 0 ? "MS_XPRESS" : "QAT_DEFLATE",
-                                "UNC"));
-                reports.add(new ReportStore.Incoming(host, Jobs.report(host, at, snapshot("MSSQLSERVER", at,
-                        List.of(db("Sales", "FULL"), db("Billing", "SIMPLE")), backups, accelerators, h == 5 && night == 0)), at));
-            }
-            // several instances on one host: one never backed up; rows with every packed column
-            reports.add(new ReportStore.Incoming("sql-multi", Jobs.report("sql-multi", at,
-                    snapshot("MSSQLSERVER", at, List.of(db("Ops", "FULL")), List.of(
-                            encrypted("Ops", evening, 900, 8L << 30, "AES_256", "0xC0FFEE"),
-                            packed(evening.plusSeconds(1800), night % 2 == 0, night % 3 == 0 ? null : 4)), List.of(), false),
-                    snapshot("EMPTY", at, List.of(db("Idle", "SIMPLE")), List.of(), List.of(), false),
-                    snapshot("SECOND", at, List.of(db("Ops2", "FULL")), List.of(
-                            backup("Ops2", full ? "D" : "I", evening.plusSeconds(600), 700, 9L << 30, "MS_XPRESS", "URL")),
-                            List.of(), false)), at));
-            // an availability group's replicas on two hosts
-            reports.add(new ReportStore.Incoming("sql-ag1", Jobs.report("sql-ag1", at, snapshot("MSSQLSERVER", at,
-                    List.of(agDb("AgSales", "ag", "PRIMARY")), List.of(backup("AgSales", full ? "D" : "I",
-                            evening.plusSeconds(1200), 2400, 80L << 30, "MS_XPRESS", "UNC")), List.of(), false)), at));
-            reports.add(new ReportStore.Incoming("sql-ag2", Jobs.report("sql-ag2", at, snapshot("MSSQLSERVER", at,
-                    List.of(agDb("AgSales", "ag", "SECONDARY")), Math.floorMod(night, 7) == 3
-                            ? List.of(copyOnly("AgSales", "D", evening.plusSeconds(5400), 3000, 80L << 30)) : List.of(),
-                    List.of(), false)), at));
-            for (ReportStore.Outcome o : store.storeAll(reports)) {
-                assertThat(o.error()).isNull();
-            }
+            night(store, night, (host, database) -> database);
+        }
+    }
+
+    /**
+     * One night's reports of the fleet, at 06:00 the morning after ({@code night} 0: the morning of {@link #NOW}): 34
+     * hosts of one instance, a host of three, an availability group's replicas on two hosts, job activity, restores.
+     * The 34 hosts' databases are named by {@code named} from the host and "Sales" or "Billing": the same names give
+     * the same {@code database_guid} on every host, which the analysis takes for one database across hosts.
+     */
+    static void night(SqlReportStore store, int night, java.util.function.BinaryOperator<String> named) throws Exception {
+        Instant evening = NOW.plus(Duration.ofDays(night)).truncatedTo(java.time.temporal.ChronoUnit.DAYS)
+                .minus(Duration.ofHours(2));
+        Instant at = evening.plus(Duration.ofHours(8));
+        boolean full = Math.floorMod(night, 7) == 0;
+        List<ReportStore.Incoming> reports = new ArrayList<>();
+        for (int h = 0; h < HOSTS; h++) {
+            String host = String.format("sql-%02d", h);
+            // one host in eight creeps; sql-03's QAT falls back to software 40 days ago and back 10 days ago
+            long seconds = 1200 + (h % 8 == 0 ? 120L * (night + 50) : 0);
+            List<AcceleratorStatus> accelerators = List.of(qat(h == 3 && night >= -40 && night < -10 ? "SOFTWARE" : "HARDWARE",
+                    "HARDWARE_MODE_ENTERPRISE_SKU"));
+            String sales = named.apply(host, "Sales");
+            String billing = named.apply(host, "Billing");
+            List<BackupRecord> backups = List.of(
+                    backup(sales, full ? "D" : "I", evening.plusSeconds(60L * h), seconds, 40L << 30, "QAT_DEFLATE", "UNC"),
+                    backup(billing, "D", evening.plusSeconds(3600), 300, 5L << 30, h % 2 == 0 ? "MS_XPRESS" : "QAT_DEFLATE",
+                            "UNC"));
+            reports.add(new ReportStore.Incoming(host, Jobs.report(host, at, snapshot("MSSQLSERVER", at,
+                    List.of(db(sales, "FULL"), db(billing, "SIMPLE")), backups, accelerators, h == 5 && night == 0)), at));
+        }
+        // several instances on one host: one never backed up; rows with every packed column
+        reports.add(new ReportStore.Incoming("sql-multi", Jobs.report("sql-multi", at,
+                snapshot("MSSQLSERVER", at, List.of(db("Ops", "FULL")), List.of(
+                        encrypted("Ops", evening, 900, 8L << 30, "AES_256", "0xC0FFEE"),
+                        packed(evening.plusSeconds(1800), night % 2 == 0, night % 3 == 0 ? null : 4)), List.of(), false),
+                snapshot("EMPTY", at, List.of(db("Idle", "SIMPLE")), List.of(), List.of(), false),
+                snapshot("SECOND", at, List.of(db("Ops2", "FULL")), List.of(
+                        backup("Ops2", full ? "D" : "I", evening.plusSeconds(600), 700, 9L << 30, "MS_XPRESS", "URL")),
+                        List.of(), false)), at));
+        // an availability group's replicas on two hosts
+        reports.add(new ReportStore.Incoming("sql-ag1", Jobs.report("sql-ag1", at, snapshot("MSSQLSERVER", at,
+                List.of(agDb("AgSales", "ag", "PRIMARY")), List.of(backup("AgSales", full ? "D" : "I",
+                        evening.plusSeconds(1200), 2400, 80L << 30, "MS_XPRESS", "UNC")), List.of(), false)), at));
+        reports.add(new ReportStore.Incoming("sql-ag2", Jobs.report("sql-ag2", at, snapshot("MSSQLSERVER", at,
+                List.of(agDb("AgSales", "ag", "SECONDARY")), Math.floorMod(night, 7) == 3
+                        ? List.of(copyOnly("AgSales", "D", evening.plusSeconds(5400), 3000, 80L << 30)) : List.of(),
+                List.of(), false)), at));
+        for (ReportStore.Outcome o : store.storeAll(reports)) {
+            assertThat(o.error()).isNull();
         }
     }
 

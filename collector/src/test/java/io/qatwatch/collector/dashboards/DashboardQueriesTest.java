@@ -169,6 +169,25 @@ class DashboardQueriesTest {
         assertThat(cpu.get("sql02 QAT_DEFLATE")).as("software mode").isGreaterThan(cpu.get("sql03 MS_XPRESS"));
     }
 
+    @Test
+    void theRestorePanelShowsTheMatchedRestoresSpeedByAlgorithmAndNothingForTheUnmatched() throws Exception {
+        JsonNode series = panelResult("backups.json", "Restore MiB/s by algorithm and target", DashboardScenario.wholeFleet());
+        Map<String, Double> mbps = new TreeMap<>();
+        for (JsonNode s : series) {
+            JsonNode t = s.path("tags");
+            double max = 0;
+            for (JsonNode row : s.path("values")) {
+                max = Math.max(max, row.get(1).asDouble());
+            }
+            mbps.put(t.path("host").asText() + " " + t.path("algorithm").asText() + " " + t.path("target").asText(), max);
+        }
+        assertThat(mbps).as("sql01 restored MS_XPRESS fulls before its switch to QAT_DEFLATE; the RESTORE LOGs never matched")
+                .containsOnlyKeys("sql01 MS_XPRESS UNC", "sql01 QAT_DEFLATE UNC", "sql02 QAT_DEFLATE UNC", "sql03 MS_XPRESS UNC");
+        assertThat(mbps.get("sql01 QAT_DEFLATE UNC")).isCloseTo(800, within(1.0));
+        assertThat(mbps.get("sql02 QAT_DEFLATE UNC")).as("software mode").isCloseTo(350, within(1.0));
+        assertThat(mbps.get("sql03 MS_XPRESS UNC")).isCloseTo(500, within(1.0));
+    }
+
     /** The value of {@code column} in a series that must hold exactly one row. */
     private static JsonNode onlyRow(JsonNode series, String column, String why) {
         assertThat(series.path("values").size()).as(why).isEqualTo(1);

@@ -8,6 +8,8 @@ import io.qatwatch.collector.dashboards.GrafanaDashboards.Selection;
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Severity;
 import io.qatwatch.collector.influx.InfluxPoints;
+import io.qatwatch.collector.store.RestoreObservation;
+import io.qatwatch.collector.store.StoredBackup;
 import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.protocol.AgentInfo;
 import io.qatwatch.protocol.AgentReport;
@@ -21,6 +23,7 @@ import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupCpu;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.ObservedRestore;
 import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +38,7 @@ import java.util.Map;
  * The points the dashboards are tested on, all encoded by the collector's own {@link InfluxPoints}: 30 nights
  * of reports from three hosts built from the golden report (a QAT host, an AMD host in the licence grey
  * zone, an Intel host outside any group), the nightly windows, creep trends and compression verdicts of their
- * instances, and alerts; and the selections a user would make over them.
+ * instances, restores matched to their backups and not, and alerts; and the selections a user would make over them.
  */
 final class DashboardScenario {
 
@@ -88,6 +91,7 @@ final class DashboardScenario {
             for (String instance : host.instances()) {
                 lines.addAll(trends(host, instance));
                 lines.addAll(compression(host, instance));
+                lines.addAll(restores(host, instance));
             }
         }
         Instant lastMorning = businessStart(NIGHTS - 1);
@@ -153,6 +157,32 @@ final class DashboardScenario {
                 }
             }
         }
+        return out;
+    }
+
+    /**
+     * A restore test of Sales into Sales_check after every seventh night, seen by the agent's polls and matched to the full
+     * it restored: the restore's point and the matched one, as the collector writes them, at 500 MiB/s from an MS_XPRESS
+     * full, 800 from a QAT_DEFLATE one in hardware mode, 350 in software mode. And a RESTORE LOG that no restorehistory
+     * row names: the restore's point only.
+     */
+    private static List<String> restores(Host host, String instance) {
+        List<String> out = new ArrayList<>();
+        for (int night = 6; night < NIGHTS; night += 7) {
+            BackupRecord sales = backups(host, instance, night).get(0);
+            double mbps = !"QAT_DEFLATE".equals(sales.compressionAlgorithm()) ? 500 : host.mode().equals("HARDWARE") ? 800 : 350;
+            long seconds = Math.round((sales.backupSizeBytes() >> 20) / mbps);
+            Instant start = sales.finishedAt().plus(Duration.ofMinutes(30));
+            ObservedRestore seen = new ObservedRestore("Sales_check", "RESTORE DATABASE", start, start.plusSeconds(seconds),
+                    seconds, 100.0, null);
+            out.add(InfluxPoints.restore(host.name(), host.group(), instance, seen));
+            out.add(InfluxPoints.restoredBackup(host.name(), host.group(), new RestoreObservation(host.name(), instance,
+                    seen.databaseName(), seen.command(), start, seen.lastSeenAt(), seconds, 100.0, null,
+                    new StoredBackup(host.name(), instance, sales))));
+        }
+        Instant scratch = businessStart(NIGHTS - 1).minus(Duration.ofHours(2));
+        out.add(InfluxPoints.restore(host.name(), host.group(), instance, new ObservedRestore("Scratch", "RESTORE LOG", scratch,
+                scratch.plusSeconds(60), 60, 100.0, null)));
         return out;
     }
 

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Severity;
+import io.qatwatch.collector.store.RestoreObservation;
+import io.qatwatch.collector.store.StoredBackup;
+import io.qatwatch.collector.testing.Restores;
 import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.GoldenReports;
@@ -105,6 +108,41 @@ class InfluxPointsTest {
                 + "database=SalesCopy,group=prod,host=sql01,instance=PROD cpu_samples=2i,elapsed_seconds=90.0,percent_complete=60.0,"
                 + "process_cpu_ms=30000i,process_reliable=false,process_samples=3i,request_cpu_ms=9000i,session_cpu_ms=7000i,"
                 + "started_seconds=1796000370i 1796000460000000000");
+    }
+
+    @Test
+    void aMatchedRestoreIsASecondSeriesWithTheBackupsTagsAndOnlyItsBytesAndSpeed() {
+        Instant start = Instant.parse("2026-11-30T04:00:00Z");
+        BackupRecord full = Restores.backup(41230, "Payments", "D", start.minusSeconds(7200), 240, 4L << 30, 1L << 30,
+                "qat_deflate", "unc", "1", "2", "1", "1", null);
+        ObservedRestore seen = Restores.observed("PaymentsRestoreTest", "RESTORE DATABASE", start, 180, 90.0);
+        RestoreObservation matched = new RestoreObservation("sql02", "TEST", seen.databaseName(), seen.command(),
+                seen.startedAt(), seen.lastSeenAt(), seen.elapsedSeconds(), seen.percentComplete(), seen.cpu(),
+                new StoredBackup("sql01", "PROD", full));
+        // 4 GiB in 180 s / 90 %: 200 s, 20.48 MiB/s; tagged as qatwatch_backup tags the backup it restored
+        assertThat(InfluxPoints.restoredBackup("sql02", null, matched)).isEqualTo("qatwatch_restore,algorithm=QAT_DEFLATE,"
+                + "command=RESTORE\\ DATABASE,database=PaymentsRestoreTest,host=sql02,instance=TEST,target=UNC,type=full "
+                + "backup_set_id=41230i,compressed_bytes=1073741824i,duration_seconds=200.0,size_bytes=4294967296i,"
+                + "throughput_mbps=20.48 1796011380000000000");
+        // the same restore's own point: the same time, tags without the backup's, no field in common
+        assertThat(InfluxPoints.restore("sql02", null, "TEST", seen)).startsWith("qatwatch_restore,command=RESTORE\\ DATABASE,"
+                + "database=PaymentsRestoreTest,host=sql02,instance=TEST cpu_samples=").endsWith(" 1796011380000000000");
+        RestoreObservation unmatched = new RestoreObservation("sql02", "TEST", seen.databaseName(), seen.command(),
+                seen.startedAt(), seen.lastSeenAt(), seen.elapsedSeconds(), seen.percentComplete(), seen.cpu(), null);
+        assertThat(InfluxPoints.restoredBackup("sql02", null, unmatched)).isNull();
+        RestoreObservation glimpsed = new RestoreObservation("sql02", "TEST", null, "RESTORE LOG", start, start.plusSeconds(20),
+                20, 30.0, null, new StoredBackup("sql01", "PROD", Restores.backup(9, "Payments", "L", start, 5, 1L << 20, null,
+                null, null, "2", "3", "1", "1", null)));
+        assertThat(InfluxPoints.restoredBackup("sql02", null, glimpsed)).as("uncompressed, seen too little for a speed")
+                .isEqualTo("qatwatch_restore,algorithm=NONE,command=RESTORE\\ LOG,host=sql02,instance=TEST,type=log "
+                        + "backup_set_id=9i,compressed_bytes=1048576i,size_bytes=1048576i 1796011220000000000");
+    }
+
+    @Test
+    void anObservedRestoreIsStampedToTheMillisecondAsTheStoreKeepsIt() {
+        ObservedRestore r = new ObservedRestore("SalesCopy", "RESTORE DATABASE", Instant.parse("2026-11-30T00:59:30Z"),
+                Instant.parse("2026-11-30T01:01:00.123456789Z"), 90, 60.0, null);
+        assertThat(InfluxPoints.restore("sql01", null, "PROD", r)).endsWith(" 1796000460123000000");
     }
 
     @Test

@@ -78,6 +78,15 @@ class ObservedRestoresStoreTest {
             assertThat(other.restoredBackup()).as("no restorehistory row: the backup is unknown").isNull();
             assertThat(other.mbps()).isNull();
 
+            // one instance's, as a report that brings a restorehistory row asks: those last seen up to an hour before it
+            assertThat(store.observedRestores("sql02", "TEST", seen.lastSeenAt().plus(Duration.ofHours(1))))
+                    .singleElement().satisfies(o -> {
+                        assertThat(o.databaseName()).isEqualTo("SalesDW_check");
+                        assertThat(o.restoredBackup().backup()).isEqualTo(full);
+                    });
+            assertThat(store.observedRestores("sql02", "TEST", restoreStart)).hasSize(2);
+            assertThat(store.observedRestores("sql01", "TEST", restoreStart)).as("another host's instance").isEmpty();
+
             store.prune(AT, AT.minus(Duration.ofDays(30)));
             assertThat(store.observedRestores(Instant.EPOCH)).isEmpty();
         }
