@@ -97,15 +97,12 @@ public final class InfluxPoints {
     /** One finished backup, stamped with its finish. */
     public static String backup(String host, String group, String instance, BackupRecord b) {
         double durationSeconds = Duration.between(b.startedAt(), b.finishedAt()).toMillis() / 1000.0;
-        long compressed = b.compressedSizeBytes() == null ? b.backupSizeBytes() : b.compressedSizeBytes();
+        long compressed = compressedBytes(b);
         double ratio = compressed > 0 ? (double) b.backupSizeBytes() / compressed : 1.0;
         Long cpuMillis = CpuEstimate.millis(b);
-        LineProtocol p = LineProtocol.point(BACKUP)
+        LineProtocol p = kindTags(LineProtocol.point(BACKUP)
                 .tag("host", host).tag("group", group).tag("instance", instance)
-                .tag("database", b.databaseName())
-                .tag("type", BACKUP_TYPES.get(b.type()))
-                .tag("algorithm", algorithm(b, compressed))
-                .tag("target", b.target() == null ? null : b.target().toUpperCase(Locale.ROOT))
+                .tag("database", b.databaseName()), b, compressed)
                 // key_algorithm is NO_Encryption, not null, for an unencrypted backup (backupset page)
                 .tag("encrypted", Boolean.toString(b.encrypted()))
                 .tag("copy_only", Boolean.toString(b.copyOnly()))
@@ -163,19 +160,28 @@ public final class InfluxPoints {
             return null;
         }
         BackupRecord b = r.restoredBackup().backup();
-        long compressed = b.compressedSizeBytes() == null ? b.backupSizeBytes() : b.compressedSizeBytes();
-        return LineProtocol.point(RESTORE)
+        long compressed = compressedBytes(b);
+        return kindTags(LineProtocol.point(RESTORE)
                 .tag("host", host).tag("group", group).tag("instance", r.instance())
-                .tag("database", r.databaseName()).tag("command", r.command())
-                .tag("type", BACKUP_TYPES.get(b.type()))
-                .tag("algorithm", algorithm(b, compressed))
-                .tag("target", b.target() == null ? null : b.target().toUpperCase(Locale.ROOT))
+                .tag("database", r.databaseName()).tag("command", r.command()), b, compressed)
                 .intField("size_bytes", b.backupSizeBytes())
                 .intField("compressed_bytes", compressed)
                 .floatField("duration_seconds", r.durationSeconds())
                 .floatField("throughput_mbps", r.mbps())
                 .intField("backup_set_id", b.backupSetId())
                 .at(r.lastSeenAt());
+    }
+
+    /** The bytes a backup wrote: its compressed size, or its size when msdb records none. */
+    private static long compressedBytes(BackupRecord b) {
+        return b.compressedSizeBytes() == null ? b.backupSizeBytes() : b.compressedSizeBytes();
+    }
+
+    /** The tags that say which backup {@code b} is: its type, algorithm and target, spelled alike on every point. */
+    private static LineProtocol kindTags(LineProtocol p, BackupRecord b, long compressed) {
+        return p.tag("type", BACKUP_TYPES.get(b.type()))
+                .tag("algorithm", algorithm(b, compressed))
+                .tag("target", b.target() == null ? null : b.target().toUpperCase(Locale.ROOT));
     }
 
     /**

@@ -141,12 +141,8 @@ final class RestoresTable {
         });
     }
 
-    /** Sets the parameters of a read's WHERE clause, from the third on. */
-    private interface Where {
-        void bind(PreparedStatement s) throws SQLException;
-    }
-
-    private static List<RestoreObservation> read(Connection c, String where, Where bind) throws SQLException, IOException {
+    /** {@code bind} sets the parameters of the {@code where} clause, from the third on. */
+    private static List<RestoreObservation> read(Connection c, String where, SqlValues.Binds bind) throws SQLException, IOException {
         Map<String, Matched> byKey = new LinkedHashMap<>();
         try (PreparedStatement s = c.prepareStatement("SELECT o.*, r.restored_at AS r_at, r.source_server AS r_server, "
                 + "r.source_database AS r_database, r.backup_finished_at AS r_finished, r.backup_type AS r_type "

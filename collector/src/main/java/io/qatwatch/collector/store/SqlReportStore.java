@@ -1042,13 +1042,7 @@ public final class SqlReportStore implements ReportStore {
         return like.toString();
     }
 
-    /** Binds a statement's parameters. */
-    @FunctionalInterface
-    private interface Binds {
-        void bind(PreparedStatement s) throws SQLException;
-    }
-
-    private static List<FleetRow> fleetRows(Connection c, String instancesWhere, String hostsWhere, Binds binds)
+    private static List<FleetRow> fleetRows(Connection c, String instancesWhere, String hostsWhere, SqlValues.Binds binds)
             throws SQLException, IOException {
         Map<String, List<SqlInstanceSnapshot>> instances = new LinkedHashMap<>();
         try (PreparedStatement s = c.prepareStatement("""

@@ -27,6 +27,12 @@ final class SqlValues {
         return "host IN (" + "?,".repeat(hosts.size() - 1) + "?)";
     }
 
+    /** Binds a statement's parameters: what a read built from clauses passes along with its SQL. */
+    @FunctionalInterface
+    interface Binds {
+        void bind(PreparedStatement s) throws SQLException;
+    }
+
     static void bind(PreparedStatement s, List<String> values) throws SQLException {
         for (int i = 0; i < values.size(); i++) {
             s.setString(i + 1, values.get(i));
