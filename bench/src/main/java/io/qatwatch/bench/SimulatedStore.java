@@ -96,25 +96,16 @@ final class SimulatedStore implements ReportStore {
 
     @Override
     public List<FleetRow> fleet() {
-        long c0 = threads.getCurrentThreadCpuTime();
-        List<FleetRow> rows = new ArrayList<>(instances);
-        for (int i = 0; i < instances; i++) {
-            rows.add(row(i));
-        }
-        counted(c0);
-        return rows;
+        return fleet(HostSelection.ALL);
     }
 
     /** Only the selected hosts' rows, as PostgreSQL reads them by the hosts' slice column; the selecting is the store's CPU. */
     @Override
     public List<FleetRow> fleet(HostSelection only) {
-        if (only.all()) {
-            return fleet();
-        }
         long c0 = threads.getCurrentThreadCpuTime();
-        List<FleetRow> rows = new ArrayList<>();
+        List<FleetRow> rows = only.all() ? new ArrayList<>(instances) : new ArrayList<>();
         for (int i = 0; i < instances; i++) {
-            if (only.test("sql" + i)) {
+            if (only.all() || only.test("sql" + i)) {
                 rows.add(row(i));
             }
         }
@@ -125,14 +116,11 @@ final class SimulatedStore implements ReportStore {
     /** Only the selected hosts' heads, as PostgreSQL reads them. */
     @Override
     public List<FleetHead> fleetHeads(HostSelection only) {
-        if (only.all()) {
-            return fleetHeads();
-        }
         long c0 = threads.getCurrentThreadCpuTime();
-        List<FleetHead> heads = new ArrayList<>();
+        List<FleetHead> heads = only.all() ? new ArrayList<>(instances) : new ArrayList<>();
         for (int i = 0; i < instances; i++) {
             String host = "sql" + i;
-            if (only.test(host)) {
+            if (only.all() || only.test(host)) {
                 heads.add(head(host));
             }
         }
@@ -158,13 +146,7 @@ final class SimulatedStore implements ReportStore {
 
     @Override
     public List<FleetHead> fleetHeads() {
-        long c0 = threads.getCurrentThreadCpuTime();
-        List<FleetHead> heads = new ArrayList<>(instances);
-        for (int i = 0; i < instances; i++) {
-            heads.add(head("sql" + i));
-        }
-        counted(c0);
-        return heads;
+        return fleetHeads(HostSelection.ALL);
     }
 
     private FleetHead head(String host) {
