@@ -4,11 +4,12 @@
 # loaded. The real daemon runs in one JVM with the TDS test server (SQL Server 2022, a msdb of ROWS backups, a full
 # backup running) and a stand-in collector answering 202, with the launcher's agent JVM options
 # (io.qatwatch.agent.daemon.CycleCost). A measurement, not a benchmark: it may run beside other work.
-#   scripts/agent-cycle-cost.sh [sql|sql-all|sql-local|host] [ROWS] [WARM] [CYCLES]
+#   scripts/agent-cycle-cost.sh [sql|sql-all|sql-local|sql-host|host] [ROWS] [WARM] [CYCLES]
 #     sql      backups every 2 s (history, running requests, job history, CommandLog, restores), host probe hourly
 #     sql-all  every SQL group every 2 s (inventory and configuration too)
 #     sql-local  as sql, with SQL Server "on this host" (its MachineName and ProcessID this host and JVM), so that every
 #              poll seeing the running backup reads the process through OSHI, as beside a local sqlservr
+#     sql-host as sql, with the host probe every 2 s too: the cycle of scripts/agent-footprint.sh (host and backups each cycle)
 #     host     the host probe every 2 s, no SQL Server
 # CYCLE_COST_AGENT_JAR=/tmp/old/agent/target/qatwatch-agent-all.jar measures another build's agent (an older commit)
 # against the same servers and harness. CYCLE_COST_CDS=1 first dumps a class-data archive of that jar from

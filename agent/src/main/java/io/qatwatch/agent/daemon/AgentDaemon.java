@@ -81,7 +81,8 @@ public final class AgentDaemon {
             Backoff backoff = new Backoff(c.initialBackoff(), c.maxBackoff(), random::nextDouble);
             return daemon.deploy(new DeliveryVerticle(outbox, client, backoff, clock, c.gzip(), delivery), daemon.otherDeployments)
                     .compose(v -> config.healthPort() == 0 ? Future.succeededFuture() : daemon.deployHealth(config.healthPort(), health))
-                    .compose(v -> daemon.deploy(new HostProbeVerticle(probes.host(), publisher, config.schedule().host()),
+                    .compose(v -> daemon.deploy(new HostProbeVerticle(probes.host(), publisher, config.schedule().host(),
+                            !config.sqlInstances().isEmpty(), clock),
                             daemon.probeDeployments))
                     .compose(v -> {
                         Future<Void> all = Future.succeededFuture();

@@ -4,11 +4,16 @@ import io.qatwatch.agent.probe.HostInventoryProbe;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import java.time.Clock;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Runs the host, QAT and licence probe at start and then on its schedule, off the event loop. */
+/**
+ * Runs the host, QAT and licence probe at start and then on its schedule, off the event loop, and reports what it found
+ * when {@link HostReportDue} says a report is due (the findings changed, an hour passed, or no SQL Server report says
+ * the agent is alive); a run whose findings are unchanged still shows in {@code /healthz}.
+ */
 public final class HostProbeVerticle extends VerticleBase {
 
     private static final Logger LOG = LoggerFactory.getLogger(HostProbeVerticle.class);
@@ -16,15 +21,20 @@ public final class HostProbeVerticle extends VerticleBase {
     private final HostInventoryProbe probe;
     private final ReportPublisher publisher;
     private final Duration every;
+    private final HostReportDue due;
+    private final Clock clock;
     private long timer = -1;
     private boolean running;
     private boolean stopping;
     private Promise<Void> idle;
 
-    public HostProbeVerticle(HostInventoryProbe probe, ReportPublisher publisher, Duration every) {
+    /** @param sqlInstances whether SQL Server instances are watched, so that unchanged findings may wait (see {@link HostReportDue}) */
+    public HostProbeVerticle(HostInventoryProbe probe, ReportPublisher publisher, Duration every, boolean sqlInstances, Clock clock) {
         this.probe = probe;
         this.publisher = publisher;
         this.every = every;
+        this.due = new HostReportDue(every, sqlInstances);
+        this.clock = clock;
     }
 
     @Override
@@ -51,7 +61,13 @@ public final class HostProbeVerticle extends VerticleBase {
         }
         running = true;
         vertx.executeBlocking(probe::collect, false)
-                .compose(publisher::publishHost)
+                .compose(found -> {
+                    if (!due.due(found, clock.instant())) {
+                        publisher.unchanged(found);
+                        return Future.<Void>succeededFuture();
+                    }
+                    return publisher.publishHost(found).onSuccess(report -> due.written(found, report.createdAt())).<Void>mapEmpty();
+                })
                 .onFailure(e -> LOG.error("host probe cycle failed: {}", e.toString()))
                 .onComplete(ar -> {
                     running = false;

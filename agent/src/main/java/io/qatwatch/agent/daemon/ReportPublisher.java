@@ -70,6 +70,11 @@ public final class ReportPublisher {
         return publish(inventory.host(), inventory.qat(), inventory.licence(), List.of(), inventory.probes());
     }
 
+    /** A host probe's run whose findings need no report (see {@link HostReportDue}): only {@code /healthz} shows it. */
+    void unchanged(HostInventory inventory) {
+        health.probesRan(inventory.probes(), clock.instant());
+    }
+
     /** A report of one SQL Server instance. */
     public Future<AgentReport> publishInstance(SqlInstanceSnapshot snapshot, List<ProbeStatus> probes) {
         return publish(null, null, null, snapshot == null ? List.of() : List.of(snapshot), probes);

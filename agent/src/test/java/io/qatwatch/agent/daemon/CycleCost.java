@@ -92,6 +92,7 @@ public final class CycleCost {
 
     /**
      * Arguments: mode ({@code sql}: backups every 2 s, host hourly; {@code sql-all}: every SQL group every 2 s;
+     * {@code sql-host}: backups and the host probe every 2 s, the footprint bench's cycle;
      * {@code host}: the host probe every 2 s, no SQL Server), backup rows (first sync), warm-up cycles, measured cycles.
      */
     public static void main(String[] args) throws Exception {
@@ -126,7 +127,7 @@ public final class CycleCost {
         }
         String yaml = "agent:\n  name: cycle-cost\n"
                 + "collector:\n  url: http://127.0.0.1:" + collector.getAddress().getPort() + "\n  tokenFile: '" + token + "'\n"
-                + "schedule:\n  host: " + (sql ? "1h" : every) + "\n  sqlBackups: " + every + "\n"
+                + "schedule:\n  host: " + (sql && !mode.equals("sql-host") ? "1h" : every) + "\n  sqlBackups: " + every + "\n"
                 + ("sql-all".equals(mode) ? "  sqlConfiguration: " + every + "\n  sqlInventory: " + every + "\n" : "")
                 + "health:\n  port: " + healthPort + "\n"
                 + (sql ? "sqlserver:\n  instances:\n    - name: PROD\n      jdbcUrl: '" + server.jdbcUrl() + "'\n      user: "

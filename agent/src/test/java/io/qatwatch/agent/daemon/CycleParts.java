@@ -7,11 +7,9 @@ import io.qatwatch.agent.ship.Outbox;
 import io.qatwatch.agent.ship.OutboxSettings;
 import io.qatwatch.protocol.AgentInfo;
 import io.qatwatch.protocol.AgentReport;
-import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.ReportValidator;
 import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -28,7 +26,8 @@ import java.util.zip.GZIPOutputStream;
  */
 public final class CycleParts {
 
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     private interface Part {
         void run() throws Exception;
@@ -43,12 +42,20 @@ public final class CycleParts {
         Path under = Path.of(args.length > 2 ? args[2] : "/tmp");
         HostInventoryProbe probe = HostInventoryProbes.live();
         HostInventory[] inventory = new HostInventory[1];
+        io.qatwatch.agent.probe.host.LinuxRoot root = io.qatwatch.agent.probe.host.LinuxRoot.live();
+        io.qatwatch.agent.probe.qat.LinuxPciReader pci = new io.qatwatch.agent.probe.qat.LinuxPciReader(root);
+        List<io.qatwatch.agent.probe.qat.PciDevice> devices = pci.read(new io.qatwatch.agent.probe.ProbeProblems());
+        time("  host: cpu, DMI, os, memory", warm, calls,
+                () -> new io.qatwatch.agent.probe.host.LinuxHostReader(root).read(new io.qatwatch.agent.probe.ProbeProblems()));
+        time("  pci (names kept)", warm, calls, () -> pci.read(new io.qatwatch.agent.probe.ProbeProblems()));
+        io.qatwatch.agent.probe.qat.LinuxQatReader qat = new io.qatwatch.agent.probe.qat.LinuxQatReader(root);
+        time("  qat (listings kept)", warm, calls, () -> qat.read(devices, new io.qatwatch.agent.probe.ProbeProblems()));
         time("host probe", warm, calls, () -> inventory[0] = probe.collect());
         HostInventory inv = inventory[0];
         AgentReport report = new AgentReport(AgentReport.SCHEMA_VERSION, UUID.randomUUID().toString(), Instant.now(),
                 new AgentInfo("cycle-parts", "0", 1, 0, 0, 0), inv.host(), inv.qat(), inv.licence(), List.of(), inv.probes());
         byte[][] json = new byte[1][];
-        time("report JSON", warm, calls, () -> json[0] = ReportJson.toBytes(report));
+        time("report JSON", warm, calls, () -> json[0] = io.qatwatch.agent.ship.WireJson.report(report));
         System.out.println("host report: " + json[0].length + " bytes");
         time("validation", warm, calls, () -> ReportValidator.validate(json[0], Instant.now()));
         Path dir = Files.createTempDirectory(under, "cycle-parts");
@@ -68,11 +75,14 @@ public final class CycleParts {
             part.run();
         }
         long cpu = THREADS.getCurrentThreadCpuTime();
+        long bytes = THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
         long wall = System.nanoTime();
         for (int i = 0; i < calls; i++) {
             part.run();
         }
-        System.out.printf("%-28s CPU %7.3f ms, wall %7.3f ms a call (%d calls after %d)%n", name,
-                (THREADS.getCurrentThreadCpuTime() - cpu) / 1e6 / calls, (System.nanoTime() - wall) / 1e6 / calls, calls, warm);
+        long allocated = THREADS.getThreadAllocatedBytes(Thread.currentThread().getId()) - bytes;
+        System.out.printf("%-30s CPU %7.3f ms, wall %7.3f ms, %,9d B allocated a call (%d calls after %d)%n", name,
+                (THREADS.getCurrentThreadCpuTime() - cpu) / 1e6 / calls, (System.nanoTime() - wall) / 1e6 / calls,
+                allocated / calls, calls, warm);
     }
 }

@@ -19,12 +19,15 @@ public final class LinuxHostInventoryProbe implements HostInventoryProbe {
     private final boolean live;
     /** Kept across collections: it parses {@code pci.ids} once for the probe's life. */
     private final LinuxPciReader pciReader;
+    /** Kept across collections: it lists the library folders again only when they changed. */
+    private final LinuxQatReader qatReader;
 
     /** @param live whether the root is this machine's {@code /}, so that OSHI may fill gaps */
     public LinuxHostInventoryProbe(LinuxRoot root, boolean live) {
         this.root = root;
         this.live = live;
         this.pciReader = new LinuxPciReader(root);
+        this.qatReader = new LinuxQatReader(root);
     }
 
     @Override
@@ -38,6 +41,6 @@ public final class LinuxHostInventoryProbe implements HostInventoryProbe {
             host = steps.run("oshi", OshiFacts.NONE, problems -> OshiFacts.readLive("linux", problems)).fillGaps(host);
         }
         return InventoryTail.qatAndLicence(steps, host, reading, pci,
-                problems -> new LinuxQatReader(root).read(pci, problems), "linux");
+                problems -> qatReader.read(pci, problems), "linux");
     }
 }

@@ -12,8 +12,10 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -85,7 +87,7 @@ public final class LinuxRoot {
     public Optional<String> read(String relative) throws IOException {
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(root.resolve(relative));
+            bytes = readAllBytes(root.resolve(relative));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (AccessDeniedException e) {
@@ -104,10 +106,43 @@ public final class LinuxRoot {
         }
     }
 
+    /**
+     * The file's bytes. {@code Files.readAllBytes} sizes its buffer by the size the file system reports, and every file
+     * of {@code /sys} reports 4,096 bytes whatever it holds: the host probe reads a few dozen such files of a few bytes
+     * each run (a PCI function's vendor, device, class; DMI strings), and those buffers were most of what the probe's
+     * host and PCI steps allocated. A file that reports no more than a page starts from a small buffer instead.
+     */
+    private static byte[] readAllBytes(Path file) throws IOException {
+        try (java.nio.channels.SeekableByteChannel in = Files.newByteChannel(file)) {
+            long size = in.size();
+            byte[] buffer = new byte[size > 4096 ? (int) Math.min(size + 1, Integer.MAX_VALUE - 8) : 256];
+            int n = 0;
+            while (true) {
+                if (n == buffer.length) {
+                    buffer = java.util.Arrays.copyOf(buffer, buffer.length * 2);
+                }
+                int read = in.read(ByteBuffer.wrap(buffer, n, buffer.length - n));
+                if (read < 0) {
+                    return n == buffer.length ? buffer : java.util.Arrays.copyOf(buffer, n);
+                }
+                n += read;
+            }
+        }
+    }
+
     /** The first line of the file, trimmed; empty when the file does not exist or is blank. */
     public Optional<String> readLine(String relative) throws IOException {
-        return read(relative).map(String::strip).map(s -> s.lines().findFirst().orElse("").strip())
-                .filter(s -> !s.isEmpty());
+        return read(relative).map(LinuxRoot::firstLine).filter(s -> !s.isEmpty());
+    }
+
+    /** The first line that is not blank, trimmed (what {@code strip} then {@code lines} gave, without a stream per file). */
+    private static String firstLine(String text) {
+        String stripped = text.strip();
+        int end = 0;
+        while (end < stripped.length() && stripped.charAt(end) != '\n' && stripped.charAt(end) != '\r') {
+            end++;
+        }
+        return stripped.substring(0, end).strip();
     }
 
     public boolean exists(String relative) {
@@ -155,6 +190,20 @@ public final class LinuxRoot {
         names.sort(null);
         observer.listed(relative, names);
         return names;
+    }
+
+    /** A folder's identity (device, inode) and change time ({@code ctime}): see {@link FolderListings}. */
+    public record FolderStamp(Object device, Object inode, FileTime changed) {
+    }
+
+    /** The folder's stamp; null when it is absent or the file system does not tell (not a Unix one). */
+    public FolderStamp folderStamp(String relative) {
+        try {
+            Map<String, Object> a = Files.readAttributes(root.resolve(relative), "unix:dev,ino,ctime");
+            return a.get("ctime") instanceof FileTime changed ? new FolderStamp(a.get("dev"), a.get("ino"), changed) : null;
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** The folder's real location (links resolved), to visit a folder reached by two names once; null when absent. */

@@ -1,6 +1,7 @@
 package io.qatwatch.agent.probe.qat;
 
 import io.qatwatch.agent.probe.ProbeProblems;
+import io.qatwatch.agent.probe.host.FolderListings;
 import io.qatwatch.agent.probe.host.LinuxRoot;
 import io.qatwatch.protocol.QatDevice;
 import io.qatwatch.protocol.QatFacts;
@@ -34,9 +35,13 @@ public final class LinuxQatReader {
     static final String ZLIB_ACCEL_CONF = "etc/zlib-accel.conf";
 
     private final LinuxRoot root;
+    /** The library and firmware folders' listings, kept across reads: see {@link FolderListings}. */
+    private final FolderListings listings;
 
+    /** A reader for one root; keep it for the root's life, so that unchanged folders are not listed again. */
     public LinuxQatReader(LinuxRoot root) {
         this.root = root;
+        this.listings = new FolderListings(root);
     }
 
     public QatFacts read(List<PciDevice> pci, ProbeProblems problems) {
@@ -78,7 +83,7 @@ public final class LinuxQatReader {
         String folder = root.isFolder("lib/firmware") ? "lib/firmware" : "usr/lib/firmware";
         List<String> names;
         try {
-            names = root.list(folder, "qat_*");
+            names = listings.list(folder, "qat_*");
         } catch (IOException e) {
             problems.cannotRead(LinuxRoot.display(folder), e);
             return List.of();
@@ -99,7 +104,7 @@ public final class LinuxQatReader {
             }
             List<String> names;
             try {
-                names = root.list(folder, "lib{qat,usdm}*");
+                names = listings.list(folder, "lib{qat,usdm}*");
             } catch (IOException e) {
                 problems.cannotRead(LinuxRoot.display(folder), e);
                 continue;
