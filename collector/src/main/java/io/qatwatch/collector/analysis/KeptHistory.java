@@ -162,7 +162,8 @@ final class KeptHistory {
                 changed.add(gone.window.kind());
             }
         }
-        Map<String, Long> weight = new HashMap<>();
+        // each database's largest full in one long[] each: a map of boxed sizes boxed every full of every kept night
+        Map<String, long[]> weight = new HashMap<>();
         finished.forEach(k -> weigh(weight, k.fullKeys, k.fullSizes));
         List<Kept> openKept = new ArrayList<>();
         for (NightlyWindow w : openWindows) {
@@ -171,8 +172,8 @@ final class KeptHistory {
             openKept.add(k);
         }
         long total = 0;
-        for (long v : weight.values()) {
-            total += v;
+        for (long[] v : weight.values()) {
+            total += v[0];
         }
         for (Kept k : finished) {
             NightKind kind = kindOf(k, weight, total);
@@ -291,13 +292,12 @@ final class KeptHistory {
         Kept k = fulls(w);
         k.window = w.summary();
         int n = w.backups().size();
-        long[] points = new long[2 * n];
+        Points points = new Points(n);
         for (int p = 0; p < n; p++) {
             DatabaseBackup b = w.backups().get(p);
-            points[2 * p] = (long) seriesOf(b) << 32 | Math.min(b.durationSeconds(), Integer.MAX_VALUE);
-            points[2 * p + 1] = b.sizeBytes();
+            points.set(p, seriesOf(b), Math.min(b.durationSeconds(), Integer.MAX_VALUE), b.sizeBytes());
         }
-        k.points = Points.of(points);
+        k.points = points;
         if (!finished.isEmpty()) {
             Kept before = finished.get(finished.size() - 1);
             before.window = before.window.withoutBackups();
@@ -341,17 +341,22 @@ final class KeptHistory {
         return new Kept(w, keys, sizes);
     }
 
-    private static void weigh(Map<String, Long> weight, String[] keys, long[] sizes) {
+    private static void weigh(Map<String, long[]> weight, String[] keys, long[] sizes) {
         for (int n = 0; n < keys.length; n++) {
-            weight.merge(keys[n], sizes[n], Math::max);
+            long[] largest = weight.get(keys[n]);
+            if (largest == null) {
+                weight.put(keys[n], new long[] {sizes[n]});
+            } else if (sizes[n] > largest[0]) {
+                largest[0] = sizes[n];
+            }
         }
     }
 
     /** As {@code NightlyWindows.classify}: full when the night's fulls hold at least half the full-backup bytes. */
-    private static NightKind kindOf(Kept k, Map<String, Long> weight, long total) {
+    private static NightKind kindOf(Kept k, Map<String, long[]> weight, long total) {
         long mine = 0;
         for (String key : k.fullKeys) {
-            mine += weight.get(key);
+            mine += weight.get(key)[0];
         }
         double share = total == 0 ? 0 : mine / (double) total;
         return share >= 0.5 ? NightKind.FULL : NightKind.DIFFERENTIAL;
@@ -391,30 +396,39 @@ final class KeptHistory {
      * ints a backup (12 bytes: the size in units of 1,024, its remainder beside the series) while every number fits,
      * else in two longs (16 bytes); either way exactly the numbers given.
      */
-    private static final class Points {
-        private final int[] narrow;
-        private final long[] wide;
+    static final class Points {
+        private int[] narrow;
+        /** Per backup: the series (high 32 bits) with the seconds (low 32), then the size in bytes; null while narrow. */
+        private long[] wide;
 
-        private Points(int[] narrow, long[] wide) {
-            this.narrow = narrow;
-            this.wide = wide;
+        /** Room for {@code n} backups, each {@link #set} once, in order, before it is read. */
+        Points(int n) {
+            narrow = new int[3 * n];
         }
 
-        /** From pairs of longs: the series (high 32 bits) with the seconds (low 32), then the size in bytes. */
-        static Points of(long[] wide) {
-            int n = wide.length / 2;
-            int[] narrow = new int[3 * n];
-            for (int p = 0; p < n; p++) {
-                long series = wide[2 * p] >>> 32;
-                long size = wide[2 * p + 1];
-                if (series >= SERIES_LIMIT || size < 0 || size >>> UNIT_BITS > 0xFFFF_FFFFL) {
-                    return new Points(null, wide);
+        /**
+         * Backup {@code p}: its series, whole seconds (0 to {@link Integer#MAX_VALUE}) and bytes; written straight into
+         * the narrow form, which is widened (the earlier backups copied) the first time a number does not fit it.
+         */
+        void set(int p, int series, long seconds, long size) {
+            if (narrow != null && (series >= SERIES_LIMIT || size < 0 || size >>> UNIT_BITS > 0xFFFF_FFFFL)) {
+                int n = narrow.length / 3;
+                long[] out = new long[2 * n];
+                for (int q = 0; q < p; q++) {
+                    out[2 * q] = (long) series(q) << 32 | seconds(q);
+                    out[2 * q + 1] = sizeBytes(q);
                 }
-                narrow[3 * p] = (int) series << UNIT_BITS | (int) (size & UNIT_MASK);
-                narrow[3 * p + 1] = (int) wide[2 * p];
-                narrow[3 * p + 2] = (int) (size >>> UNIT_BITS);
+                wide = out;
+                narrow = null;
             }
-            return new Points(narrow, null);
+            if (wide != null) {
+                wide[2 * p] = (long) series << 32 | seconds;
+                wide[2 * p + 1] = size;
+                return;
+            }
+            narrow[3 * p] = series << UNIT_BITS | (int) (size & UNIT_MASK);
+            narrow[3 * p + 1] = (int) seconds;
+            narrow[3 * p + 2] = (int) (size >>> UNIT_BITS);
         }
 
         int size() {
