@@ -1,5 +1,7 @@
 package io.qatwatch.collector.compression;
 
+import io.qatwatch.collector.store.SummaryInput;
+import io.qatwatch.collector.store.SummaryOutput;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Duration;
 import java.time.Instant;
@@ -140,6 +142,49 @@ public final class CompressionSamples {
         if (dropped) {
             version++;
         }
+    }
+
+    /** Writes every series and its backups for the instance's persisted summary (issue 33); {@link #read} takes them back. */
+    public void write(SummaryOutput out) {
+        out.writeCount(series.size());
+        series.forEach((k, s) -> {
+            out.writeString(k.database());
+            out.writeString(k.kind().name());
+            out.writeString(k.target());
+            out.writeBoolean(k.backupEncrypted());
+            out.writeString(k.method().algorithm());
+            out.writeString(k.method().level());
+            out.writeString(k.method().mode());
+            out.writeCount(s.size);
+            for (int i = 0; i < s.size; i++) {
+                for (int f = 0; f < Series.WIDE; f++) {
+                    out.writeLong(s.get(i, f));
+                }
+            }
+        });
+    }
+
+    /** What {@link #write} wrote: the same series holding the same numbers. */
+    public static CompressionSamples read(SummaryInput in, int minDurationSeconds) {
+        CompressionSamples out = new CompressionSamples(minDurationSeconds);
+        for (int n = in.readSize(); n > 0; n--) {
+            String database = in.readString();
+            BackupKind kind;
+            try {
+                kind = BackupKind.valueOf(String.valueOf(in.readString()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("summary body names an unknown kind of backup", e);
+            }
+            Key key = new Key(database, kind, in.readString(), in.readBoolean(),
+                    new Method(in.readString(), in.readString(), in.readString()));
+            Series s = new Series();
+            for (int i = in.readSize(); i > 0; i--) {
+                long m = in.readLong();
+                s.add(m >> 1, in.readLong(), in.readLong(), in.readLong(), (m & 1) == 1, in.readLong());
+            }
+            out.series.put(key, s);
+        }
+        return out;
     }
 
     /** Every series with its backups, oldest first, in no particular order of series. */
