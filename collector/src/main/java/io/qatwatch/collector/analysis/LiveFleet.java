@@ -628,40 +628,55 @@ public final class LiveFleet {
      * as any kept instance is. The rest stay stale: the cold reads rebuild them from their rows.
      */
     private void restore(ReportStore store, HostSelection keep, Instant since, Instant now) throws Exception {
-        Map<String, InstanceSummary> found = new HashMap<>();
+        // decoded as the rows come, so the bodies are never held together: what is held is what the stage keeps anyway
+        Map<InstanceSlot, Found> found = new IdentityHashMap<>();
+        Instant oldest = now.minus(SUMMARY_MAX_AGE);
         store.summaries(keep, x -> {
             HostSlot h = hosts.get(x.host());
-            InstanceSlot i = h == null ? null : h.instances.get(x.instance());
-            if (i != null) {
-                found.put(x.host() + "/" + x.instance(), x);
+            InstanceSlot slot = h == null ? null : h.instances.get(x.instance());
+            if (slot == null) {
+                return;
             }
+            summaryCounts.bytesRead += x.body().length;
+            String refused = x.format() != InstanceSummaryCodec.FORMAT ? "format " + x.format()
+                    : x.sectionsSeq() != slot.sectionsSeq ? "sections changed since"
+                    : x.writtenAt().isBefore(oldest) ? "written " + x.writtenAt()
+                    : x.position() > backupsRead ? "ahead of the store (position " + x.position() + ")" : null;
+            InstanceSummaryCodec.Kept kept = null;
+            if (refused == null) {
+                String name = slot.sections.name();
+                String calendar = config.calendarNameFor(slot.host, name, tags(h.row));
+                NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
+                try {
+                    kept = InstanceSummaryCodec.read(x.body(), configKey(calendar), slot.host + "/" + name, known, config,
+                            this::canon);
+                    refused = kept == null ? "written under other settings" : null;
+                } catch (RuntimeException e) {
+                    refused = "damaged (" + e + ")";
+                }
+            }
+            found.put(slot, new Found(x.position(), kept, refused));
         });
         if (found.isEmpty()) {
             return;
         }
-        Instant oldest = now.minus(SUMMARY_MAX_AGE);
         TreeMap<Long, List<InstanceSlot>> byPosition = new TreeMap<>();
         String firstRefusal = null;
         for (Map.Entry<String, HostSlot> e : hosts.entrySet()) {
             for (InstanceSlot slot : e.getValue().instances.values()) {
-                InstanceSummary x = found.remove(e.getKey() + "/" + slot.sections.name());
-                if (x == null) {
+                Found f = found.get(slot);
+                if (f == null) {
                     continue;
                 }
-                summaryCounts.bytesRead += x.body().length;
-                String refused = x.format() != InstanceSummaryCodec.FORMAT ? "format " + x.format()
-                        : x.sectionsSeq() != slot.sectionsSeq ? "sections changed since"
-                        : x.writtenAt().isBefore(oldest) ? "written " + x.writtenAt()
-                        : x.position() > backupsRead ? "ahead of the store (position " + x.position() + ")"
-                        : restore(store, slot, x, since, now);
-                if (refused == null) {
+                if (f.refused() == null) {
+                    restore(store, slot, f.kept(), since, now);
                     summaryCounts.restored++;
-                    slot.restoredFrom = x.position();
-                    byPosition.computeIfAbsent(x.position(), k -> new ArrayList<>()).add(slot);
+                    slot.restoredFrom = f.position();
+                    byPosition.computeIfAbsent(f.position(), k -> new ArrayList<>()).add(slot);
                 } else {
                     summaryCounts.refused++;
                     if (firstRefusal == null) {
-                        firstRefusal = e.getKey() + "/" + slot.sections.name() + ": " + refused;
+                        firstRefusal = e.getKey() + "/" + slot.sections.name() + ": " + f.refused();
                     }
                 }
             }
@@ -697,25 +712,17 @@ public final class LiveFleet {
         }
     }
 
+    /** A summary read for a kept instance: what it decoded to, or why it is not used. */
+    private record Found(long position, InstanceSummaryCodec.Kept kept, String refused) {
+    }
+
     /**
-     * Restores {@code slot} from {@code x}; null when it was, else why not (the body damaged or made under another
-     * configuration). What the summary does not hold (accelerator changes, databases' first-seen times) is read as a
-     * rebuild reads it; the job activity at the refresh, as for any instance.
+     * Restores {@code slot} from what its summary kept. What the summary does not hold (accelerator changes, databases'
+     * first-seen times) is read as a rebuild reads it; the job activity at the refresh, as for any instance.
      */
-    private String restore(ReportStore store, InstanceSlot slot, InstanceSummary x, Instant since, Instant now)
+    private void restore(ReportStore store, InstanceSlot slot, InstanceSummaryCodec.Kept kept, Instant since, Instant now)
             throws Exception {
         String name = slot.sections.name();
-        String calendar = config.calendarNameFor(slot.host, name, tags(hosts.get(slot.host).row));
-        NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
-        InstanceSummaryCodec.Kept kept;
-        try {
-            kept = InstanceSummaryCodec.read(x.body(), configKey(calendar), slot.host + "/" + name, known, config, this::canon);
-        } catch (RuntimeException e) {
-            return "damaged (" + e + ")";
-        }
-        if (kept == null) {
-            return "written under other settings";
-        }
         Instant historySince = now.minus(FleetStates.ACCELERATOR_HISTORY);
         List<AcceleratorChange> changes = store.acceleratorChanges(slot.host, name, min(since, historySince));
         slot.acceleratorHistory = AcceleratorChange.since(changes, historySince);
@@ -733,7 +740,6 @@ public final class LiveFleet {
         slot.keyedFrom = List.of();
         slot.stale = false;
         slot.summaryDue = false;
-        return null;
     }
 
     private long configKey(String calendar) {
