@@ -44,9 +44,9 @@ final class InstanceSummaryCodec {
                 CompressionSamples compression, Map<String, BaselineFulls> fulls, Map<String, LogChain> chains) {
     }
 
-    /** The body of {@code kept}, made under {@code configKey} ({@link #configKey}). */
-    static byte[] write(long configKey, Kept kept) {
-        SummaryOutput out = new SummaryOutput();
+    /** The body of {@code kept}, made under {@code configKey} ({@link #configKey}) at {@code at}. */
+    static byte[] write(long configKey, Kept kept, Instant at) {
+        SummaryOutput out = new SummaryOutput(at);
         out.writeLong(configKey);
         out.writeCount(kept.digest().size());
         for (BackupRecord b : kept.digest()) {

@@ -770,7 +770,8 @@ public final class LiveFleet {
                     String name = slot.sections.name();
                     String calendar = config.calendarNameFor(slot.host, name, tags(e.getValue().row));
                     byte[] body = InstanceSummaryCodec.write(configKey(calendar), new InstanceSummaryCodec.Kept(slot.digest,
-                            slot.digestSize, slot.digestValidUntil, slot.history, slot.compression, slot.fulls, slot.chains));
+                            slot.digestSize, slot.digestValidUntil, slot.history, slot.compression, slot.fulls, slot.chains),
+                            now);
                     batch.add(new InstanceSummary(slot.host, name, InstanceSummaryCodec.FORMAT, backupsRead, slot.sectionsSeq,
                             now, body));
                     batched.add(slot);

@@ -156,9 +156,13 @@ public final class CompressionSamples {
             out.writeString(k.method().level());
             out.writeString(k.method().mode());
             out.writeCount(s.size);
+            // the start and the two sizes from the backup before's (a series' backups are alike), the rest as they are
+            long[] before = new long[Series.WIDE];
             for (int i = 0; i < s.size; i++) {
                 for (int f = 0; f < Series.WIDE; f++) {
-                    out.writeLong(s.get(i, f));
+                    long v = s.get(i, f);
+                    out.writeLong(f == 0 || f == 2 || f == 3 ? v - before[f] : v);
+                    before[f] = v;
                 }
             }
         });
@@ -178,9 +182,13 @@ public final class CompressionSamples {
             Key key = new Key(database, kind, in.readString(), in.readBoolean(),
                     new Method(in.readString(), in.readString(), in.readString()));
             Series s = new Series();
+            long[] v = new long[Series.WIDE];
             for (int i = in.readSize(); i > 0; i--) {
-                long m = in.readLong();
-                s.add(m >> 1, in.readLong(), in.readLong(), in.readLong(), (m & 1) == 1, in.readLong());
+                for (int f = 0; f < Series.WIDE; f++) {
+                    long read = in.readLong();
+                    v[f] = f == 0 || f == 2 || f == 3 ? v[f] + read : read;
+                }
+                s.add(v[0] >> 1, v[1], v[2], v[3], (v[0] & 1) == 1, v[4]);
             }
             out.series.put(key, s);
         }

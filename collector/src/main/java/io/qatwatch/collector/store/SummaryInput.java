@@ -20,6 +20,7 @@ public final class SummaryInput {
     private int at;
     private final List<String> strings = new ArrayList<>();
     private final UnaryOperator<String> canon;
+    private final long baseSeconds;
 
     /** Throws {@link IllegalArgumentException} when the body's CRC-32 does not match it. */
     public SummaryInput(byte[] body, UnaryOperator<String> canon) {
@@ -38,6 +39,7 @@ public final class SummaryInput {
         if (sum != crc.getValue()) {
             throw new IllegalArgumentException("summary body fails its CRC-32 check");
         }
+        this.baseSeconds = readLong();
     }
 
     private byte get() {
@@ -116,12 +118,18 @@ public final class SummaryInput {
     }
 
     public Instant readInstant() {
-        if (!readBoolean()) {
+        long v = readCount();
+        if (v == 0) {
             return null;
         }
-        long seconds = readLong();
+        v--;
+        long seconds = baseSeconds + (v >>> 1 ^ -(v & 1));
         long nanos = readCount();
-        return Instant.ofEpochSecond(seconds, nanos);
+        try {
+            return Instant.ofEpochSecond(seconds, nanos);
+        } catch (java.time.DateTimeException e) {
+            throw new IllegalArgumentException("summary body holds an instant out of range", e);
+        }
     }
 
     public Long readNullableLong() {

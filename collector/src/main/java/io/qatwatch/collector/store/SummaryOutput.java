@@ -16,6 +16,14 @@ public final class SummaryOutput {
     private byte[] buf = new byte[512];
     private int size;
     private final Map<String, Integer> strings = new HashMap<>();
+    /** Instants are written as seconds from this one (a summary's are mostly within its lookback period of it). */
+    private final long baseSeconds;
+
+    /** A body whose instants are written from {@code base} (which it starts with). */
+    public SummaryOutput(Instant base) {
+        this.baseSeconds = base.getEpochSecond();
+        writeLong(baseSeconds);
+    }
 
     /** An unsigned number, seven bits a byte. */
     public void writeCount(long v) {
@@ -66,13 +74,18 @@ public final class SummaryOutput {
         }
     }
 
-    /** An instant or null, to the nanosecond ({@link Instant#MIN} and {@link Instant#MAX} included). */
+    /**
+     * An instant or null, to the nanosecond ({@link Instant#MIN} and {@link Instant#MAX} included): 0 for null, else its
+     * seconds from the base (zigzag) plus one, then its nanoseconds.
+     */
     public void writeInstant(Instant t) {
-        writeBoolean(t != null);
-        if (t != null) {
-            writeLong(t.getEpochSecond());
-            writeCount(t.getNano());
+        if (t == null) {
+            writeCount(0);
+            return;
         }
+        long from = t.getEpochSecond() - baseSeconds;
+        writeCount((from << 1 ^ from >> 63) + 1);
+        writeCount(t.getNano());
     }
 
     public void writeNullableLong(Long v) {
