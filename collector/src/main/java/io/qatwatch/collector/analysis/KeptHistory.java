@@ -1,6 +1,8 @@
 package io.qatwatch.collector.analysis;
 
 import io.qatwatch.collector.analysis.FleetAnalysis.History;
+import io.qatwatch.collector.store.SummaryInput;
+import io.qatwatch.collector.store.SummaryOutput;
 import io.qatwatch.collector.window.BusinessCalendar.Night;
 import io.qatwatch.collector.window.CreepAnalysis;
 import io.qatwatch.collector.window.CreepSettings;
@@ -99,6 +101,166 @@ final class KeptHistory {
         built.windows().stream().filter(w -> w.businessStart().isAfter(now)).forEach(w -> openWindows.add(w.summary()));
         this.validUntil = built.validUntil();
         this.history = current(openWindows, validUntil);
+    }
+
+    private KeptHistory(String scope, NightlyWindows.Nights nights, AnalysisConfig config, Instant futureStart) {
+        this.scope = scope;
+        this.nights = nights;
+        this.config = config;
+        this.futureStart = futureStart;
+    }
+
+    /**
+     * Writes what this keeps for the instance's persisted summary (issue 33): the finished nights with their fulls and
+     * points, the open night's backups, the tails and series; not the fits, which {@link #read} works out again from the
+     * finished nights as {@link FleetAnalysis#history} does, nor the scope, calendar nights and configuration it shares.
+     */
+    void write(SummaryOutput out) {
+        out.writeInstant(futureStart);
+        out.writeInstant(validUntil);
+        out.writeCount(series.size());
+        series.forEach(out::writeString);
+        out.writeCount(finished.size());
+        for (Kept k : finished) {
+            writeWindow(out, k.window);
+            out.writeCount(k.fullKeys.length);
+            for (int n = 0; n < k.fullKeys.length; n++) {
+                out.writeString(k.fullKeys[n]);
+                out.writeLong(k.fullSizes[n]);
+            }
+            Points p = k.points;
+            out.writeCount(p == null ? 0 : p.narrow != null ? 1 : 2);
+            if (p != null && p.narrow != null) {
+                out.writeCount(p.narrow.length);
+                for (int v : p.narrow) {
+                    out.writeInt(v);
+                }
+            } else if (p != null) {
+                out.writeCount(p.wide.length);
+                for (long v : p.wide) {
+                    out.writeLong(v);
+                }
+            }
+        }
+        out.writeCount(open.size());
+        open.forEach(b -> writeBackup(out, b));
+        out.writeCount(tails.size());
+        tails.forEach((db, t) -> {
+            out.writeString(db);
+            out.writeLong(t.seconds());
+            out.writeLong(t.morning().toEpochDay());
+        });
+    }
+
+    /**
+     * What {@link #write} wrote, for the instance {@code scope} on {@code nights}: the fits worked out again from the
+     * finished nights, the history itself at the first {@link #advance} (which the caller makes before reading it).
+     */
+    static KeptHistory read(SummaryInput in, String scope, NightlyWindows.Nights nights, AnalysisConfig config) {
+        KeptHistory h = new KeptHistory(scope, nights, config, in.readInstant());
+        h.validUntil = in.readInstant();
+        for (int n = in.readSize(); n > 0; n--) {
+            h.series.add(in.readString());
+        }
+        for (int n = in.readSize(); n > 0; n--) {
+            NightlyWindow w = readWindow(in);
+            int fulls = in.readSize();
+            String[] keys = fulls == 0 ? NO_KEYS : new String[fulls];
+            long[] sizes = fulls == 0 ? NO_SIZES : new long[fulls];
+            for (int f = 0; f < fulls; f++) {
+                keys[f] = in.readString();
+                sizes[f] = in.readLong();
+            }
+            Kept k = new Kept(w, keys, sizes);
+            long form = in.readCount();
+            if (form == 1) {
+                int[] narrow = new int[in.readSize()];
+                for (int p = 0; p < narrow.length; p++) {
+                    narrow[p] = in.readInt();
+                }
+                k.points = new Points(narrow, null);
+            } else if (form == 2) {
+                long[] wide = new long[in.readSize()];
+                for (int p = 0; p < wide.length; p++) {
+                    wide[p] = in.readLong();
+                }
+                k.points = new Points(null, wide);
+            } else if (form != 0) {
+                throw new IllegalArgumentException("summary body holds points of form " + form);
+            }
+            h.finished.add(k);
+        }
+        for (int n = in.readSize(); n > 0; n--) {
+            h.open.add(readBackup(in));
+        }
+        for (int n = in.readSize(); n > 0; n--) {
+            h.tails.put(in.readString(), new Tail(in.readLong(), LocalDate.ofEpochDay(in.readLong())));
+        }
+        List<NightlyWindow> windows = new ArrayList<>(h.finished.size());
+        h.finished.forEach(k -> windows.add(k.window));
+        h.fits = new EnumMap<>(NightKind.class);
+        h.fits.putAll(CreepAnalysis.fits(windows, nights.calendar(), config.creep()));
+        h.onKeptPoints(h.fits.keySet());
+        h.history = h.current(List.of(), h.validUntil);
+        // the open nights' summaries are not kept: the first advance works them out, as after a backup was added
+        h.dirty = true;
+        return h;
+    }
+
+    private static void writeWindow(SummaryOutput out, NightlyWindow w) {
+        out.writeString(w.scope());
+        out.writeLong(w.morning().toEpochDay());
+        out.writeCount(w.kind().ordinal());
+        out.writeInstant(w.businessEnd());
+        out.writeInstant(w.businessStart());
+        out.writeInstant(w.firstStart());
+        out.writeInstant(w.lastFinish());
+        out.writeLong(w.marginSeconds());
+        out.writeCount(w.backups().size());
+        w.backups().forEach(b -> writeBackup(out, b));
+        out.writeCount(w.backupCount());
+    }
+
+    private static NightlyWindow readWindow(SummaryInput in) {
+        String scope = in.readString();
+        LocalDate morning = LocalDate.ofEpochDay(in.readLong());
+        long kind = in.readCount();
+        if (kind >= NightKind.values().length) {
+            throw new IllegalArgumentException("summary body holds night kind " + kind);
+        }
+        Instant businessEnd = in.readInstant();
+        Instant businessStart = in.readInstant();
+        Instant firstStart = in.readInstant();
+        Instant lastFinish = in.readInstant();
+        long margin = in.readLong();
+        List<DatabaseBackup> backups = new ArrayList<>();
+        for (int n = in.readSize(); n > 0; n--) {
+            backups.add(readBackup(in));
+        }
+        return new NightlyWindow(scope, morning, NightKind.values()[(int) kind], businessEnd, businessStart, firstStart,
+                lastFinish, margin, backups, in.readSize());
+    }
+
+    private static void writeBackup(SummaryOutput out, DatabaseBackup b) {
+        out.writeString(b.instance());
+        out.writeString(b.database());
+        out.writeString(b.databaseKey());
+        out.writeString(b.type());
+        out.writeBoolean(b.copyOnly());
+        out.writeInstant(b.startedAt());
+        out.writeInstant(b.finishedAt());
+        out.writeLong(b.sizeBytes());
+        out.writeNullableLong(b.compressedSizeBytes());
+        out.writeString(b.compressionAlgorithm());
+        out.writeString(b.target());
+        out.writeBoolean(b.onSecondary());
+        out.writeBoolean(b.snapshot());
+    }
+
+    private static DatabaseBackup readBackup(SummaryInput in) {
+        return new DatabaseBackup(in.readString(), in.readString(), in.readString(), in.readString(), in.readBoolean(),
+                in.readInstant(), in.readInstant(), in.readLong(), in.readNullableLong(), in.readString(), in.readString(),
+                in.readBoolean(), in.readBoolean());
     }
 
     /** The history of the kept nights (already summaries) and the open ones, as {@link History#summary} has it. */

@@ -237,11 +237,21 @@ final class StageReads {
      * collector) reads every host's.
      */
     BackupDelta backupsAfter(long after, Instant since, HostSelection only) throws SQLException, IOException {
-        return kind == Database.Kind.POSTGRESQL ? db.read(c -> backupsAfterPostgres(c, after, since, only)) : db.read(c -> {
-            long upTo;
-            try (PreparedStatement s = c.prepareStatement("SELECT COALESCE(max(rowid), 0) FROM backups");
-                 ResultSet rs = s.executeQuery()) {
-                upTo = rs.next() ? rs.getLong(1) : 0;
+        return backupsBetween(after, -1, since, only);
+    }
+
+    /**
+     * As {@link #backupsAfter}, up to position {@code bound} instead of the newest ({@code bound} negative: the newest): what
+     * a restart that restored instances from summaries of several positions reads, each stretch once.
+     */
+    BackupDelta backupsBetween(long after, long bound, Instant since, HostSelection only) throws SQLException, IOException {
+        return kind == Database.Kind.POSTGRESQL ? db.read(c -> backupsAfterPostgres(c, after, bound, since, only)) : db.read(c -> {
+            long upTo = bound;
+            if (upTo < 0) {
+                try (PreparedStatement s = c.prepareStatement("SELECT COALESCE(max(rowid), 0) FROM backups");
+                     ResultSet rs = s.executeQuery()) {
+                    upTo = rs.next() ? rs.getLong(1) : 0;
+                }
             }
             List<StoredBackup> out = new ArrayList<>();
             try (PreparedStatement s = c.prepareStatement("""
@@ -256,17 +266,19 @@ final class StageReads {
     }
 
     /** One snapshot (repeatable read) for the horizon and the rows below it. */
-    private static BackupDelta backupsAfterPostgres(Connection c, long after, Instant since, HostSelection only)
+    private static BackupDelta backupsAfterPostgres(Connection c, long after, long bound, Instant since, HostSelection only)
             throws SQLException {
         c.setAutoCommit(false);
         c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
         try {
-            long upTo;
-            try (PreparedStatement s = c.prepareStatement(
-                    "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 1");
-                 ResultSet rs = s.executeQuery()) {
-                rs.next();
-                upTo = rs.getLong(1);
+            long upTo = bound;
+            if (upTo < 0) {
+                try (PreparedStatement s = c.prepareStatement(
+                        "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 1");
+                     ResultSet rs = s.executeQuery()) {
+                    rs.next();
+                    upTo = rs.getLong(1);
+                }
             }
             List<StoredBackup> out = new ArrayList<>();
             if (after < upTo) {

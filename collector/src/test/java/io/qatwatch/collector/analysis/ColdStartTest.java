@@ -113,14 +113,26 @@ class ColdStartTest {
                 keeps.add(HostSelection.of(slices, Set.of("sql-ag2")));
             }
             for (HostSelection keep : keeps) {
-                LiveFleet.Refresh batchedCold = new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(store, NOW, keep);
-                LiveFleet.Refresh oneByOne = new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(perInstance(store), NOW,
+                LiveFleet.Refresh batchedCold = new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(rowsOnly(store, false),
+                        NOW, keep);
+                LiveFleet.Refresh oneByOne = new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(rowsOnly(store, true), NOW,
                         keep);
                 FleetAnalysis fresh = fresh(store, keep);
                 assertThat(batchedCold.rebuilt()).isEqualTo(fresh.instances().size());
                 for (FleetAnalysis other : List.of(oneByOne.analysis(), fresh)) {
                     same(batchedCold.analysis(), other, evaluator);
                 }
+            }
+            // the whole fleet's start summarises every instance; a restart of each collector restores its own from them
+            new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(store, NOW);
+            for (HostSelection keep : keeps) {
+                LiveFleet restart = new LiveFleet(CONFIG.analysis(), h -> Set.of());
+                LiveFleet.Refresh restored = restart.refresh(store, NOW, keep);
+                FleetAnalysis fresh = fresh(store, keep);
+                assertThat(restart.summaryCounts().restored()).as("instances restored from summaries")
+                        .isEqualTo(fresh.instances().size());
+                assertThat(restored.rebuilt()).isZero();
+                same(restored.analysis(), fresh, evaluator);
             }
         }
     }
@@ -151,11 +163,15 @@ class ColdStartTest {
         }
     }
 
-    /** {@code store} with its batched reads hidden: {@link ReportStore#histories}'s default reads one by one. */
-    private static ReportStore perInstance(ReportStore store) {
+    /**
+     * {@code store} with its summaries hidden (a start from it reads every row), and with {@code perInstance} its batched
+     * reads too: {@link ReportStore#histories}'s default reads one by one.
+     */
+    private static ReportStore rowsOnly(ReportStore store, boolean perInstance) {
         return (ReportStore) Proxy.newProxyInstance(ReportStore.class.getClassLoader(), new Class<?>[] {ReportStore.class},
                 (proxy, method, args) -> {
-                    if (method.getName().equals("histories")) {
+                    if (method.getName().equals("summaries") || method.getName().equals("writeSummaries")
+                            || perInstance && method.getName().equals("histories")) {
                         return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
                     }
                     try {
