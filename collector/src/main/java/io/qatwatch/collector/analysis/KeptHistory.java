@@ -568,6 +568,12 @@ final class KeptHistory {
             narrow = new int[3 * n];
         }
 
+        /** Points already in one of the two forms (the other null), as a persisted summary holds them. */
+        Points(int[] narrow, long[] wide) {
+            this.narrow = narrow;
+            this.wide = wide;
+        }
+
         /**
          * Backup {@code p}: its series, whole seconds (0 to {@link Integer#MAX_VALUE}) and bytes; written straight into
          * the narrow form, which is widened (the earlier backups copied) the first time a number does not fit it.
