@@ -55,6 +55,11 @@ import org.slf4j.LoggerFactory;
  * needs a night whose backups are no longer kept. The rest of the analysis (silent agents, spill forecasts,
  * creep projected from today, every rule) runs each time. Not thread-safe: the alert stage runs one
  * evaluation at a time.
+ *
+ * <p>What it keeps of each instance's backups is also persisted, as the instance's summary (issue 33,
+ * {@link InstanceSummaryCodec}): written after an evaluation for the instances whose backups changed it, and read at the
+ * first refresh, which restores each instance whose summary still matches and reads only the backups stored since,
+ * instead of every row of the lookback period.
  */
 public final class LiveFleet {
 
@@ -191,6 +196,8 @@ public final class LiveFleet {
         boolean summaryDue;
         /** The store position the summary it was restored from was written at; -1 when not restored. */
         long restoredFrom = -1;
+        /** When its summary was last written (or the one it was restored from); null while it has none. */
+        Instant summarisedAt;
         final List<BackupRecord> added = new ArrayList<>();
         /** The digest as the analysis keys it ({@link #keyed()}), and the digest it was worked out for. */
         private List<DatabaseBackup> keyed = List.of();
@@ -655,7 +662,7 @@ public final class LiveFleet {
                     refused = "damaged (" + e + ")";
                 }
             }
-            found.put(slot, new Found(x.position(), kept, refused));
+            found.put(slot, new Found(x.position(), x.writtenAt(), kept, refused));
         });
         if (found.isEmpty()) {
             return;
@@ -670,6 +677,7 @@ public final class LiveFleet {
                 }
                 if (f.refused() == null) {
                     restore(store, slot, f.kept(), since, now);
+                    slot.summarisedAt = f.writtenAt();
                     summaryCounts.restored++;
                     slot.restoredFrom = f.position();
                     byPosition.computeIfAbsent(f.position(), k -> new ArrayList<>()).add(slot);
@@ -713,7 +721,7 @@ public final class LiveFleet {
     }
 
     /** A summary read for a kept instance: what it decoded to, or why it is not used. */
-    private record Found(long position, InstanceSummaryCodec.Kept kept, String refused) {
+    private record Found(long position, Instant writtenAt, InstanceSummaryCodec.Kept kept, String refused) {
     }
 
     /**
@@ -764,7 +772,9 @@ public final class LiveFleet {
                     if (budget == 0) {
                         break;
                     }
-                    if (!slot.summaryDue || slot.stale || !slot.future.isEmpty()) {
+                    // one whose backups changed nothing for half a day is written again, so it never ages out
+                    boolean aging = slot.summarisedAt != null && slot.summarisedAt.isBefore(now.minus(SUMMARY_MAX_AGE.dividedBy(2)));
+                    if (!(slot.summaryDue || aging) || slot.stale || !slot.future.isEmpty()) {
                         continue;
                     }
                     String name = slot.sections.name();
@@ -797,7 +807,10 @@ public final class LiveFleet {
             summaryCounts.bytesWritten += x.body().length;
         }
         summaryCounts.written += batch.size();
-        batched.forEach(slot -> slot.summaryDue = false);
+        for (int n = 0; n < batched.size(); n++) {
+            batched.get(n).summaryDue = false;
+            batched.get(n).summarisedAt = batch.get(n).writtenAt();
+        }
         batch.clear();
         batched.clear();
     }
