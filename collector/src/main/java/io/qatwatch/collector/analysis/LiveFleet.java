@@ -69,6 +69,12 @@ public final class LiveFleet {
      * a summary a few minutes behind costs a restart only the backups stored since it (the first writes them all).
      */
     static final int SUMMARIES_PER_REFRESH = 500;
+    /**
+     * An instance whose new backups changed what it keeps is written again at most this often: through a night its log
+     * backups change it every few minutes, and a restart replays the backups stored since its summary anyway (a few
+     * thousand rows an hour for the whole fleet). A night finishing, or a rebuild, writes it at the next evaluation.
+     */
+    static final Duration SUMMARY_INTERVAL = Duration.ofHours(1);
     /** Summaries written per transaction. */
     private static final int SUMMARIES_PER_WRITE = 500;
     /**
@@ -192,8 +198,12 @@ public final class LiveFleet {
         /** Backups that started after the evaluation that read them: they join {@link #fulls} once started. */
         List<BackupRecord> future = List.of();
         boolean stale = true;
-        /** Its backups changed what it keeps since its summary was last written (or it has none yet). */
+        /** It was rebuilt (or is new) since its summary was last written: written at the next evaluation. */
         boolean summaryDue;
+        /** Backups it took changed what it keeps since its summary was last written: written within {@link #SUMMARY_INTERVAL}. */
+        boolean tookSinceSummary;
+        /** The latest finished night's morning when its summary was written: a night finishing writes it again. */
+        java.time.LocalDate summarisedMorning;
         /** The store position the summary it was restored from was written at; -1 when not restored. */
         long restoredFrom = -1;
         /** When its summary was last written (or the one it was restored from); null while it has none. */
@@ -482,7 +492,7 @@ public final class LiveFleet {
             return;
         }
         slot.added.add(b);
-        slot.summaryDue = true;
+        slot.tookSinceSummary = true;
         slot.compression.add(b, slot.modes);
         full(slot, b);
         chain(slot, b);
@@ -676,6 +686,7 @@ public final class LiveFleet {
                     continue;
                 }
                 if (f.refused() == null) {
+                    slot.summarisedMorning = f.kept().history().latestFinishedMorning();
                     restore(store, slot, f.kept(), since, now);
                     slot.summarisedAt = f.writtenAt();
                     summaryCounts.restored++;
@@ -772,9 +783,7 @@ public final class LiveFleet {
                     if (budget == 0) {
                         break;
                     }
-                    // one whose backups changed nothing for half a day is written again, so it never ages out
-                    boolean aging = slot.summarisedAt != null && slot.summarisedAt.isBefore(now.minus(SUMMARY_MAX_AGE.dividedBy(2)));
-                    if (!(slot.summaryDue || aging) || slot.stale || !slot.future.isEmpty()) {
+                    if (!due(slot, now) || slot.stale || !slot.future.isEmpty()) {
                         continue;
                     }
                     String name = slot.sections.name();
@@ -798,6 +807,24 @@ public final class LiveFleet {
         }
     }
 
+    /**
+     * Whether {@code slot}'s summary is to be written: it was rebuilt or never written, a night finished since, its
+     * backups changed it and the summary is older than {@link #SUMMARY_INTERVAL}, or the summary is half a day old (so
+     * an idle instance's never ages out).
+     */
+    private static boolean due(InstanceSlot slot, Instant now) {
+        if (slot.summaryDue || slot.summarisedAt == null) {
+            return true;
+        }
+        if (!java.util.Objects.equals(slot.summarisedMorning, slot.history.latestFinishedMorning())) {
+            return true;
+        }
+        if (slot.tookSinceSummary && slot.summarisedAt.isBefore(now.minus(SUMMARY_INTERVAL))) {
+            return true;
+        }
+        return slot.summarisedAt.isBefore(now.minus(SUMMARY_MAX_AGE.dividedBy(2)));
+    }
+
     private void flush(ReportStore store, List<InstanceSummary> batch, List<InstanceSlot> batched) throws Exception {
         if (batch.isEmpty()) {
             return;
@@ -808,8 +835,11 @@ public final class LiveFleet {
         }
         summaryCounts.written += batch.size();
         for (int n = 0; n < batched.size(); n++) {
-            batched.get(n).summaryDue = false;
-            batched.get(n).summarisedAt = batch.get(n).writtenAt();
+            InstanceSlot slot = batched.get(n);
+            slot.summaryDue = false;
+            slot.tookSinceSummary = false;
+            slot.summarisedAt = batch.get(n).writtenAt();
+            slot.summarisedMorning = slot.history.latestFinishedMorning();
         }
         batch.clear();
         batched.clear();
