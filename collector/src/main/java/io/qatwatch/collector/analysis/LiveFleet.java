@@ -75,6 +75,8 @@ public final class LiveFleet {
      * thousand rows an hour for the whole fleet). A night finishing, or a rebuild, writes it at the next evaluation.
      */
     static final Duration SUMMARY_INTERVAL = Duration.ofHours(1);
+    /** Restored instances whose accelerator changes one store read takes. */
+    private static final int RESTORED_PER_READ = 256;
     /** Summaries written per transaction. */
     private static final int SUMMARIES_PER_WRITE = 500;
     /**
@@ -678,6 +680,7 @@ public final class LiveFleet {
             return;
         }
         TreeMap<Long, List<InstanceSlot>> byPosition = new TreeMap<>();
+        List<InstanceSlot> restored = new ArrayList<>();
         String firstRefusal = null;
         for (Map.Entry<String, HostSlot> e : hosts.entrySet()) {
             for (InstanceSlot slot : e.getValue().instances.values()) {
@@ -686,11 +689,7 @@ public final class LiveFleet {
                     continue;
                 }
                 if (f.refused() == null) {
-                    slot.summarisedMorning = f.kept().history().latestFinishedMorning();
-                    restore(store, slot, f.kept(), since, now);
-                    slot.summarisedAt = f.writtenAt();
-                    summaryCounts.restored++;
-                    slot.restoredFrom = f.position();
+                    restored.add(slot);
                     byPosition.computeIfAbsent(f.position(), k -> new ArrayList<>()).add(slot);
                 } else {
                     summaryCounts.refused++;
@@ -698,6 +697,22 @@ public final class LiveFleet {
                         firstRefusal = e.getKey() + "/" + slot.sections.name() + ": " + f.refused();
                     }
                 }
+            }
+        }
+        Instant historySince = now.minus(FleetStates.ACCELERATOR_HISTORY);
+        for (int from = 0; from < restored.size(); from += RESTORED_PER_READ) {
+            List<InstanceSlot> batch = restored.subList(from, Math.min(restored.size(), from + RESTORED_PER_READ));
+            List<InstanceKey> keys = new ArrayList<>(batch.size());
+            batch.forEach(slot -> keys.add(new InstanceKey(slot.host, slot.sections.name(), false)));
+            List<List<AcceleratorChange>> changes = store.acceleratorChanges(keys, min(since, historySince));
+            for (int n = 0; n < batch.size(); n++) {
+                InstanceSlot slot = batch.get(n);
+                Found f = found.get(slot);
+                restore(store, slot, f.kept(), changes.get(n), since, historySince);
+                slot.summarisedMorning = f.kept().history().latestFinishedMorning();
+                slot.summarisedAt = f.writtenAt();
+                slot.restoredFrom = f.position();
+                summaryCounts.restored++;
             }
         }
         if (firstRefusal != null) {
@@ -736,14 +751,12 @@ public final class LiveFleet {
     }
 
     /**
-     * Restores {@code slot} from what its summary kept. What the summary does not hold (accelerator changes, databases'
-     * first-seen times) is read as a rebuild reads it; the job activity at the refresh, as for any instance.
+     * Restores {@code slot} from what its summary kept. What the summary does not hold is read as a rebuild reads it: its
+     * accelerator {@code changes} since the earlier of {@code since} and {@code historySince} (read for many instances at
+     * once), its databases' first-seen times; its job activity at the refresh, as for any instance.
      */
-    private void restore(ReportStore store, InstanceSlot slot, InstanceSummaryCodec.Kept kept, Instant since, Instant now)
-            throws Exception {
-        String name = slot.sections.name();
-        Instant historySince = now.minus(FleetStates.ACCELERATOR_HISTORY);
-        List<AcceleratorChange> changes = store.acceleratorChanges(slot.host, name, min(since, historySince));
+    private static void restore(ReportStore store, InstanceSlot slot, InstanceSummaryCodec.Kept kept,
+                                List<AcceleratorChange> changes, Instant since, Instant historySince) throws Exception {
         slot.acceleratorHistory = AcceleratorChange.since(changes, historySince);
         slot.databases = firstSeen(store, slot, since);
         slot.modes = FleetStates.qatModes(AcceleratorChange.since(changes, since), slot.state(List.of()));
