@@ -273,6 +273,11 @@ final class KeptHistory {
         return new History(List.copyOf(windows), fits, tailSeconds, until);
     }
 
+    /** The morning of the latest finished night kept, null when none: it moves when a night finishes. */
+    LocalDate latestFinishedMorning() {
+        return finished.isEmpty() ? null : finished.get(finished.size() - 1).window.morning();
+    }
+
     /** The history as of the last {@link #advance}. */
     History history() {
         return history;

@@ -55,6 +55,11 @@ import org.slf4j.LoggerFactory;
  * needs a night whose backups are no longer kept. The rest of the analysis (silent agents, spill forecasts,
  * creep projected from today, every rule) runs each time. Not thread-safe: the alert stage runs one
  * evaluation at a time.
+ *
+ * <p>What it keeps of each instance's backups is also persisted, as the instance's summary (issue 33,
+ * {@link InstanceSummaryCodec}): written after an evaluation for the instances whose backups changed it, and read at the
+ * first refresh, which restores each instance whose summary still matches and reads only the backups stored since,
+ * instead of every row of the lookback period.
  */
 public final class LiveFleet {
 
@@ -64,6 +69,14 @@ public final class LiveFleet {
      * a summary a few minutes behind costs a restart only the backups stored since it (the first writes them all).
      */
     static final int SUMMARIES_PER_REFRESH = 500;
+    /**
+     * An instance whose new backups changed what it keeps is written again at most this often: through a night its log
+     * backups change it every few minutes, and a restart replays the backups stored since its summary anyway (a few
+     * thousand rows an hour for the whole fleet). A night finishing, or a rebuild, writes it at the next evaluation.
+     */
+    static final Duration SUMMARY_INTERVAL = Duration.ofHours(1);
+    /** Restored instances whose accelerator changes one store read takes. */
+    private static final int RESTORED_PER_READ = 256;
     /** Summaries written per transaction. */
     private static final int SUMMARIES_PER_WRITE = 500;
     /**
@@ -187,10 +200,16 @@ public final class LiveFleet {
         /** Backups that started after the evaluation that read them: they join {@link #fulls} once started. */
         List<BackupRecord> future = List.of();
         boolean stale = true;
-        /** Its backups changed what it keeps since its summary was last written (or it has none yet). */
+        /** It was rebuilt (or is new) since its summary was last written: written at the next evaluation. */
         boolean summaryDue;
+        /** Backups it took changed what it keeps since its summary was last written: written within {@link #SUMMARY_INTERVAL}. */
+        boolean tookSinceSummary;
+        /** The latest finished night's morning when its summary was written: a night finishing writes it again. */
+        java.time.LocalDate summarisedMorning;
         /** The store position the summary it was restored from was written at; -1 when not restored. */
         long restoredFrom = -1;
+        /** When its summary was last written (or the one it was restored from); null while it has none. */
+        Instant summarisedAt;
         final List<BackupRecord> added = new ArrayList<>();
         /** The digest as the analysis keys it ({@link #keyed()}), and the digest it was worked out for. */
         private List<DatabaseBackup> keyed = List.of();
@@ -475,7 +494,7 @@ public final class LiveFleet {
             return;
         }
         slot.added.add(b);
-        slot.summaryDue = true;
+        slot.tookSinceSummary = true;
         slot.compression.add(b, slot.modes);
         full(slot, b);
         chain(slot, b);
@@ -655,12 +674,13 @@ public final class LiveFleet {
                     refused = "damaged (" + e + ")";
                 }
             }
-            found.put(slot, new Found(x.position(), kept, refused));
+            found.put(slot, new Found(x.position(), x.writtenAt(), kept, refused));
         });
         if (found.isEmpty()) {
             return;
         }
         TreeMap<Long, List<InstanceSlot>> byPosition = new TreeMap<>();
+        List<InstanceSlot> restored = new ArrayList<>();
         String firstRefusal = null;
         for (Map.Entry<String, HostSlot> e : hosts.entrySet()) {
             for (InstanceSlot slot : e.getValue().instances.values()) {
@@ -669,9 +689,7 @@ public final class LiveFleet {
                     continue;
                 }
                 if (f.refused() == null) {
-                    restore(store, slot, f.kept(), since, now);
-                    summaryCounts.restored++;
-                    slot.restoredFrom = f.position();
+                    restored.add(slot);
                     byPosition.computeIfAbsent(f.position(), k -> new ArrayList<>()).add(slot);
                 } else {
                     summaryCounts.refused++;
@@ -679,6 +697,22 @@ public final class LiveFleet {
                         firstRefusal = e.getKey() + "/" + slot.sections.name() + ": " + f.refused();
                     }
                 }
+            }
+        }
+        Instant historySince = now.minus(FleetStates.ACCELERATOR_HISTORY);
+        for (int from = 0; from < restored.size(); from += RESTORED_PER_READ) {
+            List<InstanceSlot> batch = restored.subList(from, Math.min(restored.size(), from + RESTORED_PER_READ));
+            List<InstanceKey> keys = new ArrayList<>(batch.size());
+            batch.forEach(slot -> keys.add(new InstanceKey(slot.host, slot.sections.name(), false)));
+            List<List<AcceleratorChange>> changes = store.acceleratorChanges(keys, min(since, historySince));
+            for (int n = 0; n < batch.size(); n++) {
+                InstanceSlot slot = batch.get(n);
+                Found f = found.get(slot);
+                restore(store, slot, f.kept(), changes.get(n), since, historySince);
+                slot.summarisedMorning = f.kept().history().latestFinishedMorning();
+                slot.summarisedAt = f.writtenAt();
+                slot.restoredFrom = f.position();
+                summaryCounts.restored++;
             }
         }
         if (firstRefusal != null) {
@@ -713,18 +747,16 @@ public final class LiveFleet {
     }
 
     /** A summary read for a kept instance: what it decoded to, or why it is not used. */
-    private record Found(long position, InstanceSummaryCodec.Kept kept, String refused) {
+    private record Found(long position, Instant writtenAt, InstanceSummaryCodec.Kept kept, String refused) {
     }
 
     /**
-     * Restores {@code slot} from what its summary kept. What the summary does not hold (accelerator changes, databases'
-     * first-seen times) is read as a rebuild reads it; the job activity at the refresh, as for any instance.
+     * Restores {@code slot} from what its summary kept. What the summary does not hold is read as a rebuild reads it: its
+     * accelerator {@code changes} since the earlier of {@code since} and {@code historySince} (read for many instances at
+     * once), its databases' first-seen times; its job activity at the refresh, as for any instance.
      */
-    private void restore(ReportStore store, InstanceSlot slot, InstanceSummaryCodec.Kept kept, Instant since, Instant now)
-            throws Exception {
-        String name = slot.sections.name();
-        Instant historySince = now.minus(FleetStates.ACCELERATOR_HISTORY);
-        List<AcceleratorChange> changes = store.acceleratorChanges(slot.host, name, min(since, historySince));
+    private static void restore(ReportStore store, InstanceSlot slot, InstanceSummaryCodec.Kept kept,
+                                List<AcceleratorChange> changes, Instant since, Instant historySince) throws Exception {
         slot.acceleratorHistory = AcceleratorChange.since(changes, historySince);
         slot.databases = firstSeen(store, slot, since);
         slot.modes = FleetStates.qatModes(AcceleratorChange.since(changes, since), slot.state(List.of()));
@@ -764,7 +796,7 @@ public final class LiveFleet {
                     if (budget == 0) {
                         break;
                     }
-                    if (!slot.summaryDue || slot.stale || !slot.future.isEmpty()) {
+                    if (!due(slot, now) || slot.stale || !slot.future.isEmpty()) {
                         continue;
                     }
                     String name = slot.sections.name();
@@ -788,6 +820,24 @@ public final class LiveFleet {
         }
     }
 
+    /**
+     * Whether {@code slot}'s summary is to be written: it was rebuilt or never written, a night finished since, its
+     * backups changed it and the summary is older than {@link #SUMMARY_INTERVAL}, or the summary is half a day old (so
+     * an idle instance's never ages out).
+     */
+    private static boolean due(InstanceSlot slot, Instant now) {
+        if (slot.summaryDue || slot.summarisedAt == null) {
+            return true;
+        }
+        if (!java.util.Objects.equals(slot.summarisedMorning, slot.history.latestFinishedMorning())) {
+            return true;
+        }
+        if (slot.tookSinceSummary && slot.summarisedAt.isBefore(now.minus(SUMMARY_INTERVAL))) {
+            return true;
+        }
+        return slot.summarisedAt.isBefore(now.minus(SUMMARY_MAX_AGE.dividedBy(2)));
+    }
+
     private void flush(ReportStore store, List<InstanceSummary> batch, List<InstanceSlot> batched) throws Exception {
         if (batch.isEmpty()) {
             return;
@@ -797,7 +847,13 @@ public final class LiveFleet {
             summaryCounts.bytesWritten += x.body().length;
         }
         summaryCounts.written += batch.size();
-        batched.forEach(slot -> slot.summaryDue = false);
+        for (int n = 0; n < batched.size(); n++) {
+            InstanceSlot slot = batched.get(n);
+            slot.summaryDue = false;
+            slot.tookSinceSummary = false;
+            slot.summarisedAt = batch.get(n).writtenAt();
+            slot.summarisedMorning = slot.history.latestFinishedMorning();
+        }
         batch.clear();
         batched.clear();
     }

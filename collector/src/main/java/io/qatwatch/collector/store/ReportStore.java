@@ -249,6 +249,18 @@ public interface ReportStore {
     List<AcceleratorChange> acceleratorChanges(String host, String instance, Instant since) throws Exception;
 
     /**
+     * {@link #acceleratorChanges} of several instances in one go, one list per key in the order given: what a restart
+     * that restores instances from their summaries reads of them. The default reads them one by one.
+     */
+    default List<List<AcceleratorChange>> acceleratorChanges(List<InstanceKey> keys, Instant since) throws Exception {
+        List<List<AcceleratorChange>> out = new java.util.ArrayList<>(keys.size());
+        for (InstanceKey k : keys) {
+            out.add(acceleratorChanges(k.host(), k.instance(), since));
+        }
+        return out;
+    }
+
+    /**
      * What happened to an instance's databases from {@code since} on, oldest first: appearances, disappearances, recovery
      * model and replica role changes, worked out from the databases sections stored at ingest (issue 31). The default,
      * for stores that keep no change history, knows none.

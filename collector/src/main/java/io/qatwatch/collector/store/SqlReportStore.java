@@ -1100,6 +1100,12 @@ public final class SqlReportStore implements ReportStore {
     }
 
     @Override
+    public List<List<AcceleratorChange>> acceleratorChanges(List<InstanceKey> keys, Instant since)
+            throws SQLException, IOException {
+        return reads.acceleratorChanges(keys, since);
+    }
+
+    @Override
     public List<InstanceHistory> histories(List<InstanceKey> keys, Instant since, Instant acceleratorSince)
             throws SQLException, IOException {
         return reads.histories(keys, since, acceleratorSince);

@@ -87,6 +87,26 @@ final class StageReads {
         return out;
     }
 
+    /** Each key's accelerator changes since {@code since}, one query per chunk of their hosts. */
+    List<List<AcceleratorChange>> acceleratorChanges(List<InstanceKey> keys, Instant since) throws SQLException, IOException {
+        Map<String, Map<String, List<AcceleratorChange>>> accelerators = new HashMap<>();
+        for (InstanceKey k : keys) {
+            accelerators.computeIfAbsent(k.host(), h -> new HashMap<>()).put(k.instance(), new ArrayList<>());
+        }
+        List<String> hosts = new ArrayList<>(new java.util.TreeSet<>(accelerators.keySet()));
+        db.read(c -> {
+            for (int from = 0; from < hosts.size(); from += SqlValues.IN_CHUNK) {
+                readAccelerators(c, hosts.subList(from, Math.min(hosts.size(), from + SqlValues.IN_CHUNK)), since, accelerators);
+            }
+            return null;
+        });
+        List<List<AcceleratorChange>> out = new ArrayList<>(keys.size());
+        for (InstanceKey k : keys) {
+            out.add(accelerators.get(k.host()).get(k.instance()));
+        }
+        return out;
+    }
+
     /** One instance's backups since a time, oldest first, as {@link BackupRows} reads them. */
     private String instanceBackups() {
         return "SELECT " + BackupRows.columns(kind)

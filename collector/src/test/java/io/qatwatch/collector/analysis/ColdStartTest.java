@@ -74,6 +74,9 @@ class ColdStartTest {
             keys.add(new InstanceKey("sql-unknown", "MSSQLSERVER", true));
             List<InstanceHistory> batched = store.histories(keys, since, accelerators);
             assertThat(batched).hasSameSizeAs(keys);
+            // what a restart from summaries reads of the instances it restores, also batched
+            assertThat(store.acceleratorChanges(keys, accelerators)).as("accelerator changes read for many instances at once")
+                    .isEqualTo(batched.stream().map(InstanceHistory::acceleratorChanges).toList());
             int withAcceleratorChanges = 0;
             for (int k = 0; k < keys.size(); k++) {
                 InstanceKey key = keys.get(k);

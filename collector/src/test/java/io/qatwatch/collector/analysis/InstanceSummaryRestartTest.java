@@ -71,6 +71,8 @@ class InstanceSummaryRestartTest {
                 fleet.store(store, i, day, fleet.logs(i, day.minusSeconds(120), 1), List.of());
             }
             restart(store, live, day, INSTANCES - 1, 1);
+            assertThat(live.summaryCounts().written()).as("summaries written again a minute later for a log backup each")
+                    .isEqualTo(INSTANCES - 1);
 
             // tonight's first backups, into the open night
             Instant night = evening(0).plus(Duration.ofMinutes(95));
@@ -79,6 +81,8 @@ class InstanceSummaryRestartTest {
                 fleet.store(store, i, night, tonight, List.of());
             }
             restart(store, live, night, INSTANCES - 1, 1);
+            assertThat(live.summaryCounts().written()).as("summaries written again, hours after, for the backups since")
+                    .isEqualTo(2 * INSTANCES - 1);
             restart(store, live, night.plusSeconds(60), INSTANCES, 0);
 
             // a late differential for a night that finished three nights ago: that instance is rebuilt from its rows
@@ -127,6 +131,9 @@ class InstanceSummaryRestartTest {
             // no new rows for hours, then for most of a day: nights finish and leave the lookback period from the summaries
             restart(store, live, morning.plus(Duration.ofHours(5)), INSTANCES, 1);
             restart(store, live, morning.plus(Duration.ofHours(23)), INSTANCES, 0);
+            // the stage writes a summary again once it is half a day old, so one whose backups did not change is not
+            // refused for its age (a day) at a restart
+            restart(store, live, morning.plus(Duration.ofHours(30)), INSTANCES, 0);
         }
     }
 
