@@ -141,8 +141,25 @@ public final class AnalysisBenchmark {
     private List<Cycle> minutes(SimulatedStore store, LiveFleet fleet, AlertEvaluator evaluator, BenchLog log,
                                 AfterCycle after) throws Exception {
         List<Cycle> cycles = new ArrayList<>();
+        Instant morning = untilMorning(store, settings, (name, now) -> cycles.add(cycle(name, store, fleet, evaluator, now,
+                log, after)));
+        cycles.add(cycle("morning minute", store, fleet, evaluator, morning, log, after));
+        return cycles;
+    }
+
+    /** One evaluation of the stage, as of {@code now}, after the store got that minute's rows. */
+    interface Minute {
+        void evaluate(String name, Instant now) throws Exception;
+    }
+
+    /**
+     * The minutes before the morning one: the cold evaluation, the day minute and the night minute, each given to
+     * {@code minute} once the store holds its rows; then the store as of the morning minute (no new row, business started
+     * at 07:00, so last night's window of every instance finished), whose time it returns.
+     */
+    static Instant untilMorning(SimulatedStore store, Settings settings, Minute minute) throws Exception {
         Instant now = NOW;
-        cycles.add(cycle("cold", store, fleet, evaluator, now, log, after));
+        minute.evaluate("cold", now);
         long id = 10_000_000;
         SimulatedAgent[] agents = new SimulatedAgent[settings.instances()];
         for (int i = 0; i < agents.length; i++) {
@@ -154,7 +171,7 @@ public final class AnalysisBenchmark {
             store.append(i, agents[i].latestLogBackups(id++, now.plusSeconds(10)).get(0));
         }
         store.reportedAt(now);
-        cycles.add(cycle("day minute", store, fleet, evaluator, now, log, after));
+        minute.evaluate("day minute", now);
         // night minute: logs again, and a share of the instances finish a nightly backup of the open night
         now = now.plusSeconds(60);
         int step = (int) Math.max(1, Math.round(1 / settings.nightFraction()));
@@ -168,12 +185,11 @@ public final class AnalysisBenchmark {
             }
         }
         store.reportedAt(now);
-        cycles.add(cycle("night minute", store, fleet, evaluator, now, log, after));
+        minute.evaluate("night minute", now);
         // morning minute: business started at 07:00, last night's window of every instance finished
-        now = Instant.parse("2026-12-01T07:00:30Z");
-        store.reportedAt(now);
-        cycles.add(cycle("morning minute", store, fleet, evaluator, now, log, after));
-        return cycles;
+        Instant morning = Instant.parse("2026-12-01T07:00:30Z");
+        store.reportedAt(morning);
+        return morning;
     }
 
     private Cycle cycle(String name, SimulatedStore store, LiveFleet fleet, AlertEvaluator evaluator, Instant now,

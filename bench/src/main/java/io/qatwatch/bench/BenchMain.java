@@ -26,11 +26,12 @@ import picocli.CommandLine.Spec;
 public final class BenchMain implements Callable<Integer> {
 
     private static final Set<String> PARTS = Set.of("ingest", "analysis", "growth", "jmh", "stalled", "collectors",
-            "fleet100k", "pages");
+            "fleet100k", "pages", "morning");
 
     @Option(names = "--only", split = ",", paramLabel = "PART",
-            description = "Parts to run, comma-separated: ingest, analysis, growth, jmh, stalled, pages, collectors, fleet100k "
-                    + "(default: all but collectors and fleet100k, which need --pg-url; scripts/bench.sh provides it).")
+            description = "Parts to run, comma-separated: ingest, analysis, growth, jmh, stalled, pages, collectors, fleet100k, "
+                    + "morning (default: all but collectors and fleet100k, which need --pg-url that scripts/bench.sh provides, "
+                    + "and morning: the analysis bench's morning minute repeated on one thread).")
     List<String> only = List.of("ingest", "analysis", "growth", "jmh", "stalled", "pages");
 
     @Option(names = "--pg-url", description = "Collectors: a PostgreSQL database the bench may empty (schema bench).")
@@ -86,6 +87,14 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--analysis-split", split = ",", description = "Analysis: also run the stage as one of N collectors "
             + "sharing the fleet on PostgreSQL, for each N given (e.g. 2,3): one collector's share of the slices.")
     List<Integer> analysisSplits;
+
+    @Option(names = "--morning-rounds", description = "Morning: rounds measured, each on a fleet built anew (default 7; "
+            + "quick 2); the first round before them is not counted.")
+    Integer morningRounds;
+
+    @Option(names = "--morning-profile", description = "Morning: also JFR's execution and allocation samples of each "
+            + "measured morning, by method.")
+    boolean morningProfile;
 
     @Option(names = "--fleet-sizes", split = ",", description = "Growth: agents per store (default 1000,10000,100000; quick 100,1000).")
     List<Integer> fleetSizes;
@@ -158,6 +167,11 @@ public final class BenchMain implements Callable<Integer> {
                     Duration.ofSeconds(quick ? 2 : 15), Duration.ofSeconds(or(durationSeconds, quick ? 3 : 30)),
                     or(connections, quick ? 16 : 64), jvm, work.resolve("ingest"), !noInflux));
             md.append("#### Collector ingest\n\n").append(ingest.markdown(ingest.run(log))).append('\n');
+        }
+        if (only.contains("morning")) {
+            MorningMinute morning = new MorningMinute(new MorningMinute.Settings(or(instances, quick ? 200 : 10_000),
+                    or(analysisNights, quick ? 30 : 90), or(morningRounds, quick ? 2 : 7), 1, morningProfile));
+            md.append("#### The morning minute, repeated\n\n").append(morning.markdown(morning.run(log))).append('\n');
         }
         if (only.contains("analysis")) {
             AnalysisBenchmark analysis = new AnalysisBenchmark(new AnalysisBenchmark.Settings(

@@ -1,5 +1,7 @@
 package io.qatwatch.collector.analysis;
 
+import io.qatwatch.collector.store.SummaryInput;
+import io.qatwatch.collector.store.SummaryOutput;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Instant;
 import java.util.Arrays;
@@ -181,6 +183,48 @@ public final class BaselineFulls {
             memoKey = key;
         }
         return (T) memo;
+    }
+
+    /** Writes its paths and fulls for the instance's persisted summary (issue 33); {@link #read} takes them back. */
+    void write(SummaryOutput out) {
+        out.writeCount(paths.length);
+        for (String p : paths) {
+            out.writeString(p);
+        }
+        out.writeCount(size);
+        long finish = 0;
+        for (int i = 0; i < size; i++) {
+            // each finish from the one before: fulls a week apart cost four bytes, not six
+            out.writeLong(raw(i, 0) - finish);
+            finish = raw(i, 0);
+            for (int f = 1; f < STRIDE; f++) {
+                out.writeLong(raw(i, f));
+            }
+        }
+    }
+
+    /** What {@link #write} wrote, for the instance {@code scope}: the same fulls in the same order. */
+    static BaselineFulls read(SummaryInput in, String scope) {
+        BaselineFulls out = new BaselineFulls(scope);
+        out.paths = new String[in.readSize()];
+        for (int n = 0; n < out.paths.length; n++) {
+            out.paths[n] = in.readString();
+        }
+        long finish = 0;
+        for (int n = in.readSize(); n > 0; n--) {
+            finish += in.readLong();
+            long sizeBytes = in.readLong();
+            long durationAndPath = in.readLong();
+            long setId = in.readLong();
+            if ((durationAndPath & ((1 << PATH_BITS) - 1)) >= out.paths.length) {
+                throw new IllegalArgumentException("summary body names path " + (durationAndPath & ((1 << PATH_BITS) - 1))
+                        + " of " + out.paths.length);
+            }
+            out.put(out.size, finish, sizeBytes, durationAndPath, setId);
+            out.size++;
+            out.minFinish = Math.min(out.minFinish, finish);
+        }
+        return out;
     }
 
     /** {@code host/instance} of the instance that took them. */

@@ -388,11 +388,16 @@ public final class FleetAnalysis {
     /** Where the backups of a database the instance does not list go: nowhere. */
     private static final List<DatabaseBackup> NOWHERE = List.of();
 
+    /** The chains of a database none of whose replicas' backups carry LSNs: most of a fleet without chain columns. */
+    private static final List<LogChain> NO_CHAINS = List.of();
+
+    /**
+     * Merges each database's replicas. A database's backups, fulls and chains lists are made with its first replica's
+     * record and handed on to the records of the next ones, so that no fleet-wide map per list is built each
+     * evaluation (three maps of every database were most of this method's cost at 10,000 instances); a database gets a
+     * chains list of its own only when a replica has a chain.
+     */
     private void mergeDatabases(boolean groupWindowsToo) {
-        int capacity = (int) Math.min(1 << 30, instances.stream().mapToLong(ia -> ia.instance().databases().size()).sum() * 4 / 3 + 16);
-        Map<String, List<DatabaseBackup>> backupsByKey = new HashMap<>(capacity);
-        Map<String, List<BaselineFulls>> fullsByKey = new HashMap<>(capacity);
-        Map<String, List<LogChain>> chainsByKey = new HashMap<>(capacity);
         Map<String, List<DatabaseBackup>> agBackups = new LinkedHashMap<>();
         Map<String, BusinessCalendar> agCalendar = new LinkedHashMap<>();
         for (InstanceAnalysis ia : instances) {
@@ -405,9 +410,9 @@ public final class FleetAnalysis {
                 List<String> replicas = new ArrayList<>(m == null ? List.of() : m.replicas());
                 replicas.add(ia.scope());
                 boolean silent = ia.silent() && (m == null || m.silent());
-                List<DatabaseBackup> backups = backupsByKey.computeIfAbsent(key, k -> new ArrayList<>());
-                List<BaselineFulls> fulls = fullsByKey.computeIfAbsent(key, k -> new ArrayList<>());
-                List<LogChain> logChains = chainsByKey.computeIfAbsent(key, k -> new ArrayList<>());
+                List<DatabaseBackup> backups = m == null ? new ArrayList<>() : m.backups();
+                List<BaselineFulls> fulls = m == null ? new ArrayList<>() : m.fulls();
+                List<LogChain> logChains = m == null ? NO_CHAINS : m.chains();
                 if (m == null || primary) {
                     m = new MergedDatabase(key, d.name(), d.availabilityGroup() != null ? d.availabilityGroup()
                             : m == null ? null : m.availabilityGroup(), ia.host().host(), ia.instance().name(),
@@ -446,7 +451,10 @@ public final class FleetAnalysis {
                     }
                 }
                 String key = backup.databaseKey();
-                List<DatabaseBackup> into = mine.computeIfAbsent(key, c -> databases.containsKey(c) ? backupsByKey.get(c) : NOWHERE);
+                List<DatabaseBackup> into = mine.computeIfAbsent(key, c -> {
+                    MergedDatabase m = databases.get(c);
+                    return m == null ? NOWHERE : m.backups();
+                });
                 if (into == NOWHERE) {
                     continue;
                 }
@@ -458,15 +466,23 @@ public final class FleetAnalysis {
             }
             // as the backups: a database only a later instance lists gets none of this one's
             instanceFulls.forEach((key, f) -> {
-                if (f.size() > 0 && databases.containsKey(key)) {
-                    fullsByKey.get(key).add(f);
+                MergedDatabase m = f.size() > 0 ? databases.get(key) : null;
+                if (m != null) {
+                    m.fulls().add(f);
                 }
             });
             Map<String, LogChain> instanceChains = chains != null ? chains.apply(ia.instance())
                     : chains(ia.scope(), recent(ia.instance()), ids, false);
             instanceChains.forEach((key, c) -> {
-                if (!c.isEmpty() && databases.containsKey(key)) {
-                    chainsByKey.get(key).add(c);
+                MergedDatabase m = c.isEmpty() ? null : databases.get(key);
+                if (m != null) {
+                    if (m.chains() == NO_CHAINS) {
+                        m = new MergedDatabase(m.key(), m.name(), m.availabilityGroup(), m.host(), m.instance(),
+                                m.recoveryModel(), m.replicas(), m.backups(), m.silent(), m.fulls(), new ArrayList<>(),
+                                m.appearedAt());
+                        databases.put(key, m);
+                    }
+                    m.chains().add(c);
                 }
             });
         }

@@ -1,6 +1,8 @@
 package io.qatwatch.collector.analysis;
 
 import io.qatwatch.collector.analysis.FleetAnalysis.History;
+import io.qatwatch.collector.store.SummaryInput;
+import io.qatwatch.collector.store.SummaryOutput;
 import io.qatwatch.collector.window.BusinessCalendar.Night;
 import io.qatwatch.collector.window.CreepAnalysis;
 import io.qatwatch.collector.window.CreepSettings;
@@ -101,6 +103,166 @@ final class KeptHistory {
         this.history = current(openWindows, validUntil);
     }
 
+    private KeptHistory(String scope, NightlyWindows.Nights nights, AnalysisConfig config, Instant futureStart) {
+        this.scope = scope;
+        this.nights = nights;
+        this.config = config;
+        this.futureStart = futureStart;
+    }
+
+    /**
+     * Writes what this keeps for the instance's persisted summary (issue 33): the finished nights with their fulls and
+     * points, the open night's backups, the tails and series; not the fits, which {@link #read} works out again from the
+     * finished nights as {@link FleetAnalysis#history} does, nor the scope, calendar nights and configuration it shares.
+     */
+    void write(SummaryOutput out) {
+        out.writeInstant(futureStart);
+        out.writeInstant(validUntil);
+        out.writeCount(series.size());
+        series.forEach(out::writeString);
+        out.writeCount(finished.size());
+        for (Kept k : finished) {
+            writeWindow(out, k.window);
+            out.writeCount(k.fullKeys.length);
+            for (int n = 0; n < k.fullKeys.length; n++) {
+                out.writeString(k.fullKeys[n]);
+                out.writeLong(k.fullSizes[n]);
+            }
+            Points p = k.points;
+            out.writeCount(p == null ? 0 : p.narrow != null ? 1 : 2);
+            if (p != null && p.narrow != null) {
+                out.writeCount(p.narrow.length);
+                for (int v : p.narrow) {
+                    out.writeInt(v);
+                }
+            } else if (p != null) {
+                out.writeCount(p.wide.length);
+                for (long v : p.wide) {
+                    out.writeLong(v);
+                }
+            }
+        }
+        out.writeCount(open.size());
+        open.forEach(b -> writeBackup(out, b));
+        out.writeCount(tails.size());
+        tails.forEach((db, t) -> {
+            out.writeString(db);
+            out.writeLong(t.seconds());
+            out.writeLong(t.morning().toEpochDay());
+        });
+    }
+
+    /**
+     * What {@link #write} wrote, for the instance {@code scope} on {@code nights}: the fits worked out again from the
+     * finished nights, the history itself at the first {@link #advance} (which the caller makes before reading it).
+     */
+    static KeptHistory read(SummaryInput in, String scope, NightlyWindows.Nights nights, AnalysisConfig config) {
+        KeptHistory h = new KeptHistory(scope, nights, config, in.readInstant());
+        h.validUntil = in.readInstant();
+        for (int n = in.readSize(); n > 0; n--) {
+            h.series.add(in.readString());
+        }
+        for (int n = in.readSize(); n > 0; n--) {
+            NightlyWindow w = readWindow(in);
+            int fulls = in.readSize();
+            String[] keys = fulls == 0 ? NO_KEYS : new String[fulls];
+            long[] sizes = fulls == 0 ? NO_SIZES : new long[fulls];
+            for (int f = 0; f < fulls; f++) {
+                keys[f] = in.readString();
+                sizes[f] = in.readLong();
+            }
+            Kept k = new Kept(w, keys, sizes);
+            long form = in.readCount();
+            if (form == 1) {
+                int[] narrow = new int[in.readSize()];
+                for (int p = 0; p < narrow.length; p++) {
+                    narrow[p] = in.readInt();
+                }
+                k.points = new Points(narrow, null);
+            } else if (form == 2) {
+                long[] wide = new long[in.readSize()];
+                for (int p = 0; p < wide.length; p++) {
+                    wide[p] = in.readLong();
+                }
+                k.points = new Points(null, wide);
+            } else if (form != 0) {
+                throw new IllegalArgumentException("summary body holds points of form " + form);
+            }
+            h.finished.add(k);
+        }
+        for (int n = in.readSize(); n > 0; n--) {
+            h.open.add(readBackup(in));
+        }
+        for (int n = in.readSize(); n > 0; n--) {
+            h.tails.put(in.readString(), new Tail(in.readLong(), LocalDate.ofEpochDay(in.readLong())));
+        }
+        List<NightlyWindow> windows = new ArrayList<>(h.finished.size());
+        h.finished.forEach(k -> windows.add(k.window));
+        h.fits = new EnumMap<>(NightKind.class);
+        h.fits.putAll(CreepAnalysis.fits(windows, nights.calendar(), config.creep()));
+        h.onKeptPoints(h.fits.keySet());
+        h.history = h.current(List.of(), h.validUntil);
+        // the open nights' summaries are not kept: the first advance works them out, as after a backup was added
+        h.dirty = true;
+        return h;
+    }
+
+    private static void writeWindow(SummaryOutput out, NightlyWindow w) {
+        out.writeString(w.scope());
+        out.writeLong(w.morning().toEpochDay());
+        out.writeCount(w.kind().ordinal());
+        out.writeInstant(w.businessEnd());
+        out.writeInstant(w.businessStart());
+        out.writeInstant(w.firstStart());
+        out.writeInstant(w.lastFinish());
+        out.writeLong(w.marginSeconds());
+        out.writeCount(w.backups().size());
+        w.backups().forEach(b -> writeBackup(out, b));
+        out.writeCount(w.backupCount());
+    }
+
+    private static NightlyWindow readWindow(SummaryInput in) {
+        String scope = in.readString();
+        LocalDate morning = LocalDate.ofEpochDay(in.readLong());
+        long kind = in.readCount();
+        if (kind >= NightKind.values().length) {
+            throw new IllegalArgumentException("summary body holds night kind " + kind);
+        }
+        Instant businessEnd = in.readInstant();
+        Instant businessStart = in.readInstant();
+        Instant firstStart = in.readInstant();
+        Instant lastFinish = in.readInstant();
+        long margin = in.readLong();
+        List<DatabaseBackup> backups = new ArrayList<>();
+        for (int n = in.readSize(); n > 0; n--) {
+            backups.add(readBackup(in));
+        }
+        return new NightlyWindow(scope, morning, NightKind.values()[(int) kind], businessEnd, businessStart, firstStart,
+                lastFinish, margin, backups, in.readSize());
+    }
+
+    private static void writeBackup(SummaryOutput out, DatabaseBackup b) {
+        out.writeString(b.instance());
+        out.writeString(b.database());
+        out.writeString(b.databaseKey());
+        out.writeString(b.type());
+        out.writeBoolean(b.copyOnly());
+        out.writeInstant(b.startedAt());
+        out.writeInstant(b.finishedAt());
+        out.writeLong(b.sizeBytes());
+        out.writeNullableLong(b.compressedSizeBytes());
+        out.writeString(b.compressionAlgorithm());
+        out.writeString(b.target());
+        out.writeBoolean(b.onSecondary());
+        out.writeBoolean(b.snapshot());
+    }
+
+    private static DatabaseBackup readBackup(SummaryInput in) {
+        return new DatabaseBackup(in.readString(), in.readString(), in.readString(), in.readString(), in.readBoolean(),
+                in.readInstant(), in.readInstant(), in.readLong(), in.readNullableLong(), in.readString(), in.readString(),
+                in.readBoolean(), in.readBoolean());
+    }
+
     /** The history of the kept nights (already summaries) and the open ones, as {@link History#summary} has it. */
     private History current(List<NightlyWindow> openSummaries, Instant until) {
         List<NightlyWindow> windows = new ArrayList<>(finished.size() + openSummaries.size());
@@ -109,6 +271,11 @@ final class KeptHistory {
         Map<String, Long> tailSeconds = new HashMap<>();
         tails.forEach((db, t) -> tailSeconds.put(db, t.seconds()));
         return new History(List.copyOf(windows), fits, tailSeconds, until);
+    }
+
+    /** The morning of the latest finished night kept, null when none: it moves when a night finishes. */
+    LocalDate latestFinishedMorning() {
+        return finished.isEmpty() ? null : finished.get(finished.size() - 1).window.morning();
     }
 
     /** The history as of the last {@link #advance}. */
@@ -162,7 +329,8 @@ final class KeptHistory {
                 changed.add(gone.window.kind());
             }
         }
-        Map<String, Long> weight = new HashMap<>();
+        // each database's largest full in one long[] each: a map of boxed sizes boxed every full of every kept night
+        Map<String, long[]> weight = new HashMap<>();
         finished.forEach(k -> weigh(weight, k.fullKeys, k.fullSizes));
         List<Kept> openKept = new ArrayList<>();
         for (NightlyWindow w : openWindows) {
@@ -171,8 +339,8 @@ final class KeptHistory {
             openKept.add(k);
         }
         long total = 0;
-        for (long v : weight.values()) {
-            total += v;
+        for (long[] v : weight.values()) {
+            total += v[0];
         }
         for (Kept k : finished) {
             NightKind kind = kindOf(k, weight, total);
@@ -291,13 +459,12 @@ final class KeptHistory {
         Kept k = fulls(w);
         k.window = w.summary();
         int n = w.backups().size();
-        long[] points = new long[2 * n];
+        Points points = new Points(n);
         for (int p = 0; p < n; p++) {
             DatabaseBackup b = w.backups().get(p);
-            points[2 * p] = (long) seriesOf(b) << 32 | Math.min(b.durationSeconds(), Integer.MAX_VALUE);
-            points[2 * p + 1] = b.sizeBytes();
+            points.set(p, seriesOf(b), Math.min(b.durationSeconds(), Integer.MAX_VALUE), b.sizeBytes());
         }
-        k.points = Points.of(points);
+        k.points = points;
         if (!finished.isEmpty()) {
             Kept before = finished.get(finished.size() - 1);
             before.window = before.window.withoutBackups();
@@ -341,17 +508,22 @@ final class KeptHistory {
         return new Kept(w, keys, sizes);
     }
 
-    private static void weigh(Map<String, Long> weight, String[] keys, long[] sizes) {
+    private static void weigh(Map<String, long[]> weight, String[] keys, long[] sizes) {
         for (int n = 0; n < keys.length; n++) {
-            weight.merge(keys[n], sizes[n], Math::max);
+            long[] largest = weight.get(keys[n]);
+            if (largest == null) {
+                weight.put(keys[n], new long[] {sizes[n]});
+            } else if (sizes[n] > largest[0]) {
+                largest[0] = sizes[n];
+            }
         }
     }
 
     /** As {@code NightlyWindows.classify}: full when the night's fulls hold at least half the full-backup bytes. */
-    private static NightKind kindOf(Kept k, Map<String, Long> weight, long total) {
+    private static NightKind kindOf(Kept k, Map<String, long[]> weight, long total) {
         long mine = 0;
         for (String key : k.fullKeys) {
-            mine += weight.get(key);
+            mine += weight.get(key)[0];
         }
         double share = total == 0 ? 0 : mine / (double) total;
         return share >= 0.5 ? NightKind.FULL : NightKind.DIFFERENTIAL;
@@ -391,30 +563,45 @@ final class KeptHistory {
      * ints a backup (12 bytes: the size in units of 1,024, its remainder beside the series) while every number fits,
      * else in two longs (16 bytes); either way exactly the numbers given.
      */
-    private static final class Points {
-        private final int[] narrow;
-        private final long[] wide;
+    static final class Points {
+        private int[] narrow;
+        /** Per backup: the series (high 32 bits) with the seconds (low 32), then the size in bytes; null while narrow. */
+        private long[] wide;
 
-        private Points(int[] narrow, long[] wide) {
+        /** Room for {@code n} backups, each {@link #set} once, in order, before it is read. */
+        Points(int n) {
+            narrow = new int[3 * n];
+        }
+
+        /** Points already in one of the two forms (the other null), as a persisted summary holds them. */
+        Points(int[] narrow, long[] wide) {
             this.narrow = narrow;
             this.wide = wide;
         }
 
-        /** From pairs of longs: the series (high 32 bits) with the seconds (low 32), then the size in bytes. */
-        static Points of(long[] wide) {
-            int n = wide.length / 2;
-            int[] narrow = new int[3 * n];
-            for (int p = 0; p < n; p++) {
-                long series = wide[2 * p] >>> 32;
-                long size = wide[2 * p + 1];
-                if (series >= SERIES_LIMIT || size < 0 || size >>> UNIT_BITS > 0xFFFF_FFFFL) {
-                    return new Points(null, wide);
+        /**
+         * Backup {@code p}: its series, whole seconds (0 to {@link Integer#MAX_VALUE}) and bytes; written straight into
+         * the narrow form, which is widened (the earlier backups copied) the first time a number does not fit it.
+         */
+        void set(int p, int series, long seconds, long size) {
+            if (narrow != null && (series >= SERIES_LIMIT || size < 0 || size >>> UNIT_BITS > 0xFFFF_FFFFL)) {
+                int n = narrow.length / 3;
+                long[] out = new long[2 * n];
+                for (int q = 0; q < p; q++) {
+                    out[2 * q] = (long) series(q) << 32 | seconds(q);
+                    out[2 * q + 1] = sizeBytes(q);
                 }
-                narrow[3 * p] = (int) series << UNIT_BITS | (int) (size & UNIT_MASK);
-                narrow[3 * p + 1] = (int) wide[2 * p];
-                narrow[3 * p + 2] = (int) (size >>> UNIT_BITS);
+                wide = out;
+                narrow = null;
             }
-            return new Points(narrow, null);
+            if (wide != null) {
+                wide[2 * p] = (long) series << 32 | seconds;
+                wide[2 * p + 1] = size;
+                return;
+            }
+            narrow[3 * p] = series << UNIT_BITS | (int) (size & UNIT_MASK);
+            narrow[3 * p + 1] = (int) seconds;
+            narrow[3 * p + 2] = (int) (size >>> UNIT_BITS);
         }
 
         int size() {

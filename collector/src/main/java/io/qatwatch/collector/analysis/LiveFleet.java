@@ -17,6 +17,7 @@ import io.qatwatch.collector.store.ReportStore.FleetHead;
 import io.qatwatch.collector.store.ReportStore.InstanceHead;
 import io.qatwatch.collector.store.ReportStore.InstanceHistory;
 import io.qatwatch.collector.store.ReportStore.InstanceKey;
+import io.qatwatch.collector.store.ReportStore.InstanceSummary;
 import io.qatwatch.collector.store.StoredBackup;
 import io.qatwatch.collector.window.BusinessCalendar;
 import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
@@ -35,6 +36,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The alert stage's memory of the fleet between evaluations, so that an evaluation reads from the store
@@ -52,8 +55,35 @@ import java.util.function.Function;
  * needs a night whose backups are no longer kept. The rest of the analysis (silent agents, spill forecasts,
  * creep projected from today, every rule) runs each time. Not thread-safe: the alert stage runs one
  * evaluation at a time.
+ *
+ * <p>What it keeps of each instance's backups is also persisted, as the instance's summary (issue 33,
+ * {@link InstanceSummaryCodec}): written after an evaluation for the instances whose backups changed it, and read at the
+ * first refresh, which restores each instance whose summary still matches and reads only the backups stored since,
+ * instead of every row of the lookback period.
  */
 public final class LiveFleet {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LiveFleet.class);
+    /**
+     * Summaries written per refresh after the first: a morning whose nights finish changes most instances at once, and
+     * a summary a few minutes behind costs a restart only the backups stored since it (the first writes them all).
+     */
+    static final int SUMMARIES_PER_REFRESH = 500;
+    /**
+     * An instance whose new backups changed what it keeps is written again at most this often: through a night its log
+     * backups change it every few minutes, and a restart replays the backups stored since its summary anyway (a few
+     * thousand rows an hour for the whole fleet). A night finishing, or a rebuild, writes it at the next evaluation.
+     */
+    static final Duration SUMMARY_INTERVAL = Duration.ofHours(1);
+    /** Restored instances whose accelerator changes one store read takes. */
+    private static final int RESTORED_PER_READ = 256;
+    /** Summaries written per transaction. */
+    private static final int SUMMARIES_PER_WRITE = 500;
+    /**
+     * A summary older than this is not restored: after a night away most instances have a backup of a night that has
+     * finished since, which rebuilds them from their rows anyway, and the backups since would be read into memory at once.
+     */
+    static final Duration SUMMARY_MAX_AGE = Duration.ofHours(24);
 
     private final AnalysisConfig config;
     private final Function<String, Set<String>> tagsOf;
@@ -73,6 +103,10 @@ public final class LiveFleet {
     private final List<AgFailover> failovers = new ArrayList<>();
     /** During the first refresh: the instances' histories, read ahead on a thread of their own. */
     private ColdReads cold;
+    /** Each calendar's {@link InstanceSummaryCodec#configKey}. */
+    private final Map<String, Long> configKeys = new HashMap<>();
+    private final SummaryCounts summaryCounts = new SummaryCounts();
+    private boolean summarised;
 
     /** {@code config} must have passed validation; {@code tagsOf} gives a host's tags for host-group matching. */
     public LiveFleet(AnalysisConfig config, Function<String, Set<String>> tagsOf) {
@@ -88,6 +122,50 @@ public final class LiveFleet {
      * @param newBackups  backups read because they were stored since the previous refresh
      */
     public record Refresh(FleetAnalysis analysis, int rebuilt, int newBackups) {
+    }
+
+    /**
+     * What the persisted summaries (issue 33) did: at the first refresh, instances restored from one and those whose
+     * summary did not match (another format, sections or configuration, too old, damaged) and were rebuilt from rows, and
+     * the bytes read; since, the summaries written and their bytes.
+     */
+    public static final class SummaryCounts {
+        int restored;
+        int refused;
+        long bytesRead;
+        long backupsAfter;
+        int written;
+        long bytesWritten;
+
+        public int restored() {
+            return restored;
+        }
+
+        public int refused() {
+            return refused;
+        }
+
+        public long bytesRead() {
+            return bytesRead;
+        }
+
+        /** Backup rows read at the first refresh because they were stored after the summaries restored. */
+        public long backupsAfter() {
+            return backupsAfter;
+        }
+
+        public int written() {
+            return written;
+        }
+
+        public long bytesWritten() {
+            return bytesWritten;
+        }
+    }
+
+    /** What the summaries did so far (the counts are this object's, updated by each refresh). */
+    public SummaryCounts summaryCounts() {
+        return summaryCounts;
     }
 
     private static final class HostSlot {
@@ -122,6 +200,16 @@ public final class LiveFleet {
         /** Backups that started after the evaluation that read them: they join {@link #fulls} once started. */
         List<BackupRecord> future = List.of();
         boolean stale = true;
+        /** It was rebuilt (or is new) since its summary was last written: written at the next evaluation. */
+        boolean summaryDue;
+        /** Backups it took changed what it keeps since its summary was last written: written within {@link #SUMMARY_INTERVAL}. */
+        boolean tookSinceSummary;
+        /** The latest finished night's morning when its summary was written: a night finishing writes it again. */
+        java.time.LocalDate summarisedMorning;
+        /** The store position the summary it was restored from was written at; -1 when not restored. */
+        long restoredFrom = -1;
+        /** When its summary was last written (or the one it was restored from); null while it has none. */
+        Instant summarisedAt;
         final List<BackupRecord> added = new ArrayList<>();
         /** The digest as the analysis keys it ({@link #keyed()}), and the digest it was worked out for. */
         private List<DatabaseBackup> keyed = List.of();
@@ -218,6 +306,7 @@ public final class LiveFleet {
                 load(slot, row, head);
                 hosts.put(row.host(), slot);
             }
+            restore(store, keep, since, now);
             cold = coldReads(store, since, now);
             seedFailovers(store, now);
             loaded = true;
@@ -273,6 +362,7 @@ public final class LiveFleet {
         // a few rows (the RESTOREs the agents saw end within the lookback period): read each refresh
         analysis.withRestoreSpeeds(RestoreSpeeds.of(store.observedRestores(since, keep)));
         lastCompression = analysis.compression();
+        writeSummaries(store, now);
         return new Refresh(analysis, rebuilt, newBackups);
     }
 
@@ -404,6 +494,7 @@ public final class LiveFleet {
             return;
         }
         slot.added.add(b);
+        slot.tookSinceSummary = true;
         slot.compression.add(b, slot.modes);
         full(slot, b);
         chain(slot, b);
@@ -486,7 +577,7 @@ public final class LiveFleet {
      */
     private ColdReads coldReads(ReportStore store, Instant since, Instant now) {
         List<InstanceKey> keys = new ArrayList<>();
-        hosts.forEach((host, h) -> h.instances.values().forEach(
+        hosts.forEach((host, h) -> h.instances.values().stream().filter(i -> i.stale).forEach(
                 i -> keys.add(new InstanceKey(host, i.sections.name(), i.jobsSeq != 0))));
         return ColdReads.start(store, keys, since, min(since, now.minus(FleetStates.ACCELERATOR_HISTORY)));
     }
@@ -545,6 +636,226 @@ public final class LiveFleet {
         slot.keyed = List.of();
         slot.keyedFrom = List.of();
         slot.stale = false;
+        slot.summaryDue = true;
+        slot.restoredFrom = -1;
+    }
+
+    /**
+     * At the first refresh: every kept instance whose summary matches (this format, its sections, this configuration, not
+     * older than {@link #SUMMARY_MAX_AGE}, not ahead of the store) is restored from it, then takes the backups stored
+     * since it was written, each stretch between two summaries' positions read once; then it is brought to {@code now}
+     * as any kept instance is. The rest stay stale: the cold reads rebuild them from their rows.
+     */
+    private void restore(ReportStore store, HostSelection keep, Instant since, Instant now) throws Exception {
+        // decoded as the rows come, so the bodies are never held together: what is held is what the stage keeps anyway
+        Map<InstanceSlot, Found> found = new IdentityHashMap<>();
+        Instant oldest = now.minus(SUMMARY_MAX_AGE);
+        store.summaries(keep, x -> {
+            HostSlot h = hosts.get(x.host());
+            InstanceSlot slot = h == null ? null : h.instances.get(x.instance());
+            if (slot == null) {
+                return;
+            }
+            summaryCounts.bytesRead += x.body().length;
+            String refused = x.format() != InstanceSummaryCodec.FORMAT ? "format " + x.format()
+                    : x.sectionsSeq() != slot.sectionsSeq ? "sections changed since"
+                    : x.writtenAt().isBefore(oldest) ? "written " + x.writtenAt()
+                    : x.position() > backupsRead ? "ahead of the store (position " + x.position() + ")" : null;
+            InstanceSummaryCodec.Kept kept = null;
+            if (refused == null) {
+                String name = slot.sections.name();
+                String calendar = config.calendarNameFor(slot.host, name, tags(h.row));
+                NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
+                try {
+                    kept = InstanceSummaryCodec.read(x.body(), configKey(calendar), slot.host + "/" + name, known, config,
+                            this::canon);
+                    refused = kept == null ? "written under other settings" : null;
+                } catch (RuntimeException e) {
+                    refused = "damaged (" + e + ")";
+                }
+            }
+            found.put(slot, new Found(x.position(), x.writtenAt(), kept, refused));
+        });
+        if (found.isEmpty()) {
+            return;
+        }
+        TreeMap<Long, List<InstanceSlot>> byPosition = new TreeMap<>();
+        List<InstanceSlot> restored = new ArrayList<>();
+        String firstRefusal = null;
+        for (Map.Entry<String, HostSlot> e : hosts.entrySet()) {
+            for (InstanceSlot slot : e.getValue().instances.values()) {
+                Found f = found.get(slot);
+                if (f == null) {
+                    continue;
+                }
+                if (f.refused() == null) {
+                    restored.add(slot);
+                    byPosition.computeIfAbsent(f.position(), k -> new ArrayList<>()).add(slot);
+                } else {
+                    summaryCounts.refused++;
+                    if (firstRefusal == null) {
+                        firstRefusal = e.getKey() + "/" + slot.sections.name() + ": " + f.refused();
+                    }
+                }
+            }
+        }
+        Instant historySince = now.minus(FleetStates.ACCELERATOR_HISTORY);
+        for (int from = 0; from < restored.size(); from += RESTORED_PER_READ) {
+            List<InstanceSlot> batch = restored.subList(from, Math.min(restored.size(), from + RESTORED_PER_READ));
+            List<InstanceKey> keys = new ArrayList<>(batch.size());
+            batch.forEach(slot -> keys.add(new InstanceKey(slot.host, slot.sections.name(), false)));
+            List<List<AcceleratorChange>> changes = store.acceleratorChanges(keys, min(since, historySince));
+            for (int n = 0; n < batch.size(); n++) {
+                InstanceSlot slot = batch.get(n);
+                Found f = found.get(slot);
+                restore(store, slot, f.kept(), changes.get(n), since, historySince);
+                slot.summarisedMorning = f.kept().history().latestFinishedMorning();
+                slot.summarisedAt = f.writtenAt();
+                slot.restoredFrom = f.position();
+                summaryCounts.restored++;
+            }
+        }
+        if (firstRefusal != null) {
+            LOG.info("alert stage: {} instances' summaries not used, rebuilt from their backups instead (the first: {})",
+                    summaryCounts.refused, firstRefusal);
+        }
+        List<Long> positions = new ArrayList<>(byPosition.keySet());
+        for (int n = 0; n < positions.size(); n++) {
+            long from = positions.get(n);
+            long upTo = n + 1 < positions.size() ? positions.get(n + 1) : backupsRead;
+            if (from >= upTo) {
+                continue;
+            }
+            List<StoredBackup> stretch = store.backupsBetween(from, upTo, since, keep).backups();
+            summaryCounts.backupsAfter += stretch.size();
+            for (StoredBackup b : stretch) {
+                HostSlot h = hosts.get(b.host());
+                InstanceSlot slot = h == null ? null : h.instances.get(b.instance());
+                if (slot != null && !slot.stale && slot.restoredFrom >= 0 && slot.restoredFrom <= from) {
+                    take(slot, b.backup(), now);
+                }
+            }
+        }
+        // brought to now here, so that one that cannot be (a fit needing backups no longer kept) joins the cold reads
+        for (List<InstanceSlot> slots : byPosition.values()) {
+            for (InstanceSlot slot : slots) {
+                if (!slot.stale && !slot.history.advance(now)) {
+                    slot.stale = true;
+                }
+            }
+        }
+    }
+
+    /** A summary read for a kept instance: what it decoded to, or why it is not used. */
+    private record Found(long position, Instant writtenAt, InstanceSummaryCodec.Kept kept, String refused) {
+    }
+
+    /**
+     * Restores {@code slot} from what its summary kept. What the summary does not hold is read as a rebuild reads it: its
+     * accelerator {@code changes} since the earlier of {@code since} and {@code historySince} (read for many instances at
+     * once), its databases' first-seen times; its job activity at the refresh, as for any instance.
+     */
+    private static void restore(ReportStore store, InstanceSlot slot, InstanceSummaryCodec.Kept kept,
+                                List<AcceleratorChange> changes, Instant since, Instant historySince) throws Exception {
+        slot.acceleratorHistory = AcceleratorChange.since(changes, historySince);
+        slot.databases = firstSeen(store, slot, since);
+        slot.modes = FleetStates.qatModes(AcceleratorChange.since(changes, since), slot.state(List.of()));
+        slot.history = kept.history();
+        slot.digest = kept.digest();
+        slot.digestSize = kept.digestSize();
+        slot.digestValidUntil = kept.digestValidUntil();
+        slot.compression = kept.compression();
+        slot.fulls = kept.fulls();
+        slot.chains = kept.chains();
+        slot.future = List.of();
+        slot.keyed = List.of();
+        slot.keyedFrom = List.of();
+        slot.stale = false;
+        slot.summaryDue = false;
+    }
+
+    private long configKey(String calendar) {
+        return configKeys.computeIfAbsent(calendar, c -> InstanceSummaryCodec.configKey(config, calendars.get(c)));
+    }
+
+    /**
+     * Writes the summaries of instances whose backups changed what they keep, as of this refresh's store position: all of
+     * them at the first refresh, at most {@link #SUMMARIES_PER_REFRESH} after. An instance with a backup that starts in the
+     * future is not summarised (it is rebuilt when that backup starts anyway). A failed write costs only the next start's
+     * time: it is logged and tried again at the next refresh.
+     */
+    private void writeSummaries(ReportStore store, Instant now) {
+        boolean first = !summarised;
+        summarised = true;
+        List<InstanceSummary> batch = new ArrayList<>();
+        List<InstanceSlot> batched = new ArrayList<>();
+        int budget = first ? Integer.MAX_VALUE : SUMMARIES_PER_REFRESH;
+        try {
+            for (Map.Entry<String, HostSlot> e : hosts.entrySet()) {
+                for (InstanceSlot slot : e.getValue().instances.values()) {
+                    if (budget == 0) {
+                        break;
+                    }
+                    if (!due(slot, now) || slot.stale || !slot.future.isEmpty()) {
+                        continue;
+                    }
+                    String name = slot.sections.name();
+                    String calendar = config.calendarNameFor(slot.host, name, tags(e.getValue().row));
+                    byte[] body = InstanceSummaryCodec.write(configKey(calendar), new InstanceSummaryCodec.Kept(slot.digest,
+                            slot.digestSize, slot.digestValidUntil, slot.history, slot.compression, slot.fulls, slot.chains),
+                            now);
+                    batch.add(new InstanceSummary(slot.host, name, InstanceSummaryCodec.FORMAT, backupsRead, slot.sectionsSeq,
+                            now, body));
+                    batched.add(slot);
+                    budget--;
+                    if (batch.size() == SUMMARIES_PER_WRITE) {
+                        flush(store, batch, batched);
+                    }
+                }
+            }
+            flush(store, batch, batched);
+        } catch (Exception e) {
+            LOG.warn("alert stage: writing {} instance summaries failed ({}); they are written again at the next evaluation,"
+                    + " and a restart meanwhile reads those instances' backups instead", batch.size(), e.toString());
+        }
+    }
+
+    /**
+     * Whether {@code slot}'s summary is to be written: it was rebuilt or never written, a night finished since, its
+     * backups changed it and the summary is older than {@link #SUMMARY_INTERVAL}, or the summary is half a day old (so
+     * an idle instance's never ages out).
+     */
+    private static boolean due(InstanceSlot slot, Instant now) {
+        if (slot.summaryDue || slot.summarisedAt == null) {
+            return true;
+        }
+        if (!java.util.Objects.equals(slot.summarisedMorning, slot.history.latestFinishedMorning())) {
+            return true;
+        }
+        if (slot.tookSinceSummary && slot.summarisedAt.isBefore(now.minus(SUMMARY_INTERVAL))) {
+            return true;
+        }
+        return slot.summarisedAt.isBefore(now.minus(SUMMARY_MAX_AGE.dividedBy(2)));
+    }
+
+    private void flush(ReportStore store, List<InstanceSummary> batch, List<InstanceSlot> batched) throws Exception {
+        if (batch.isEmpty()) {
+            return;
+        }
+        store.writeSummaries(batch);
+        for (InstanceSummary x : batch) {
+            summaryCounts.bytesWritten += x.body().length;
+        }
+        summaryCounts.written += batch.size();
+        for (int n = 0; n < batched.size(); n++) {
+            InstanceSlot slot = batched.get(n);
+            slot.summaryDue = false;
+            slot.tookSinceSummary = false;
+            slot.summarisedAt = batch.get(n).writtenAt();
+            slot.summarisedMorning = slot.history.latestFinishedMorning();
+        }
+        batch.clear();
+        batched.clear();
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.qatwatch.collector.chain;
 
+import io.qatwatch.collector.store.SummaryInput;
+import io.qatwatch.collector.store.SummaryOutput;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -109,6 +111,110 @@ public final class LogChain {
                 links.set(n - 2, between.brokenBy(ChainLink.OTHER_TOOL));
             }
         }
+    }
+
+    /** Writes what it holds for the instance's persisted summary (issue 33); {@link #read} takes it back. */
+    public void write(SummaryOutput out) {
+        out.writeBoolean(everyLog);
+        out.writeString(scope);
+        out.writeCount(gaps == null ? 0 : gaps.length + 1L);
+        if (gaps != null) {
+            for (int g : gaps) {
+                out.writeInt(g);
+            }
+        }
+        writeBackup(out, full);
+        writeBackup(out, copyOnlyFull);
+        writeBackup(out, differential);
+        out.writeCount(links.size());
+        for (ChainLink l : links) {
+            writeBackup(out, l.first());
+            // a link of one log is most links between two fulls' worth of healthy logs: its last is its first
+            out.writeBoolean(l.last() == l.first());
+            if (l.last() != l.first()) {
+                writeBackup(out, l.last());
+            }
+            out.writeInt(l.logs());
+            out.writeLong(l.bytes());
+            out.writeLong(l.dataBytes());
+            out.writeString(l.broken());
+        }
+        out.writeBigInteger(base);
+        out.writeBoolean(sealed);
+    }
+
+    /** What {@link #write} wrote: a chain that plans and answers as the one written. */
+    public static LogChain read(SummaryInput in) {
+        LogChain c = new LogChain(in.readBoolean());
+        c.scope = in.readString();
+        int gaps = in.readSize();
+        if (gaps > 0) {
+            if (gaps - 1 != 2 * GAPS + 2) {
+                throw new IllegalArgumentException("summary body holds " + (gaps - 1) + " gaps, not " + (2 * GAPS + 2));
+            }
+            c.gaps = new int[gaps - 1];
+            for (int g = 0; g < c.gaps.length; g++) {
+                c.gaps[g] = in.readInt();
+            }
+        }
+        c.full = readBackup(in);
+        c.copyOnlyFull = readBackup(in);
+        c.differential = readBackup(in);
+        for (int n = in.readSize(); n > 0; n--) {
+            ChainBackup first = readBackup(in);
+            ChainBackup last = in.readBoolean() ? first : readBackup(in);
+            if (first == null || last == null) {
+                throw new IllegalArgumentException("summary body holds a log link without its backups");
+            }
+            c.links.add(new ChainLink(first, last, in.readInt(), in.readLong(), in.readLong(), in.readString()));
+        }
+        c.base = in.readBigInteger();
+        c.sealed = in.readBoolean();
+        return c;
+    }
+
+    private static void writeBackup(SummaryOutput out, ChainBackup b) {
+        out.writeBoolean(b != null);
+        if (b == null) {
+            return;
+        }
+        out.writeString(b.scope());
+        out.writeLong(b.backupSetId());
+        out.writeCount(b.kind());
+        out.writeBoolean(b.copyOnly());
+        out.writeInstant(b.startedAt());
+        out.writeInstant(b.finishedAt());
+        out.writeLong(b.sizeBytes());
+        out.writeString(b.target());
+        out.writeString(b.deviceType());
+        out.writeString(b.file());
+        out.writeString(b.recoveryModel());
+        out.writeBoolean(b.beginsLogChain());
+        out.writeBigInteger(b.firstLsn());
+        out.writeBigInteger(b.lastLsn());
+        out.writeBigInteger(b.checkpointLsn());
+        out.writeBigInteger(b.databaseBackupLsn());
+        out.writeBigInteger(b.differentialBaseLsn());
+        out.writeString(b.backupSetUuid());
+        out.writeString(b.differentialBaseGuid());
+        out.writeString(b.algorithm());
+        out.writeLong(b.dataBytes());
+    }
+
+    private static ChainBackup readBackup(SummaryInput in) {
+        if (!in.readBoolean()) {
+            return null;
+        }
+        String scope = in.readString();
+        long setId = in.readLong();
+        long kind = in.readCount();
+        if (kind != ChainBackup.FULL && kind != ChainBackup.DIFFERENTIAL && kind != ChainBackup.LOG) {
+            throw new IllegalArgumentException("summary body holds a chain backup of kind " + kind);
+        }
+        return new ChainBackup(scope, setId, (char) kind, in.readBoolean(), in.readInstant(), in.readInstant(), in.readLong(),
+                in.readString(), in.readString(), in.readString(), in.readString(), in.readBoolean(), in.readBigInteger(),
+                in.readBigInteger(), in.readBigInteger(), in.readBigInteger(), in.readBigInteger(), in.readString(),
+                in.readString(), in.readString(), in.readLong());
     }
 
     public ChainBackup full() {

@@ -1,5 +1,7 @@
 package io.qatwatch.collector.compression;
 
+import io.qatwatch.collector.store.SummaryInput;
+import io.qatwatch.collector.store.SummaryOutput;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Duration;
 import java.time.Instant;
@@ -140,6 +142,57 @@ public final class CompressionSamples {
         if (dropped) {
             version++;
         }
+    }
+
+    /** Writes every series and its backups for the instance's persisted summary (issue 33); {@link #read} takes them back. */
+    public void write(SummaryOutput out) {
+        out.writeCount(series.size());
+        series.forEach((k, s) -> {
+            out.writeString(k.database());
+            out.writeString(k.kind().name());
+            out.writeString(k.target());
+            out.writeBoolean(k.backupEncrypted());
+            out.writeString(k.method().algorithm());
+            out.writeString(k.method().level());
+            out.writeString(k.method().mode());
+            out.writeCount(s.size);
+            // the start and the two sizes from the backup before's (a series' backups are alike), the rest as they are
+            long[] before = new long[Series.WIDE];
+            for (int i = 0; i < s.size; i++) {
+                for (int f = 0; f < Series.WIDE; f++) {
+                    long v = s.get(i, f);
+                    out.writeLong(f == 0 || f == 2 || f == 3 ? v - before[f] : v);
+                    before[f] = v;
+                }
+            }
+        });
+    }
+
+    /** What {@link #write} wrote: the same series holding the same numbers. */
+    public static CompressionSamples read(SummaryInput in, int minDurationSeconds) {
+        CompressionSamples out = new CompressionSamples(minDurationSeconds);
+        for (int n = in.readSize(); n > 0; n--) {
+            String database = in.readString();
+            BackupKind kind;
+            try {
+                kind = BackupKind.valueOf(String.valueOf(in.readString()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("summary body names an unknown kind of backup", e);
+            }
+            Key key = new Key(database, kind, in.readString(), in.readBoolean(),
+                    new Method(in.readString(), in.readString(), in.readString()));
+            Series s = new Series();
+            long[] v = new long[Series.WIDE];
+            for (int i = in.readSize(); i > 0; i--) {
+                for (int f = 0; f < Series.WIDE; f++) {
+                    long read = in.readLong();
+                    v[f] = f == 0 || f == 2 || f == 3 ? v[f] + read : read;
+                }
+                s.add(v[0] >> 1, v[1], v[2], v[3], (v[0] & 1) == 1, v[4]);
+            }
+            out.series.put(key, s);
+        }
+        return out;
     }
 
     /** Every series with its backups, oldest first, in no particular order of series. */

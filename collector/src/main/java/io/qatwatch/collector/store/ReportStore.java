@@ -166,6 +166,44 @@ public interface ReportStore {
     record BackupDelta(long upTo, List<StoredBackup> backups) {
     }
 
+    /**
+     * As {@link #backupsAfter(long, Instant, HostSelection)}, the backups stored after position {@code after} up to
+     * position {@code upTo} (one an earlier delta returned): a restart that restored instances from summaries written at
+     * several positions reads each stretch once. Only a store that keeps summaries is asked.
+     */
+    default BackupDelta backupsBetween(long after, long upTo, Instant since, HostSelection only) throws Exception {
+        throw new UnsupportedOperationException("this store keeps no instance summaries");
+    }
+
+    /**
+     * What the alert stage keeps of one instance's backups, persisted (issue 33) so a restart need not read every row.
+     *
+     * @param format      the body's format number: a body of another format is not read
+     * @param position    the store position ({@link #backupsAfter}) the body has taken every backup up to
+     * @param sectionsSeq the instance's sections counter when it was written: the summary is for those sections only
+     * @param body        what {@code analysis.InstanceSummaryCodec} wrote
+     */
+    record InstanceSummary(String host, String instance, int format, long position, long sectionsSeq, Instant writtenAt,
+                           byte[] body) {
+    }
+
+    /** Takes summaries one at a time as a read hands them out. */
+    @FunctionalInterface
+    interface SummaryReader {
+        void take(InstanceSummary summary);
+    }
+
+    /**
+     * Hands each stored summary of the instances of the hosts {@code only} selects to {@code each}, one at a time (the
+     * table is never held whole). The default (a store that keeps none) has none.
+     */
+    default void summaries(HostSelection only, SummaryReader each) throws Exception {
+    }
+
+    /** Stores (replaces) these summaries in one transaction. The default (a store that keeps none) drops them. */
+    default void writeSummaries(List<InstanceSummary> summaries) throws Exception {
+    }
+
     /** The backups of one instance that started at or after {@code since}, oldest first. */
     List<StoredBackup> backups(String host, String instance, Instant since) throws Exception;
 
@@ -209,6 +247,18 @@ public interface ReportStore {
      * the change in force at {@code since} (when there was one), so the first element says how it stood then.
      */
     List<AcceleratorChange> acceleratorChanges(String host, String instance, Instant since) throws Exception;
+
+    /**
+     * {@link #acceleratorChanges} of several instances in one go, one list per key in the order given: what a restart
+     * that restores instances from their summaries reads of them. The default reads them one by one.
+     */
+    default List<List<AcceleratorChange>> acceleratorChanges(List<InstanceKey> keys, Instant since) throws Exception {
+        List<List<AcceleratorChange>> out = new java.util.ArrayList<>(keys.size());
+        for (InstanceKey k : keys) {
+            out.add(acceleratorChanges(k.host(), k.instance(), since));
+        }
+        return out;
+    }
 
     /**
      * What happened to an instance's databases from {@code since} on, oldest first: appearances, disappearances, recovery

@@ -270,6 +270,7 @@ public final class SqlReportStore implements ReportStore {
             db.migrate(RestoresTable.COMPONENT, RestoresTable.steps(kind));
             db.migrate(PostgresReportBatch.TRIGGERS_COMPONENT, PostgresReportBatch.TRIGGER_STEPS);
             db.migrate(HostSliceColumn.COMPONENT, HostSliceColumn.STEPS);
+            db.migrate(InstanceSummaries.COMPONENT, InstanceSummaries.steps(kind));
             return;
         }
         db.migrate("reports", List.of(String.join(";\n", """
@@ -442,6 +443,7 @@ public final class SqlReportStore implements ReportStore {
         db.migrate(BackupsTable.CHAIN_AND_CPU_COMPONENT, BackupsTable.chainAndCpuSteps(kind));
         db.migrate(BackupsTable.SET_UUID_COMPONENT, BackupsTable.setUuidSteps());
         db.migrate(RestoresTable.COMPONENT, RestoresTable.steps(kind));
+        db.migrate(InstanceSummaries.COMPONENT, InstanceSummaries.steps(kind));
     }
 
     @Override
@@ -1098,6 +1100,12 @@ public final class SqlReportStore implements ReportStore {
     }
 
     @Override
+    public List<List<AcceleratorChange>> acceleratorChanges(List<InstanceKey> keys, Instant since)
+            throws SQLException, IOException {
+        return reads.acceleratorChanges(keys, since);
+    }
+
+    @Override
     public List<InstanceHistory> histories(List<InstanceKey> keys, Instant since, Instant acceleratorSince)
             throws SQLException, IOException {
         return reads.histories(keys, since, acceleratorSince);
@@ -1113,6 +1121,31 @@ public final class SqlReportStore implements ReportStore {
     public BackupDelta backupsAfter(long after, Instant since, HostSelection only) throws Exception {
         return kind == Database.Kind.SQLITE ? ReportStore.super.backupsAfter(after, since, only)
                 : reads.backupsAfter(after, since, only);
+    }
+
+    @Override
+    public BackupDelta backupsBetween(long after, long upTo, Instant since, HostSelection only) throws Exception {
+        BackupDelta all = reads.backupsBetween(after, upTo, since, kind == Database.Kind.SQLITE ? HostSelection.ALL : only);
+        return only.all() || kind != Database.Kind.SQLITE ? all
+                : new BackupDelta(all.upTo(), all.backups().stream().filter(b -> only.test(b.host())).toList());
+    }
+
+    @Override
+    public void summaries(HostSelection only, SummaryReader each) throws SQLException, IOException {
+        db.read(c -> {
+            InstanceSummaries.read(c, kind, only, each);
+            return null;
+        });
+    }
+
+    @Override
+    public void writeSummaries(List<InstanceSummary> summaries) throws SQLException, IOException {
+        if (!summaries.isEmpty()) {
+            db.transaction(c -> {
+                InstanceSummaries.write(c, summaries);
+                return null;
+            });
+        }
     }
 
     @Override
@@ -1263,6 +1296,7 @@ public final class SqlReportStore implements ReportStore {
                 s.setLong(1, reportIdsBefore.toEpochMilli());
                 deleted += s.executeUpdate();
             }
+            InstanceSummaries.prune(c);
             return deleted;
         }
     }

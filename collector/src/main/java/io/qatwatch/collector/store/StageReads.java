@@ -87,6 +87,26 @@ final class StageReads {
         return out;
     }
 
+    /** Each key's accelerator changes since {@code since}, one query per chunk of their hosts. */
+    List<List<AcceleratorChange>> acceleratorChanges(List<InstanceKey> keys, Instant since) throws SQLException, IOException {
+        Map<String, Map<String, List<AcceleratorChange>>> accelerators = new HashMap<>();
+        for (InstanceKey k : keys) {
+            accelerators.computeIfAbsent(k.host(), h -> new HashMap<>()).put(k.instance(), new ArrayList<>());
+        }
+        List<String> hosts = new ArrayList<>(new java.util.TreeSet<>(accelerators.keySet()));
+        db.read(c -> {
+            for (int from = 0; from < hosts.size(); from += SqlValues.IN_CHUNK) {
+                readAccelerators(c, hosts.subList(from, Math.min(hosts.size(), from + SqlValues.IN_CHUNK)), since, accelerators);
+            }
+            return null;
+        });
+        List<List<AcceleratorChange>> out = new ArrayList<>(keys.size());
+        for (InstanceKey k : keys) {
+            out.add(accelerators.get(k.host()).get(k.instance()));
+        }
+        return out;
+    }
+
     /** One instance's backups since a time, oldest first, as {@link BackupRows} reads them. */
     private String instanceBackups() {
         return "SELECT " + BackupRows.columns(kind)
@@ -237,11 +257,21 @@ final class StageReads {
      * collector) reads every host's.
      */
     BackupDelta backupsAfter(long after, Instant since, HostSelection only) throws SQLException, IOException {
-        return kind == Database.Kind.POSTGRESQL ? db.read(c -> backupsAfterPostgres(c, after, since, only)) : db.read(c -> {
-            long upTo;
-            try (PreparedStatement s = c.prepareStatement("SELECT COALESCE(max(rowid), 0) FROM backups");
-                 ResultSet rs = s.executeQuery()) {
-                upTo = rs.next() ? rs.getLong(1) : 0;
+        return backupsBetween(after, -1, since, only);
+    }
+
+    /**
+     * As {@link #backupsAfter}, up to position {@code bound} instead of the newest ({@code bound} negative: the newest): what
+     * a restart that restored instances from summaries of several positions reads, each stretch once.
+     */
+    BackupDelta backupsBetween(long after, long bound, Instant since, HostSelection only) throws SQLException, IOException {
+        return kind == Database.Kind.POSTGRESQL ? db.read(c -> backupsAfterPostgres(c, after, bound, since, only)) : db.read(c -> {
+            long upTo = bound;
+            if (upTo < 0) {
+                try (PreparedStatement s = c.prepareStatement("SELECT COALESCE(max(rowid), 0) FROM backups");
+                     ResultSet rs = s.executeQuery()) {
+                    upTo = rs.next() ? rs.getLong(1) : 0;
+                }
             }
             List<StoredBackup> out = new ArrayList<>();
             try (PreparedStatement s = c.prepareStatement("""
@@ -256,17 +286,19 @@ final class StageReads {
     }
 
     /** One snapshot (repeatable read) for the horizon and the rows below it. */
-    private static BackupDelta backupsAfterPostgres(Connection c, long after, Instant since, HostSelection only)
+    private static BackupDelta backupsAfterPostgres(Connection c, long after, long bound, Instant since, HostSelection only)
             throws SQLException {
         c.setAutoCommit(false);
         c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
         try {
-            long upTo;
-            try (PreparedStatement s = c.prepareStatement(
-                    "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 1");
-                 ResultSet rs = s.executeQuery()) {
-                rs.next();
-                upTo = rs.getLong(1);
+            long upTo = bound;
+            if (upTo < 0) {
+                try (PreparedStatement s = c.prepareStatement(
+                        "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 1");
+                     ResultSet rs = s.executeQuery()) {
+                    rs.next();
+                    upTo = rs.getLong(1);
+                }
             }
             List<StoredBackup> out = new ArrayList<>();
             if (after < upTo) {

@@ -72,14 +72,16 @@ public record SpillForecast(
     public static Map<String, Long> tails(List<NightlyWindow> history) {
         Map<String, Long> out = new HashMap<>();
         // a database's name is lower-cased once per call, not once per backup of its 90 nights (the names repeat, and
-        // the cold start's reads share them); one with a tail from a later night is skipped, as putIfAbsent would
-        Map<String, String> lowered = new HashMap<>();
+        // the cold start's reads share them); one with a tail from a later night is skipped, as putIfAbsent would. One
+        // night (the alert stage's call, each time a night finishes) has a backup or two a name: no map for it.
+        Map<String, String> lowered = history.size() > 1 ? new HashMap<>() : null;
         for (int i = history.size() - 1; i >= 0; i--) {
             NightlyWindow w = history.get(i);
             Map<String, Instant> finished = new HashMap<>();
             for (DatabaseBackup b : w.backups()) {
                 if (!"L".equals(b.type())) {
-                    String db = lowered.computeIfAbsent(b.database(), d -> d.toLowerCase(Locale.ROOT));
+                    String db = lowered == null ? b.database().toLowerCase(Locale.ROOT)
+                            : lowered.computeIfAbsent(b.database(), d -> d.toLowerCase(Locale.ROOT));
                     if (!out.containsKey(db)) {
                         finished.merge(db, b.finishedAt(), (x, y) -> x.isAfter(y) ? x : y);
                     }

@@ -74,6 +74,9 @@ class ColdStartTest {
             keys.add(new InstanceKey("sql-unknown", "MSSQLSERVER", true));
             List<InstanceHistory> batched = store.histories(keys, since, accelerators);
             assertThat(batched).hasSameSizeAs(keys);
+            // what a restart from summaries reads of the instances it restores, also batched
+            assertThat(store.acceleratorChanges(keys, accelerators)).as("accelerator changes read for many instances at once")
+                    .isEqualTo(batched.stream().map(InstanceHistory::acceleratorChanges).toList());
             int withAcceleratorChanges = 0;
             for (int k = 0; k < keys.size(); k++) {
                 InstanceKey key = keys.get(k);
@@ -113,14 +116,26 @@ class ColdStartTest {
                 keeps.add(HostSelection.of(slices, Set.of("sql-ag2")));
             }
             for (HostSelection keep : keeps) {
-                LiveFleet.Refresh batchedCold = new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(store, NOW, keep);
-                LiveFleet.Refresh oneByOne = new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(perInstance(store), NOW,
+                LiveFleet.Refresh batchedCold = new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(rowsOnly(store, false),
+                        NOW, keep);
+                LiveFleet.Refresh oneByOne = new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(rowsOnly(store, true), NOW,
                         keep);
                 FleetAnalysis fresh = fresh(store, keep);
                 assertThat(batchedCold.rebuilt()).isEqualTo(fresh.instances().size());
                 for (FleetAnalysis other : List.of(oneByOne.analysis(), fresh)) {
                     same(batchedCold.analysis(), other, evaluator);
                 }
+            }
+            // the whole fleet's start summarises every instance; a restart of each collector restores its own from them
+            new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(store, NOW);
+            for (HostSelection keep : keeps) {
+                LiveFleet restart = new LiveFleet(CONFIG.analysis(), h -> Set.of());
+                LiveFleet.Refresh restored = restart.refresh(store, NOW, keep);
+                FleetAnalysis fresh = fresh(store, keep);
+                assertThat(restart.summaryCounts().restored()).as("instances restored from summaries")
+                        .isEqualTo(fresh.instances().size());
+                assertThat(restored.rebuilt()).isZero();
+                same(restored.analysis(), fresh, evaluator);
             }
         }
     }
@@ -151,11 +166,15 @@ class ColdStartTest {
         }
     }
 
-    /** {@code store} with its batched reads hidden: {@link ReportStore#histories}'s default reads one by one. */
-    private static ReportStore perInstance(ReportStore store) {
+    /**
+     * {@code store} with its summaries hidden (a start from it reads every row), and with {@code perInstance} its batched
+     * reads too: {@link ReportStore#histories}'s default reads one by one.
+     */
+    private static ReportStore rowsOnly(ReportStore store, boolean perInstance) {
         return (ReportStore) Proxy.newProxyInstance(ReportStore.class.getClassLoader(), new Class<?>[] {ReportStore.class},
                 (proxy, method, args) -> {
-                    if (method.getName().equals("histories")) {
+                    if (method.getName().equals("summaries") || method.getName().equals("writeSummaries")
+                            || perInstance && method.getName().equals("histories")) {
                         return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
                     }
                     try {

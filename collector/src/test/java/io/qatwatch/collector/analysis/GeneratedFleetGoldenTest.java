@@ -53,11 +53,11 @@ class GeneratedFleetGoldenTest {
 
     static final Path GOLDEN = Path.of("src/test/resources/golden/generated-fleet.golden.txt");
     static final boolean REGENERATE = Boolean.getBoolean("qatwatch.regenerateGolden");
-    private static final AlertsConfig CONFIG = new AlertsConfig(null, null, null, new WindowSettings(false, false, 21),
+    static final AlertsConfig CONFIG = new AlertsConfig(null, null, null, new WindowSettings(false, false, 21),
             null, null, null).validate();
-    private static final Instant MORNING = Instant.parse("2026-11-25T09:00:00Z");
+    static final Instant MORNING = Instant.parse("2026-11-25T09:00:00Z");
     private static final int NIGHTS = 24;
-    private static final int INSTANCES = 8;
+    static final int INSTANCES = 8;
     private static final String CERT = "0xC0FFEE01";
     private static final List<String> NAMES = List.of("Sales", "Billing", "HR", "Stock");
 
@@ -71,13 +71,7 @@ class GeneratedFleetGoldenTest {
         StringBuilder out = new StringBuilder();
         try (Database database = Database.open(dir)) {
             SqlReportStore store = new SqlReportStore(database);
-            for (int night = -NIGHTS; night < 0; night++) {
-                for (int i = 0; i < INSTANCES; i++) {
-                    List<BackupRecord> backups = new ArrayList<>(nightly(i, night));
-                    backups.addAll(logs(i, evening(night).plus(Duration.ofHours(8)), 3));
-                    store(store, i, evening(night + 1).minus(Duration.ofHours(13)), backups, List.of());
-                }
-            }
+            fill(store);
             LiveFleet live = new LiveFleet(CONFIG.analysis(), h -> Set.of());
             AlertEvaluator evaluator = CONFIG.evaluator();
             Map<String, Map<String, String>> previous = new HashMap<>();
@@ -122,6 +116,17 @@ class GeneratedFleetGoldenTest {
                 .isEqualTo(Files.readString(GOLDEN));
     }
 
+    /** The fleet's {@link #NIGHTS} nights before {@link #MORNING}: the history every minute of the test starts from. */
+    void fill(SqlReportStore store) throws Exception {
+        for (int night = -NIGHTS; night < 0; night++) {
+            for (int i = 0; i < INSTANCES; i++) {
+                List<BackupRecord> backups = new ArrayList<>(nightly(i, night));
+                backups.addAll(logs(i, evening(night).plus(Duration.ofHours(8)), 3));
+                store(store, i, evening(night + 1).minus(Duration.ofHours(13)), backups, List.of());
+            }
+        }
+    }
+
     /** One minute of the stage: its alerts, one a line, then each instance's windows API, changed windows only. */
     private static void step(StringBuilder out, String name, LiveFleet live, SqlReportStore store, AlertEvaluator evaluator,
                              Instant now, Map<String, Map<String, String>> previous) throws Exception {
@@ -157,7 +162,7 @@ class GeneratedFleetGoldenTest {
         }
     }
 
-    private static JsonObject json(Alert a) {
+    static JsonObject json(Alert a) {
         JsonArray facts = new JsonArray();
         a.facts().forEach(f -> facts.add(new JsonArray().add(f.label()).add(f.value())));
         JsonArray series = new JsonArray();
@@ -173,7 +178,7 @@ class GeneratedFleetGoldenTest {
     }
 
     /** Night {@code n}'s evening, 21:00 UTC; night -1 ends on the morning of {@link #MORNING}. */
-    private static Instant evening(int night) {
+    static Instant evening(int night) {
         return MORNING.truncatedTo(java.time.temporal.ChronoUnit.DAYS).plus(Duration.ofHours(21)).plus(Duration.ofDays(night));
     }
 
@@ -193,7 +198,7 @@ class GeneratedFleetGoldenTest {
     private final Map<String, List<BackupRecord>> nights = new HashMap<>();
 
     /** Instance {@code i}'s fulls and differentials of night {@code n}, generated once. */
-    private List<BackupRecord> nightly(int i, int night) {
+    List<BackupRecord> nightly(int i, int night) {
         return nights.computeIfAbsent(i + "/" + night, k -> generate(i, night));
     }
 
@@ -231,7 +236,7 @@ class GeneratedFleetGoldenTest {
     }
 
     /** {@code count} log backups of each database in full recovery, five minutes apart from {@code from}. */
-    private List<BackupRecord> logs(int i, Instant from, int count) {
+    List<BackupRecord> logs(int i, Instant from, int count) {
         SplittableRandom random = new SplittableRandom(from.getEpochSecond() + i);
         List<BackupRecord> out = new ArrayList<>();
         for (int k = 0; k < count; k++) {
@@ -280,13 +285,20 @@ class GeneratedFleetGoldenTest {
                         + i * 1_000_000_000L, false, device, cpu);
     }
 
-    private void store(SqlReportStore store, int i, Instant at, List<BackupRecord> backups, List<RunningBackup> runs)
+    void store(SqlReportStore store, int i, Instant at, List<BackupRecord> backups, List<RunningBackup> runs)
             throws Exception {
+        store(store, i, at, backups, runs, List.of());
+    }
+
+    /** As above, the instance holding {@code extra} databases besides its own (its sections change with them). */
+    void store(SqlReportStore store, int i, Instant at, List<BackupRecord> backups, List<RunningBackup> runs,
+               List<DatabaseInfo> extra) throws Exception {
         List<DatabaseInfo> dbs = new ArrayList<>();
         for (String name : databases(i)) {
             dbs.add(name.equals("AgSales") ? agDb(name, "agSales", i == 6 ? "PRIMARY" : "SECONDARY")
                     : new DatabaseInfo(name, databaseGuid(i, name), recovery(name), "NONE", null, null, null));
         }
+        dbs.addAll(extra);
         // gen0 runs QAT in hardware; gen4 did until a week ago, then fell back to software; the others have none
         List<AcceleratorStatus> accelerators = i == 0 || i == 4 && at.isBefore(evening(-7))
                 ? List.of(qat("HARDWARE", "HARDWARE_MODE_ENTERPRISE_SKU"))

@@ -1,0 +1,159 @@
+package io.qatwatch.collector.analysis;
+
+import io.qatwatch.collector.chain.LogChain;
+import io.qatwatch.collector.compression.CompressionSamples;
+import io.qatwatch.collector.store.SummaryInput;
+import io.qatwatch.collector.store.SummaryOutput;
+import io.qatwatch.collector.window.BusinessCalendar;
+import io.qatwatch.collector.window.NightlyWindows;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.DayOfWeek;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.UnaryOperator;
+
+/**
+ * The body of an instance's persisted summary (issue 33): what the alert stage keeps of its backups (the digest the rules
+ * read, the kept nights, the compression series, the baseline fulls, the log chains), so a restart restores it instead of
+ * reading every backup row. The body starts with a key of the configuration that shaped it (the instance's calendar, the
+ * window, creep, baseline and compression settings): kept state made under other settings is not what a rebuild would
+ * make, so a summary whose key differs is rebuilt from the rows. What it shares with the fleet (the configuration, the
+ * calendar's nights, interned strings) is attached again on reading, never stored.
+ */
+final class InstanceSummaryCodec {
+
+    /**
+     * The body's format. Bump it whenever what {@link #write} writes changes, or a class whose fields it writes changes
+     * its fields ({@code InstanceSummaryFormatTest} pins their fingerprint next to this number): a summary of another
+     * format is rebuilt from the rows, never read with the wrong layout.
+     */
+    static final int FORMAT = 1;
+
+    private InstanceSummaryCodec() {
+    }
+
+    /** What an instance keeps of its backups, as written and as read back. */
+    record Kept(List<BackupRecord> digest, int digestSize, Instant digestValidUntil, KeptHistory history,
+                CompressionSamples compression, Map<String, BaselineFulls> fulls, Map<String, LogChain> chains) {
+    }
+
+    /** The body of {@code kept}, made under {@code configKey} ({@link #configKey}) at {@code at}. */
+    static byte[] write(long configKey, Kept kept, Instant at) {
+        SummaryOutput out = new SummaryOutput(at);
+        out.writeLong(configKey);
+        out.writeCount(kept.digest().size());
+        for (BackupRecord b : kept.digest()) {
+            writeBackup(out, b);
+        }
+        out.writeCount(kept.digestSize());
+        out.writeInstant(kept.digestValidUntil());
+        kept.history().write(out);
+        kept.compression().write(out);
+        out.writeCount(kept.fulls().size());
+        kept.fulls().forEach((db, f) -> {
+            out.writeString(db);
+            f.write(out);
+        });
+        out.writeCount(kept.chains().size());
+        kept.chains().forEach((db, c) -> {
+            out.writeString(db);
+            c.write(out);
+        });
+        return out.toByteArray();
+    }
+
+    /**
+     * What {@link #write} wrote for the instance {@code scope}, or null when it was made under another configuration key.
+     * Throws {@link IllegalArgumentException} (or another runtime exception) on a damaged body.
+     */
+    static Kept read(byte[] body, long configKey, String scope, NightlyWindows.Nights nights, AnalysisConfig config,
+                     UnaryOperator<String> canon) {
+        SummaryInput in = new SummaryInput(body, canon);
+        if (in.readLong() != configKey) {
+            return null;
+        }
+        List<BackupRecord> digest = new ArrayList<>();
+        for (int n = in.readSize(); n > 0; n--) {
+            digest.add(readBackup(in));
+        }
+        int digestSize = in.readSize();
+        Instant digestValidUntil = in.readInstant();
+        KeptHistory history = KeptHistory.read(in, scope, nights, config);
+        CompressionSamples compression = CompressionSamples.read(in, config.compression().minDurationSeconds());
+        Map<String, BaselineFulls> fulls = new HashMap<>();
+        for (int n = in.readSize(); n > 0; n--) {
+            fulls.put(in.readString(), BaselineFulls.read(in, scope));
+        }
+        Map<String, LogChain> chains = new HashMap<>();
+        for (int n = in.readSize(); n > 0; n--) {
+            chains.put(in.readString(), LogChain.read(in));
+        }
+        in.end();
+        return new Kept(List.copyOf(digest), digestSize, digestValidUntil, history, compression, fulls, chains);
+    }
+
+    /**
+     * A key of the settings that shape what an instance keeps, under its calendar {@code calendar}: the same settings give
+     * the same key in any process (every part spelled out in a fixed order, never an identity hash).
+     */
+    static long configKey(AnalysisConfig config, BusinessCalendar calendar) {
+        StringBuilder s = new StringBuilder();
+        s.append(config.windows()).append('|').append(config.creep()).append('|').append(config.baselineFulls()).append('|')
+                .append(config.baselineMinSeconds()).append('|').append(config.compression()).append('|');
+        if (calendar != null) {
+            s.append(calendar.name()).append('|').append(calendar.zone()).append('|').append(calendar.safetyMargin());
+            for (DayOfWeek d : DayOfWeek.values()) {
+                s.append('|').append(d).append(calendar.weeklyHours().get(d));
+            }
+            s.append('|').append(new TreeSet<>(calendar.holidays())).append('|');
+            calendar.recurringHolidays().stream().map(Object::toString).sorted().forEach(h -> s.append(h).append(','));
+        }
+        try {
+            byte[] sha = MessageDigest.getInstance("SHA-256").digest(s.toString().getBytes(StandardCharsets.UTF_8));
+            long key = 0;
+            for (int i = 0; i < 8; i++) {
+                key = key << 8 | (sha[i] & 0xFF);
+            }
+            return key;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+
+    /** A digest backup: the fields {@code LiveFleet#canonical} keeps, the rest (LSNs, CPU) it never holds. */
+    private static void writeBackup(SummaryOutput out, BackupRecord b) {
+        out.writeLong(b.backupSetId());
+        out.writeString(b.databaseName());
+        out.writeString(b.databaseGuid());
+        out.writeString(b.type());
+        out.writeBoolean(b.copyOnly());
+        out.writeInstant(b.startedAt());
+        out.writeInstant(b.finishedAt());
+        out.writeBoolean(b.timeZoneKnown());
+        out.writeLong(b.backupSizeBytes());
+        out.writeNullableLong(b.compressedSizeBytes());
+        out.writeString(b.compressionAlgorithm());
+        out.writeBoolean(b.hasChecksums());
+        out.writeString(b.keyAlgorithm());
+        out.writeString(b.encryptorThumbprint());
+        out.writeString(b.encryptorType());
+        out.writeString(b.deviceType());
+        out.writeString(b.target());
+        out.writeString(b.familyGuid());
+        out.writeFlag(b.snapshot());
+    }
+
+    private static BackupRecord readBackup(SummaryInput in) {
+        return new BackupRecord(in.readLong(), in.readString(), in.readString(), in.readString(), in.readBoolean(),
+                in.readInstant(), in.readInstant(), in.readBoolean(), in.readLong(), in.readNullableLong(), in.readString(),
+                in.readBoolean(), in.readString(), in.readString(), in.readString(), in.readString(), in.readString(),
+                in.readString(), in.readFlag());
+    }
+}
