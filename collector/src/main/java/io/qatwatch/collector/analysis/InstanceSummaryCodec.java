@@ -32,9 +32,10 @@ final class InstanceSummaryCodec {
     /**
      * The body's format. Bump it whenever what {@link #write} writes changes, or a class whose fields it writes changes
      * its fields ({@code InstanceSummaryFormatTest} pins their fingerprint next to this number): a summary of another
-     * format is rebuilt from the rows, never read with the wrong layout.
+     * format is rebuilt from the rows, never read with the wrong layout. Bump it too when what a written value means
+     * changes: 2 weighs a snapshot full's size as nothing in a finished night's fulls, as a rebuild does.
      */
-    static final int FORMAT = 1;
+    static final int FORMAT = 2;
 
     private InstanceSummaryCodec() {
     }

@@ -492,7 +492,9 @@ final class KeptHistory {
         Map<String, Long> largest = new HashMap<>();
         for (DatabaseBackup b : w.backups()) {
             if (b.isFull()) {
-                largest.merge(b.databaseKey() == null ? b.database() : b.databaseKey(), b.sizeBytes(), Math::max);
+                // a snapshot (VSS) full counts as the night's full but weighs nothing: its size is an estimate
+                largest.merge(b.databaseKey() == null ? b.database() : b.databaseKey(), b.snapshot() ? 0L : b.sizeBytes(),
+                        Math::max);
             }
         }
         if (largest.isEmpty()) {
@@ -519,14 +521,20 @@ final class KeptHistory {
         }
     }
 
-    /** As {@code NightlyWindows.classify}: full when the night's fulls hold at least half the full-backup bytes. */
+    /**
+     * As {@code NightlyWindows.classify}: full when the night's fulls hold at least half the full-backup bytes (a snapshot
+     * full weighing nothing), or, when no full has a measured size, when the night has a full.
+     */
     private static NightKind kindOf(Kept k, Map<String, long[]> weight, long total) {
         long mine = 0;
         for (String key : k.fullKeys) {
             mine += weight.get(key)[0];
         }
-        double share = total == 0 ? 0 : mine / (double) total;
-        return share >= 0.5 ? NightKind.FULL : NightKind.DIFFERENTIAL;
+        if (total == 0) {
+            // no full of the scope has a measured size: a night with a full is FULL
+            return k.fullKeys.length > 0 ? NightKind.FULL : NightKind.DIFFERENTIAL;
+        }
+        return mine / (double) total >= 0.5 ? NightKind.FULL : NightKind.DIFFERENTIAL;
     }
 
     private static NightlyWindow withKind(NightlyWindow w, NightKind kind) {

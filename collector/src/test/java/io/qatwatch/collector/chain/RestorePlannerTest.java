@@ -71,4 +71,38 @@ class RestorePlannerTest {
         assertThat(plan.latestLsn()).isEqualTo(BigInteger.valueOf(200));
         assertThat(plan.newestLog().lastLsn()).isEqualTo(BigInteger.valueOf(700));
     }
+
+    /**
+     * The store takes backups in the order agents send them, not the order they ran: a replica's agent that was away sends
+     * its logs after another replica's newer ones, a report retried after a lost answer lands after the next, and msdb
+     * numbers a full when it finishes, after the logs taken while it ran. Whatever the order a whole chain is stored in, its
+     * plan is whole and reaches its last log.
+     */
+    @Test
+    void aWholeChainStoredInAnyOrderIsWhole() {
+        java.util.Random random = new java.util.Random(31);
+        for (int round = 0; round < 500; round++) {
+            List<ChainBackup> logs = new java.util.ArrayList<>();
+            long lsn = 90;
+            // logs every hour; the full of hour 2 ends at LSN 350, within the third log: the first two name the full before it
+            for (int hour = 1; hour <= 8; hour++) {
+                long base = hour <= 2 ? 50 : 110;
+                logs.add(log(hour, lsn, lsn + 100, base, "\\\\nas\\sql\\LOG"));
+                lsn += 100;
+            }
+            ChainBackup full = backup(ChainBackup.FULL, 2, 100, 350, 110, 50, "\\\\nas\\sql\\FULL\\db.bak", "DISK", "FULL",
+                    false);
+            List<ChainBackup> stored = new java.util.ArrayList<>(logs);
+            stored.add(full);
+            java.util.Collections.shuffle(stored, random);
+            for (boolean everyLog : new boolean[] {false, true}) {
+                LogChain c = new LogChain(everyLog);
+                stored.forEach(c::add);
+                RestorePlan plan = RestorePlanner.plan(List.of(c)).orElseThrow();
+                assertThat(plan.whole()).as("stored as %s, every log a link: %s", stored.stream()
+                        .map(b -> b.kind() + "" + b.firstLsn()).toList(), everyLog).isTrue();
+                assertThat(plan.latestLsn()).isEqualTo(BigInteger.valueOf(lsn));
+            }
+        }
+    }
 }
