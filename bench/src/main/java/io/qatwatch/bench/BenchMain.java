@@ -111,6 +111,11 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--fleet-collectors", description = "Fleet100k: collectors sharing the store (default 3).")
     Integer fleetCollectors;
 
+    @Option(names = "--fleet-reuse", description = "Fleet100k: measure the store an earlier run filled, when its marker "
+            + "says it holds this many instances and nights (then its summaries are deleted and the fill skipped); with "
+            + "--pg-url of a PostgreSQL you keep, since scripts/bench.sh's own is removed after the run.")
+    boolean fleetReuse;
+
     @Option(names = "--pages-instances", description = "Pages: instances in the store (default 10000; quick 200).")
     Integer pagesInstances;
 
@@ -230,7 +235,8 @@ public final class BenchMain implements Callable<Integer> {
             LargeFleetBenchmark fleet = new LargeFleetBenchmark(new LargeFleetBenchmark.Settings(
                     or(fleetInstances, quick ? 2_000 : 100_000), or(fleetNights, quick ? 7 : 30), or(fleetCollectors, 3),
                     jvm, work.resolve("fleet100k"), pgUrl, pgUser, pgPasswordFile,
-                    Duration.ofMinutes(quick ? 5 : 15), Duration.ofMinutes(1)));
+                    Duration.ofMinutes(quick ? 5 : 15), Duration.ofMinutes(1), Duration.ofMinutes(quick ? 1 : 2),
+                    fleetReuse));
             md.append("#### A large fleet over several collectors on PostgreSQL\n\n")
                     .append(fleet.markdown(fleet.run(log))).append('\n');
         }

@@ -12,6 +12,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -28,8 +33,12 @@ import java.util.concurrent.TimeUnit;
  * A large fleet over several collectors on one PostgreSQL ({@code --only fleet100k}): the store filled through the
  * collectors' own store code ({@link SqlReportStore#storeAll}) with {@code instances} simulated instances' history,
  * then the collectors started together, each in its own JVM with its alert stage, dividing the fleet's slices
- * between them. For each collector: when its first evaluation was served after its start, the CPU it used over a
- * quiet minute afterwards (one evaluation, no ingest), its heap after a full collection and its RSS.
+ * between them: once on a store without summaries (every instance built from its rows, as the first start after an
+ * upgrade), then, once every instance's summary is written, stopped and started again (a restart, from the summaries).
+ * For each collector: when its first evaluation was served after each start, and after the restart, once its slices
+ * settled, the CPU it used over a quiet minute (one evaluation, no ingest), its heap after a full collection and its RSS.
+ * With {@code reuse}, a store that already holds a fill of the same size (its marker table) is measured again without
+ * filling it anew.
  */
 public final class LargeFleetBenchmark {
 
@@ -43,25 +52,43 @@ public final class LargeFleetBenchmark {
      *
      * @param firstEvaluationLimit how long to wait for a collector's first evaluation before giving up on it
      * @param minute               the quiet period whose CPU is measured (a minute: one evaluation)
+     * @param settle               how long after the restart's last first evaluation before the minute is measured: the
+     *                             slices divided between collectors that came up at different times move once
+     * @param reuse                keep the store of an earlier run when its marker says it holds this fill
      */
     public record Settings(int instances, int nights, int collectors, List<String> serverJvm, Path workDir, String pgUrl,
-            String pgUser, Path pgPasswordFile, Duration firstEvaluationLimit, Duration minute) {
+            String pgUser, Path pgPasswordFile, Duration firstEvaluationLimit, Duration minute, Duration settle,
+            boolean reuse) {
     }
 
     /**
      * One collector.
      *
-     * @param firstEvaluation from its start to its first evaluation served; null when none came within the limit
+     * @param firstStart      from its first start, on a store without summaries, to its first evaluation served; null when
+     *                        none came within the limit
+     * @param firstEvaluation from its restart (the summaries written) to its first evaluation served; null when none came
+     *                        within the limit
      * @param minuteCpu       its CPU over the quiet minute; null when it was not measured
      * @param heapBytes       live heap after a full collection (the class histogram's total); -1 when not measured
      * @param failure         why it stopped (e.g. out of heap), or null
      */
-    public record Collector(int index, Duration firstEvaluation, Duration minuteCpu, long heapBytes, long rssBytes,
-            String failure) {
+    public record Collector(int index, Duration firstStart, Duration firstEvaluation, Duration minuteCpu, long heapBytes,
+            long rssBytes, String failure) {
     }
 
-    /** The run: the fill, then each collector. */
-    public record Result(long backupRows, Duration fill, List<Collector> collectors) {
+    /**
+     * The run: the fill (or the earlier one reused), then each collector.
+     *
+     * @param filledAt    when the store was filled (this run, or the earlier one it reuses)
+     * @param reused      the store was filled by an earlier run
+     * @param summaries   instance summaries in the store when the collectors were stopped after their first start
+     */
+    public record Result(long backupRows, Duration fill, Instant filledAt, boolean reused, long summaries,
+            List<Collector> collectors) {
+    }
+
+    /** The fill's marker, in the bench schema: what it holds, so that {@code reuse} knows the store is this fill. */
+    private record Fill(long rows, Duration took, Instant at) {
     }
 
     private final Settings settings;
@@ -72,46 +99,41 @@ public final class LargeFleetBenchmark {
 
     public Result run(BenchLog log) throws Exception {
         GrowthBenchmark.deleteTree(settings.workDir());
-        CollectorsIngestBenchmark.resetSchema(settings.pgUrl(), settings.pgUser(), settings.pgPasswordFile());
-        long started = System.nanoTime();
-        long rows = fill(log);
-        Duration fill = Duration.ofNanos(System.nanoTime() - started);
+        Fill fill = settings.reuse() ? marker() : null;
+        boolean reused = fill != null;
+        if (reused) {
+            log.say(String.format(Locale.ROOT, "fleet100k: reusing the store filled at %s (%d backup rows); its summaries "
+                    + "deleted", fill.at(), fill.rows()));
+            sql("DELETE FROM instance_summaries");
+        } else {
+            CollectorsIngestBenchmark.resetSchema(settings.pgUrl(), settings.pgUser(), settings.pgPasswordFile());
+            Instant at = Instant.now();
+            long started = System.nanoTime();
+            long rows = fill(log);
+            fill = new Fill(rows, Duration.ofNanos(System.nanoTime() - started), at);
+            sql("CREATE TABLE bench_fleet_fill (instances INTEGER, nights INTEGER, backup_rows BIGINT, seconds BIGINT, "
+                    + "filled_at TEXT)");
+            sql("INSERT INTO bench_fleet_fill VALUES (" + settings.instances() + ", " + settings.nights() + ", " + rows + ", "
+                    + fill.took().toSeconds() + ", '" + at + "')");
+        }
         log.say(String.format(Locale.ROOT, "fleet100k: %d instances, %d backup rows stored in %d s", settings.instances(),
-                rows, fill.toSeconds()));
+                fill.rows(), fill.took().toSeconds()));
         List<String> jvm = new ArrayList<>(settings.serverJvm());
         jvm.add("-XX:+ExitOnOutOfMemoryError");
         ExecutorService pool = Executors.newFixedThreadPool(settings.collectors());
         List<ServerProcess> servers = new ArrayList<>();
         try {
-            // started together, as after a restart of all of them: they divide the slices as they come up
-            List<Future<ServerProcess>> starting = new ArrayList<>();
-            long[] startedAt = new long[settings.collectors()];
-            for (int k = 0; k < settings.collectors(); k++) {
-                int index = k;
-                starting.add(pool.submit(() -> {
-                    startedAt[index] = System.nanoTime();
-                    return ServerProcess.start("fleet-" + index, jvm, serveArgs(index), settings.workDir());
-                }));
+            List<Duration> firstStart = start(servers, pool, jvm, "first start", log);
+            long summaries = awaitSummaries(log);
+            for (ServerProcess s : servers) {
+                s.close();
             }
-            for (Future<ServerProcess> f : starting) {
-                servers.add(f.get());
-            }
-            String token = servers.get(0).tokens().get("bench-reader");
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-            List<Future<Duration>> waiting = new ArrayList<>();
-            for (int k = 0; k < servers.size(); k++) {
-                ServerProcess server = servers.get(k);
-                long from = startedAt[k];
-                waiting.add(pool.submit(() -> awaitFirstEvaluation(http, server, token, from)));
-            }
-            List<Duration> first = new ArrayList<>();
-            for (int k = 0; k < servers.size(); k++) {
-                first.add(waiting.get(k).get());
-                log.say("fleet100k: collector " + k + ": first evaluation "
-                        + (first.get(k) == null ? "not served" : "served " + first.get(k).toMillis() + " ms after its start"));
-            }
+            servers.clear();
+            List<Duration> restart = start(servers, pool, jvm, "restart", log);
+            log.say("fleet100k: letting the slices settle for " + settings.settle().toSeconds() + " s, then measuring a quiet "
+                    + settings.minute().toSeconds() + " s");
+            Thread.sleep(settings.settle().toMillis());
             List<ProcessStats.Sample> before = servers.stream().map(ServerProcess::sample).toList();
-            log.say("fleet100k: measuring a quiet " + settings.minute().toSeconds() + " s");
             Thread.sleep(settings.minute().toMillis());
             List<Collector> out = new ArrayList<>();
             for (int k = 0; k < servers.size(); k++) {
@@ -119,19 +141,111 @@ public final class LargeFleetBenchmark {
                 ProcessStats.Sample after = server.sample();
                 Duration cpu = server.alive() && before.get(k).alive() ? after.cpu().minus(before.get(k).cpu()) : null;
                 long heap = server.alive() ? liveHeapBytes(server.pid()) : -1;
-                Collector c = new Collector(k, first.get(k), cpu, heap, after.rssBytes(), server.exitReason());
+                Collector c = new Collector(k, firstStart.get(k), restart.get(k), cpu, heap, after.rssBytes(),
+                        server.exitReason());
                 log.say(String.format(Locale.ROOT, "fleet100k: collector %d: minute %s s CPU, heap %d MiB, RSS %d MiB%s", k,
                         cpu == null ? "n/a" : String.format(Locale.ROOT, "%.2f", cpu.toMillis() / 1000.0), heap >> 20,
                         after.rssBytes() >> 20, c.failure() == null ? "" : "; " + c.failure()));
                 out.add(c);
             }
-            return new Result(rows, fill, out);
+            return new Result(fill.rows(), fill.took(), fill.at(), reused, summaries, out);
         } finally {
             pool.shutdownNow();
             for (ServerProcess s : servers) {
                 s.close();
             }
         }
+    }
+
+    /**
+     * Starts every collector together, as after a restart of all of them (they divide the slices as they come up), into
+     * {@code servers}, and returns each one's time from its start to its first evaluation served (null: not within the
+     * limit, or it stopped).
+     */
+    private List<Duration> start(List<ServerProcess> servers, ExecutorService pool, List<String> jvm, String what,
+                                 BenchLog log) throws Exception {
+        List<Future<ServerProcess>> starting = new ArrayList<>();
+        long[] startedAt = new long[settings.collectors()];
+        for (int k = 0; k < settings.collectors(); k++) {
+            int index = k;
+            starting.add(pool.submit(() -> {
+                startedAt[index] = System.nanoTime();
+                return ServerProcess.start("fleet-" + index, jvm, serveArgs(index), settings.workDir());
+            }));
+        }
+        for (Future<ServerProcess> f : starting) {
+            servers.add(f.get());
+        }
+        String token = servers.get(0).tokens().get("bench-reader");
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        List<Future<Duration>> waiting = new ArrayList<>();
+        for (int k = 0; k < servers.size(); k++) {
+            ServerProcess server = servers.get(k);
+            long from = startedAt[k];
+            waiting.add(pool.submit(() -> awaitFirstEvaluation(http, server, token, from)));
+        }
+        List<Duration> first = new ArrayList<>();
+        for (int k = 0; k < servers.size(); k++) {
+            first.add(waiting.get(k).get());
+            log.say("fleet100k: " + what + ": collector " + k + ": first evaluation " + (first.get(k) == null
+                    ? "not served" + (servers.get(k).alive() ? "" : " (" + servers.get(k).exitReason() + ")")
+                    : "served " + first.get(k).toMillis() + " ms after its start"));
+        }
+        return first;
+    }
+
+    /**
+     * Waits until the collectors have summarised every instance (a stage writes them at once after building instances
+     * from rows), or the count stopped growing for a minute; the summaries in the store then.
+     */
+    private long awaitSummaries(BenchLog log) throws Exception {
+        long last = -1;
+        long lastChange = System.nanoTime();
+        while (true) {
+            long n = count("SELECT COUNT(*) FROM instance_summaries");
+            if (n != last) {
+                last = n;
+                lastChange = System.nanoTime();
+            }
+            if (n >= settings.instances() || System.nanoTime() - lastChange > Duration.ofMinutes(1).toNanos()) {
+                log.say("fleet100k: " + n + " instance summaries written");
+                return n;
+            }
+            Thread.sleep(1000);
+        }
+    }
+
+    /** The marker of an earlier fill of this size in the bench schema, or null when there is none (or another). */
+    private Fill marker() throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT instances, nights, backup_rows, seconds, filled_at FROM bench_fleet_fill")) {
+            if (r.next() && r.getInt(1) == settings.instances() && r.getInt(2) == settings.nights()) {
+                return new Fill(r.getLong(3), Duration.ofSeconds(r.getLong(4)), Instant.parse(r.getString(5)));
+            }
+            return null;
+        } catch (SQLException e) {
+            // no marker table: the schema holds no fill of this bench
+            return null;
+        }
+    }
+
+    private void sql(String statement) throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute(statement);
+        }
+    }
+
+    private long count(String query) throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement(); ResultSet r = s.executeQuery(query)) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
+    private Connection connect() throws IOException, SQLException {
+        String password = java.nio.file.Files.readAllLines(settings.pgPasswordFile()).get(0).strip();
+        return DriverManager.getConnection(CollectorsIngestBenchmark.benchSchema(settings.pgUrl()), settings.pgUser(),
+                password);
     }
 
     private List<String> serveArgs(int index) {
@@ -212,24 +326,32 @@ public final class LargeFleetBenchmark {
     public String markdown(Result r) {
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, "%,d simulated instances × %d nights (%,d backup rows) stored into one "
-                        + "PostgreSQL 15 through the collectors' store code in %d s, %d agents a transaction; then %d "
-                        + "collectors started together on it, each in its own JVM with its alert stage. First evaluation: "
-                        + "from a collector's start until `%s` answers 200 (503 before). Minute: the collector's CPU over the "
-                        + "%d s after every first evaluation (one evaluation each, no ingest). Heap: live objects after "
-                        + "the full collection of `jcmd GC.class_histogram`, at the end. Goals (issue 33): heap ≤ 2 GiB, "
-                        + "first evaluation ≤ 60 s, minute ≤ 1 s of CPU, each. Server JVM: `%s`.%n%n",
+                        + "PostgreSQL 15 through the collectors' store code in %d s, %d agents a transaction (%s, at %s); "
+                        + "then %d collectors started together on it, each in its own JVM with its alert stage: first on the "
+                        + "store without summaries (every instance built from its rows), then, with %,d instance summaries "
+                        + "written, stopped and started again (restart). First evaluation: from a collector's start until "
+                        + "`%s` answers 200 (503 before). Minute: the collector's CPU over %d s, %d s after the restart's "
+                        + "first evaluations (one evaluation each, no ingest). Heap: live objects after the full collection "
+                        + "of `jcmd GC.class_histogram`, at the end. Goals (issue 33): heap ≤ 2 GiB, first evaluation ≤ 60 s, "
+                        + "minute ≤ 1 s of CPU, each. Server JVM: `%s`.%n%n",
                 settings.instances(), settings.nights(), r.backupRows(), r.fill().toSeconds(), FILL_BATCH,
-                settings.collectors(), FIRST_EVALUATION, settings.minute().toSeconds(), String.join(" ", settings.serverJvm())));
-        md.append("| collector | first evaluation s | minute: CPU s | heap after full GC MiB | RSS MiB | note |\n");
-        md.append("|---:|---:|---:|---:|---:|---|\n");
+                r.reused() ? "an earlier run's fill, reused" : "this run's fill", r.filledAt(), settings.collectors(),
+                r.summaries(), FIRST_EVALUATION, settings.minute().toSeconds(), settings.settle().toSeconds(),
+                String.join(" ", settings.serverJvm())));
+        md.append("| collector | first start: first evaluation s | restart: first evaluation s | minute: CPU s "
+                + "| heap after full GC MiB | RSS MiB | note |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|---|\n");
         for (Collector c : r.collectors()) {
-            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %d | %s |%n", c.index(),
-                    c.firstEvaluation() == null ? "not served" : String.format(Locale.ROOT, "%.1f",
-                            c.firstEvaluation().toMillis() / 1000.0),
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %d | %s |%n", c.index(), seconds(c.firstStart()),
+                    seconds(c.firstEvaluation()),
                     c.minuteCpu() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", c.minuteCpu().toMillis() / 1000.0),
                     c.heapBytes() < 0 ? "n/a" : Long.toString(c.heapBytes() >> 20), c.rssBytes() >> 20,
                     c.failure() == null ? "" : c.failure()));
         }
         return md.toString();
+    }
+
+    private static String seconds(Duration d) {
+        return d == null ? "not served" : String.format(Locale.ROOT, "%.1f", d.toMillis() / 1000.0);
     }
 }

@@ -257,6 +257,7 @@ public final class AlertStage {
             };
             created = vertx.executeBlocking(() -> {
                 leases.migrate();
+                leases.announce();
                 return null;
             }).compose(v -> createService(vertx, sharedAlerts, scopes, config, System.getenv(), running.metrics(), hosts));
             running.beforeClose(() -> {
@@ -271,7 +272,11 @@ public final class AlertStage {
             LOG.info("alerts: {} calendar(s), {} channel(s): {}{}", config.calendars().size(), s.channels().size(),
                     s.channels().keySet(), leases == null ? "" : "; sharing the fleet with the other collectors as "
                             + leases.owner());
-            timer = vertx.setPeriodic(1_000, evaluation.everySeconds() * 1000L, t -> evaluate());
+            // sharing the fleet, the first evaluation (which takes this collector's slices) waits one renewal period
+            // after the announcement: collectors started together count each other and each takes its share, rather
+            // than the first one up taking every slice and building the whole fleet before it lets any go
+            timer = vertx.setPeriodic(leases == null ? 1_000 : 1_000 + evaluation.renewMillis(), evaluation.everySeconds() * 1000L,
+                    t -> evaluate());
             if (leases != null) {
                 // renew, and take what a dead collector left: ownership moves within a lease and a third even while
                 // an evaluation waits for a slow channel; giving slices up waits for an evaluation's start

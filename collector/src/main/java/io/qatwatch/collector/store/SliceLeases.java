@@ -64,6 +64,17 @@ public final class SliceLeases {
                 "ALTER TABLE alert_slices ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0"));
     }
 
+    /**
+     * Writes this collector's heartbeat and takes nothing: a collector starting announces itself first, so that the
+     * others starting with it (a restart of all of them) count it when they take their share, and it counts them.
+     */
+    public synchronized void announce() throws SQLException {
+        run(c -> {
+            heartbeat(c);
+            return null;
+        });
+    }
+
     /** Renews this collector's heartbeat and leases; returns the slices it still holds. */
     public Set<Integer> renew() throws SQLException {
         return new TreeSet<>(renewLeases().keySet());

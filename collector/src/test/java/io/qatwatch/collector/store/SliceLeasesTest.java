@@ -58,6 +58,31 @@ class SliceLeasesTest {
         }
     }
 
+    /**
+     * Collectors started together (a restart of all of them) announce themselves before their first balancing: each
+     * takes its share at once, none takes all 64 slices and builds the whole fleet before letting any go.
+     */
+    @Test
+    void collectorsThatAnnouncedThemselvesTakeTheirSharesAtTheirFirstBalancing() throws Exception {
+        try (Database db = StoreKinds.open(Database.Kind.POSTGRESQL, data)) {
+            Duration ttl = Duration.ofSeconds(30);
+            List<SliceLeases> starting = List.of(new SliceLeases(db, "a", ttl), new SliceLeases(db, "b", ttl),
+                    new SliceLeases(db, "c", ttl));
+            for (SliceLeases l : starting) {
+                l.migrate();
+                l.announce();
+            }
+            assertThat(starting.get(0).owners()).as("announcing takes nothing").isEmpty();
+            int total = 0;
+            for (SliceLeases l : starting) {
+                Set<Integer> first = l.balance(s -> true);
+                assertThat(first).as("%s's first share", l.owner()).hasSize(22 - (l == starting.get(2) ? 2 : 0));
+                total += first.size();
+            }
+            assertThat(total).isEqualTo(HostSlices.COUNT);
+        }
+    }
+
     @Test
     void aCollectorThatStopsRenewingLosesItsSlicesWhenTheLeaseExpires() throws Exception {
         try (Database db = StoreKinds.open(Database.Kind.POSTGRESQL, data)) {
