@@ -55,6 +55,14 @@ public final class AlertService {
     static final int HISTORY_LIMIT = 500;
 
     private final Vertx vertx;
+    /**
+     * Where evaluations run, one at a time: a worker of their own, allowed {@link #EVALUATION_LIMIT_MINUTES} before Vert.x
+     * reports it blocked, since a first start builds every instance from its rows (a minute or more for a large fleet)
+     * and that is not a stuck worker; the default pool's 60 s stay for everything else.
+     */
+    private final io.vertx.core.WorkerExecutor evaluations;
+    static final long EVALUATION_LIMIT_MINUTES = 30;
+    private static final java.util.concurrent.atomic.AtomicInteger SERVICES = new java.util.concurrent.atomic.AtomicInteger();
     private final AlertStore store;
     private final PipelineConfig pipeline;
     private final AlertEvaluator evaluator;
@@ -114,6 +122,8 @@ public final class AlertService {
             PipelineConfig pipeline, List<Notifier> notifiers, Random random, CollectorMetrics metrics, HostDirectory hosts) {
         this.hosts = hosts;
         this.vertx = vertx;
+        this.evaluations = vertx.createSharedWorkerExecutor("qatwatch-alert-stage-" + SERVICES.incrementAndGet(), 1,
+                EVALUATION_LIMIT_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
         this.metrics = metrics;
         this.store = store;
         this.scopes = scopes;
@@ -284,7 +294,7 @@ public final class AlertService {
     }
 
     private Future<Result> evaluateNow(java.util.concurrent.Callable<FleetAnalysis> analyse, Instant now) {
-        return vertx.executeBlocking(() -> {
+        return evaluations.executeBlocking(() -> {
             rescope(scopes.balance(slice -> !delivering(slice)));
             Evaluation e = evaluator.evaluate(analyse.call());
             AlertScope evaluated = scope;
