@@ -1,8 +1,10 @@
 package io.qatwatch.bench;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,12 +64,15 @@ public final class CollectorsIngestBenchmark {
 
     /** Drops and creates schema {@code bench} of the database at {@code pgUrl}: an empty store for the next run. */
     static void resetSchema(String pgUrl, String pgUser, Path pgPasswordFile) throws Exception {
-        String password = java.nio.file.Files.readAllLines(pgPasswordFile).get(0).strip();
-        try (Connection c = DriverManager.getConnection(base(pgUrl), pgUser, password);
-             Statement s = c.createStatement()) {
+        try (Connection c = connect(base(pgUrl), pgUser, pgPasswordFile); Statement s = c.createStatement()) {
             s.execute("DROP SCHEMA IF EXISTS bench CASCADE");
             s.execute("CREATE SCHEMA bench");
         }
+    }
+
+    /** A connection to {@code url} as {@code user}, with the password held in the first line of {@code passwordFile}. */
+    static Connection connect(String url, String user, Path passwordFile) throws IOException, SQLException {
+        return DriverManager.getConnection(url, user, java.nio.file.Files.readAllLines(passwordFile).get(0).strip());
     }
 
     /** The collectors' store URL: the database of {@code pgUrl}, schema {@code bench}. */

@@ -13,7 +13,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -66,13 +65,13 @@ public final class LargeFleetBenchmark {
      *
      * @param firstStart      from its first start, on a store without summaries, to its first evaluation served; null when
      *                        none came within the limit
-     * @param firstEvaluation from its restart (the summaries written) to its first evaluation served; null when none came
+     * @param afterRestart    from its restart (the summaries written) to its first evaluation served; null when none came
      *                        within the limit
      * @param minuteCpu       its CPU over the quiet minute; null when it was not measured
      * @param heapBytes       live heap after a full collection (the class histogram's total); -1 when not measured
      * @param failure         why it stopped (e.g. out of heap), or null
      */
-    public record Collector(int index, Duration firstStart, Duration firstEvaluation, Duration minuteCpu, long heapBytes,
+    public record Collector(int index, Duration firstStart, Duration afterRestart, Duration minuteCpu, long heapBytes,
             long rssBytes, String failure) {
     }
 
@@ -243,9 +242,8 @@ public final class LargeFleetBenchmark {
     }
 
     private Connection connect() throws IOException, SQLException {
-        String password = java.nio.file.Files.readAllLines(settings.pgPasswordFile()).get(0).strip();
-        return DriverManager.getConnection(CollectorsIngestBenchmark.benchSchema(settings.pgUrl()), settings.pgUser(),
-                password);
+        return CollectorsIngestBenchmark.connect(CollectorsIngestBenchmark.benchSchema(settings.pgUrl()), settings.pgUser(),
+                settings.pgPasswordFile());
     }
 
     private List<String> serveArgs(int index) {
@@ -343,7 +341,7 @@ public final class LargeFleetBenchmark {
         md.append("|---:|---:|---:|---:|---:|---:|---|\n");
         for (Collector c : r.collectors()) {
             md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %d | %s |%n", c.index(), seconds(c.firstStart()),
-                    seconds(c.firstEvaluation()),
+                    seconds(c.afterRestart()),
                     c.minuteCpu() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", c.minuteCpu().toMillis() / 1000.0),
                     c.heapBytes() < 0 ? "n/a" : Long.toString(c.heapBytes() >> 20), c.rssBytes() >> 20,
                     c.failure() == null ? "" : c.failure()));
