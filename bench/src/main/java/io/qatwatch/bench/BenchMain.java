@@ -26,13 +26,14 @@ import picocli.CommandLine.Spec;
 public final class BenchMain implements Callable<Integer> {
 
     private static final Set<String> PARTS = Set.of("ingest", "analysis", "growth", "jmh", "stalled", "collectors",
-            "fleet100k", "pages", "morning");
+            "fleet100k", "pages", "morning", "rebuild");
 
     @Option(names = "--only", split = ",", paramLabel = "PART",
             description = "Parts to run, comma-separated: ingest, analysis, growth, jmh, stalled, pages, collectors, fleet100k, "
-                    + "morning (default: all but collectors and fleet100k, which need --pg-url that scripts/bench.sh provides, "
-                    + "and morning: the analysis bench's morning minute repeated on one thread).")
-    List<String> only = List.of("ingest", "analysis", "growth", "jmh", "stalled", "pages");
+                    + "morning, rebuild (default: all but collectors and fleet100k, which need --pg-url that scripts/bench.sh "
+                    + "provides, and morning: the analysis bench's morning minute repeated on one thread; rebuild is ingest "
+                    + "at 1,000/s while the alert stage rebuilds 1,000 new instances, paced and not).")
+    List<String> only = List.of("ingest", "rebuild", "analysis", "growth", "jmh", "stalled", "pages");
 
     @Option(names = "--pg-url", description = "Collectors: a PostgreSQL database the bench may empty (schema bench).")
     String pgUrl;
@@ -59,7 +60,7 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Also write the Markdown to FILE.")
     Path out;
 
-    @Option(names = "--agents", description = "Ingest: simulated agents (default 1000; quick 50).")
+    @Option(names = "--agents", description = "Ingest and rebuild: simulated agents (default 1000; quick 50).")
     Integer agents;
 
     @Option(names = "--rates", split = ",", description = "Ingest: fixed rates in reports/s (default 100,1000; quick 100).")
@@ -68,11 +69,20 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--duration", description = "Ingest: seconds per phase (default 30; quick 3).")
     Integer durationSeconds;
 
-    @Option(names = "--connections", description = "Ingest: keep-alive connections (default 64; quick 16).")
+    @Option(names = "--connections", description = "Ingest and rebuild: keep-alive connections (default 64; quick 16).")
     Integer connections;
 
     @Option(names = "--no-influx", description = "Ingest: skip the run with the InfluxDB sink (it needs Debian's influxd).")
     boolean noInflux;
+
+    @Option(names = "--rebuild-new", description = "Rebuild: new agents whose first report brings history (default 1000; quick 50).")
+    Integer rebuildNew;
+
+    @Option(names = "--rebuild-nights", description = "Rebuild: nights in each new agent's first report (default 30; quick 7).")
+    Integer rebuildNights;
+
+    @Option(names = "--rebuild-rate", description = "Rebuild: the known agents' reports/s (default 1000; quick 100).")
+    Integer rebuildRate;
 
     @Option(names = "--instances", description = "Analysis: instances evaluated (default 10000; quick 200).")
     Integer instances;
@@ -172,6 +182,14 @@ public final class BenchMain implements Callable<Integer> {
                     Duration.ofSeconds(quick ? 2 : 15), Duration.ofSeconds(or(durationSeconds, quick ? 3 : 30)),
                     or(connections, quick ? 16 : 64), jvm, work.resolve("ingest"), !noInflux));
             md.append("#### Collector ingest\n\n").append(ingest.markdown(ingest.run(log))).append('\n');
+        }
+        if (only.contains("rebuild")) {
+            RebuildIngestBenchmark rebuild = new RebuildIngestBenchmark(new RebuildIngestBenchmark.Settings(
+                    or(agents, quick ? 50 : 1000), or(rebuildNew, quick ? 50 : 1000), or(rebuildNights, quick ? 7 : 30),
+                    // 32 and the new agents' 2 stay under the collector's 64 connections per address (listen.maxConnectionsPerAddress)
+                    or(rebuildRate, quick ? 100 : 1000), Math.min(62, or(connections, quick ? 16 : 32)), jvm, work.resolve("rebuild")));
+            md.append("#### Ingest while the alert stage rebuilds new instances\n\n").append(rebuild.markdown(rebuild.run(log)))
+                    .append('\n');
         }
         if (only.contains("morning")) {
             MorningMinute morning = new MorningMinute(new MorningMinute.Settings(or(instances, quick ? 200 : 10_000),

@@ -67,6 +67,65 @@ public final class LoadDriver implements AutoCloseable {
         return done.future().await(duration.toSeconds() + 120, java.util.concurrent.TimeUnit.SECONDS);
     }
 
+    /**
+     * Open loop at {@code rate} reports/s until {@code stop} says so (read on each 1 ms tick: a volatile flag, not a
+     * request) or {@code max} has passed; each accepted report's due time and latency also go to {@code timeline}.
+     */
+    public Run fixedRateUntil(double rate, Duration max, java.util.function.BooleanSupplier stop, Timeline timeline)
+            throws Exception {
+        Context context = vertx.getOrCreateContext();
+        Promise<Run> done = Promise.promise();
+        context.runOnContext(v -> new OpenLoop(rate, max, done, stop, timeline).start());
+        return done.future().await(max.toSeconds() + 120, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    /**
+     * One request each of {@code count} bodies, made when sent ({@code body}), {@code concurrency} at a time (closed
+     * loop): e.g. new agents' first reports, too large to hold together.
+     */
+    public Run each(int count, java.util.function.IntFunction<Body> body, int concurrency) throws Exception {
+        Context context = vertx.getOrCreateContext();
+        Promise<Run> done = Promise.promise();
+        long start = System.nanoTime();
+        Tally tally = new Tally();
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        Runnable[] sendNext = new Runnable[1];
+        sendNext[0] = () -> {
+            int i = next.getAndIncrement();
+            if (i >= count) {
+                if (tally.inFlight == 0) {
+                    done.tryComplete(new Run(0, concurrency, tally.sent, tally.accepted, tally.failed, tally.statuses,
+                            Duration.ofNanos(System.nanoTime() - start), tally.latencies));
+                }
+                return;
+            }
+            long sentAt = System.nanoTime();
+            tally.inFlight++;
+            tally.sent++;
+            Body b = body.apply(i);
+            client.request(new RequestOptions(target).putHeader("Authorization", "Bearer " + b.token()))
+                    .compose(request -> request.send(Buffer.buffer(b.bytes())))
+                    .compose(response -> response.body().map(ignored -> response.statusCode()))
+                    .onComplete(outcome -> {
+                        if (outcome.failed() && tally.failed == 0) {
+                            System.err.println("[bench] the first request that failed: " + outcome.cause());
+                        }
+                        tally.completed(outcome, sentAt);
+                        sendNext[0].run();
+                    });
+        };
+        context.runOnContext(v -> {
+            for (int c = 0; c < concurrency; c++) {
+                sendNext[0].run();
+            }
+        });
+        return done.future().await(3600, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    /** A request body of its own (not from a template) and the token it is sent with. */
+    public record Body(String token, byte[] bytes) {
+    }
+
     /** Closed loop with {@code concurrency} senders for {@code duration}: the most the server sustains. */
     public Run maxRate(int concurrency, Duration duration) throws Exception {
         Context context = vertx.getOrCreateContext();
@@ -94,13 +153,19 @@ public final class LoadDriver implements AutoCloseable {
         long failed;
         long inFlight;
 
+        Timeline timeline;
+
         void completed(AsyncResult<Integer> outcome, long fromNanos) {
             inFlight--;
             if (outcome.succeeded()) {
                 statuses.merge(outcome.result(), 1L, Long::sum);
                 if (outcome.result() == 202) {
                     accepted++;
-                    latencies.record(System.nanoTime() - fromNanos);
+                    long latency = System.nanoTime() - fromNanos;
+                    latencies.record(latency);
+                    if (timeline != null) {
+                        timeline.record(fromNanos, latency);
+                    }
                     return;
                 }
             } else {
@@ -112,16 +177,24 @@ public final class LoadDriver implements AutoCloseable {
 
     private final class OpenLoop {
         private final double rate;
-        private final long durationNanos;
+        private long durationNanos;
         private final Promise<Run> done;
         private final Tally tally = new Tally();
+        private final java.util.function.BooleanSupplier stop;
         private long startNanos;
         private long timer;
 
         OpenLoop(double rate, Duration duration, Promise<Run> done) {
+            this(rate, duration, done, () -> false, null);
+        }
+
+        OpenLoop(double rate, Duration duration, Promise<Run> done, java.util.function.BooleanSupplier stop,
+                Timeline timeline) {
             this.rate = rate;
             this.durationNanos = duration.toNanos();
             this.done = done;
+            this.stop = stop;
+            tally.timeline = timeline;
         }
 
         void start() {
@@ -131,6 +204,9 @@ public final class LoadDriver implements AutoCloseable {
 
         private void tick() {
             long elapsed = System.nanoTime() - startNanos;
+            if (elapsed < durationNanos && stop.getAsBoolean()) {
+                durationNanos = elapsed;
+            }
             long due = (long) (Math.min(elapsed, durationNanos) / 1e9 * rate);
             while (tally.sent < due) {
                 long intended = startNanos + (long) (tally.sent / rate * 1e9);

@@ -3,6 +3,7 @@ package io.qatwatch.bench;
 import io.qatwatch.collector.AlertStage;
 import io.qatwatch.collector.Collector;
 import io.qatwatch.collector.CollectorConfig;
+import io.qatwatch.collector.EvaluationConfig;
 import io.qatwatch.collector.influx.InfluxConfig;
 import io.qatwatch.collector.ingest.IngestConfig;
 import io.qatwatch.collector.store.StoreConfig;
@@ -65,6 +66,10 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--store-password-file", description = "Collector: the file holding the PostgreSQL password.")
     Path storePasswordFile;
 
+    @Option(names = "--busy-core-share", description = "Collector: evaluation.busyCoreShare (default: the collector's, 0.25; "
+            + "at or above the machine's cores the alert stage is never held back).")
+    Double busyCoreShare;
+
     @Option(names = "--tokens", required = true, description = "File to write 'name token' lines to.")
     Path tokenFile;
 
@@ -75,6 +80,10 @@ final class ServeCommand implements Callable<Integer> {
         Runnable stop;
         if (kind == Kind.collector) {
             CollectorConfig config = benchConfig(influxUrl, influxDatabase);
+            if (busyCoreShare != null) {
+                EvaluationConfig e = config.evaluation();
+                config = config.withEvaluation(new EvaluationConfig(e.everySeconds(), e.leaseSeconds(), busyCoreShare));
+            }
             if (storeUrl != null) {
                 config = config.withStore(StoreConfig.postgresql(storeUrl, storeUser, storePasswordFile, null, 8));
             }

@@ -21,6 +21,8 @@ import io.qatwatch.collector.influx.InfluxPoints;
 import io.qatwatch.collector.influx.InfluxSink;
 import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.notify.all.Notifiers;
+import io.qatwatch.collector.pacing.IngestFirstPacer;
+import io.qatwatch.collector.pacing.MachineCpu;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.HostSelection;
 import io.qatwatch.collector.store.HostSlices;
@@ -269,6 +271,11 @@ public final class AlertStage {
         }
         return created.map(s -> {
             service = s;
+            IngestFirstPacer pacer = new IngestFirstPacer(evaluation.busyCoreShare(), Runtime.getRuntime().availableProcessors(),
+                    running.metrics()::reportsAccepted, MachineCpu.busyNanos());
+            fleet.pacedBy(pacer);
+            s.pacedBy(pacer);
+            running.metrics().alertStage(pacer::heldBackNanos);
             LOG.info("alerts: {} calendar(s), {} channel(s): {}{}", config.calendars().size(), s.channels().size(),
                     s.channels().keySet(), leases == null ? "" : "; sharing the fleet with the other collectors as "
                             + leases.owner());
@@ -307,7 +314,10 @@ public final class AlertStage {
         Instant now = clock.instant();
         rebuilt = 0;
         // the next evaluation waits for this one's evaluation, never for its deliveries (a slow channel's are its own)
+        long[] began = new long[2];
         Future<AlertService.Result> started = service.started(() -> {
+            began[0] = System.currentTimeMillis();
+            began[1] = System.nanoTime();
             FleetAnalysis analysis = analyse(now);
             Map<String, Set<String>> seen = new HashMap<>();
             analysis.fleet().hosts().forEach(h -> seen.put(h.host(), h.tags()));
@@ -318,6 +328,11 @@ public final class AlertStage {
                 .onFailure(e -> LOG.warn("alert evaluation failed: {}", e.toString()))
                 .eventually(() -> {
                     running = false;
+                    if (began[1] != 0) {
+                        LiveFleet.SummaryCounts counts = fleet.summaryCounts();
+                        collector.metrics().evaluated(began[0], System.nanoTime() - began[1], rebuilt, instances,
+                                counts.restored(), counts.written());
+                    }
                     if (worthCollecting(rebuilt, instances)) {
                         LOG.debug("alerts: {} of {} instances rebuilt; asking for a collection", rebuilt, instances);
                         vertx.executeBlocking(() -> {

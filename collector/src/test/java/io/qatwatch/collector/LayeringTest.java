@@ -30,6 +30,7 @@ class LayeringTest {
             "config",        // ConfigException, Secrets: what every configured part uses
             "store",         // SQLite: reports, backups, tokens
             "metrics",       // counters ingest adds to and /metrics serves
+            "pacing",        // holds the alert stage's long work back while ingest needs the CPU
             "ingest",        // authenticate, validate, store a report
             "window",        // business calendars, nightly windows, creep, spill (pure)
             "compression",   // compression methods compared like with like, verdicts (pure)

@@ -66,6 +66,11 @@ class MetricsPromtoolTest {
                 "qatwatch_agent_outbox_reports ", "jvm_memory_used_bytes{area=\"heap\"} ", "jvm_gc_collection_seconds_count{gc=",
                 "jvm_threads_current ", "process_cpu_seconds_total ", "process_open_fds ");
         assertThat(metrics).containsPattern("qatwatch_alerts_active\\{rule=\"[a-z-]+\",severity=\"[a-z]+\"} [1-9]");
+        // the alert stage's own figures: the evaluation asked for above (and perhaps the stage's first) over the one instance
+        assertThat(metrics).containsPattern("qatwatch_alert_evaluations_total [1-9]")
+                .containsPattern("qatwatch_alert_evaluation_last_duration_seconds [0-9.E-]+\n")
+                .contains("qatwatch_alert_instances 1\n", "qatwatch_alert_instances_rebuilt_total 1\n",
+                        "qatwatch_alert_instances_restored_total 0\n", "qatwatch_alert_stage_held_back_seconds_total ");
     }
 
     private static boolean available(String program) throws IOException, InterruptedException {

@@ -1,5 +1,6 @@
 package io.qatwatch.collector.analysis;
 
+import io.qatwatch.collector.pacing.Pacer;
 import io.qatwatch.collector.store.ReportStore;
 import io.qatwatch.collector.store.ReportStore.InstanceHistory;
 import io.qatwatch.collector.store.ReportStore.InstanceKey;
@@ -37,22 +38,24 @@ final class ColdReads implements AutoCloseable {
     private Iterator<InstanceHistory> batch = Collections.emptyIterator();
     private int taken;
 
-    private ColdReads(ReportStore store, List<InstanceKey> keys, Instant since, Instant acceleratorSince) {
+    private ColdReads(ReportStore store, List<InstanceKey> keys, Instant since, Instant acceleratorSince, Pacer pacer) {
         this.keys = keys;
-        this.reader = new Thread(() -> read(store, since, acceleratorSince), "qatwatch-cold-reads");
+        this.reader = new Thread(() -> read(store, since, acceleratorSince, pacer), "qatwatch-cold-reads");
         reader.setDaemon(true);
     }
 
-    /** Starts reading the histories of {@code keys}, in their order. */
-    static ColdReads start(ReportStore store, List<InstanceKey> keys, Instant since, Instant acceleratorSince) {
-        ColdReads reads = new ColdReads(store, List.copyOf(keys), since, acceleratorSince);
+    /** Starts reading the histories of {@code keys}, in their order, calling {@code pacer} before each batch. */
+    static ColdReads start(ReportStore store, List<InstanceKey> keys, Instant since, Instant acceleratorSince,
+            Pacer pacer) {
+        ColdReads reads = new ColdReads(store, List.copyOf(keys), since, acceleratorSince, pacer);
         reads.reader.start();
         return reads;
     }
 
-    private void read(ReportStore store, Instant since, Instant acceleratorSince) {
+    private void read(ReportStore store, Instant since, Instant acceleratorSince, Pacer pacer) {
         try {
             for (int from = 0; from < keys.size() && !closed; from += BATCH) {
+                pacer.pace();
                 hand(store.histories(keys.subList(from, Math.min(keys.size(), from + BATCH)), since, acceleratorSince));
             }
         } catch (Exception | Error e) {

@@ -7,6 +7,7 @@ import io.qatwatch.collector.chain.ChainBackup;
 import io.qatwatch.collector.chain.LogChain;
 import io.qatwatch.collector.compression.CompressionSamples;
 import io.qatwatch.collector.compression.QatModes;
+import io.qatwatch.collector.pacing.Pacer;
 import io.qatwatch.collector.store.AcceleratorChange;
 import io.qatwatch.collector.store.DatabaseEvent;
 import io.qatwatch.collector.store.FleetRow;
@@ -77,8 +78,11 @@ public final class LiveFleet {
     static final Duration SUMMARY_INTERVAL = Duration.ofHours(1);
     /** Restored instances whose accelerator changes one store read takes. */
     private static final int RESTORED_PER_READ = 256;
-    /** Summaries written per transaction. */
-    private static final int SUMMARIES_PER_WRITE = 500;
+    /**
+     * Summaries written per transaction: ~1 MB at 90 nights (31.5 KiB each), so ingest's next group commit, which waits
+     * for the writer, waits for one such chunk at most (500 a transaction held it for ~15 MB).
+     */
+    private static final int SUMMARIES_PER_WRITE = 32;
     /**
      * A summary older than this is not restored: after a night away most instances have a backup of a night that has
      * finished since, which rebuilds them from their rows anyway, and the backups since would be read into memory at once.
@@ -106,6 +110,8 @@ public final class LiveFleet {
     /** Each calendar's {@link InstanceSummaryCodec#configKey}. */
     private final Map<String, Long> configKeys = new HashMap<>();
     private final SummaryCounts summaryCounts = new SummaryCounts();
+    /** Holds the long work back while reports arrive on a busy machine: called between instances and read batches. */
+    private Pacer pacer = Pacer.NONE;
     private boolean summarised;
 
     /** {@code config} must have passed validation; {@code tagsOf} gives a host's tags for host-group matching. */
@@ -161,6 +167,11 @@ public final class LiveFleet {
         public long bytesWritten() {
             return bytesWritten;
         }
+    }
+
+    /** From now on, the refreshes (and a start's read-ahead) call {@code pacer} between instances and between batches. */
+    public void pacedBy(Pacer pacer) {
+        this.pacer = pacer;
     }
 
     /** What the summaries did so far (the counts are this object's, updated by each refresh). */
@@ -330,6 +341,7 @@ public final class LiveFleet {
             HostSlot h = e.getValue();
             List<InstanceState> instances = new ArrayList<>(h.instances.size());
             for (InstanceSlot slot : h.instances.values()) {
+                pacer.pace();
                 if (slot.stale || !slot.history.advance(now)) {
                     rebuild(store, slot, since, now);
                     rebuilt++;
@@ -579,7 +591,7 @@ public final class LiveFleet {
         List<InstanceKey> keys = new ArrayList<>();
         hosts.forEach((host, h) -> h.instances.values().stream().filter(i -> i.stale).forEach(
                 i -> keys.add(new InstanceKey(host, i.sections.name(), i.jobsSeq != 0))));
-        return ColdReads.start(store, keys, since, min(since, now.minus(FleetStates.ACCELERATOR_HISTORY)));
+        return ColdReads.start(store, keys, since, min(since, now.minus(FleetStates.ACCELERATOR_HISTORY)), pacer);
     }
 
     private void rebuild(ReportStore store, InstanceSlot slot, Instant since, Instant now) throws Exception {
@@ -706,6 +718,7 @@ public final class LiveFleet {
             batch.forEach(slot -> keys.add(new InstanceKey(slot.host, slot.sections.name(), false)));
             List<List<AcceleratorChange>> changes = store.acceleratorChanges(keys, min(since, historySince));
             for (int n = 0; n < batch.size(); n++) {
+                pacer.pace();
                 InstanceSlot slot = batch.get(n);
                 Found f = found.get(slot);
                 restore(store, slot, f.kept(), changes.get(n), since, historySince);
@@ -799,6 +812,7 @@ public final class LiveFleet {
                     if (!due(slot, now) || slot.stale || !slot.future.isEmpty()) {
                         continue;
                     }
+                    pacer.pace();
                     String name = slot.sections.name();
                     String calendar = config.calendarNameFor(slot.host, name, tags(e.getValue().row));
                     byte[] body = InstanceSummaryCodec.write(configKey(calendar), new InstanceSummaryCodec.Kept(slot.digest,

@@ -242,6 +242,11 @@ public final class AlertService {
         reloadShared();
     }
 
+    /** Saving the alerts of an evaluation calls {@code pacer} between chunks ({@link AlertStore#pacedBy}). */
+    public void pacedBy(io.qatwatch.collector.pacing.Pacer pacer) {
+        store.pacedBy(pacer);
+    }
+
     /** Silences and acknowledgements, which any collector's API adds: read again before each evaluation. */
     private void reloadShared() throws Exception {
         List<Silence> loaded = store.loadSilences();

@@ -4,6 +4,7 @@ import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.AlertRecord;
 import io.qatwatch.collector.alert.Severity;
 import io.qatwatch.collector.dispatch.NotificationDecision.LogEntry;
+import io.qatwatch.collector.pacing.Pacer;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.HostSlices;
 import io.qatwatch.collector.store.SliceLeases;
@@ -50,6 +51,8 @@ public final class AlertStore {
      */
     private Map<String, AlertRecord> saved;
     private boolean started;
+    /** Called before each chunk {@link #saveAlerts} writes: thousands of new alerts are long work too. */
+    private volatile Pacer pacer = Pacer.NONE;
     /** Rows a save writes per transaction. */
     static final int SAVE_CHUNK = 100;
 
@@ -139,6 +142,11 @@ public final class AlertStore {
         return out;
     }
 
+    /** From now on, {@link #saveAlerts} calls {@code pacer} before each chunk it writes. */
+    public void pacedBy(Pacer pacer) {
+        this.pacer = pacer;
+    }
+
     /** Forgets what was saved of {@code slices}: this collector no longer keeps them. */
     public void forget(Set<Integer> slices) {
         if (saved != null) {
@@ -216,6 +224,7 @@ public final class AlertStore {
         List<Object[]> ids = gone.stream().map(id -> new Object[] {id, HostSlices.of(before.get(id).alert().host())}).toList();
         int passed = 0;
         for (int from = 0; from < ids.size(); from += SAVE_CHUNK) {
+            pacer.pace();
             passed += write("DELETE FROM alert_state WHERE id = ?", ids.subList(from, Math.min(ids.size(), from + SAVE_CHUNK)),
                     1, scope);
         }
@@ -223,6 +232,7 @@ public final class AlertStore {
                 + "ON CONFLICT(id) DO UPDATE SET " + java.util.Arrays.stream(ALERT_COLUMNS.split(", ")).skip(1)
                         .map(c -> c + " = excluded." + c).collect(Collectors.joining(", "));
         for (int from = 0; from < changed.size(); from += SAVE_CHUNK) {
+            pacer.pace();
             List<Object[]> rows = changed.subList(from, Math.min(changed.size(), from + SAVE_CHUNK)).stream()
                     .map(AlertStore::row).toList();
             passed += write(upsert, rows, SLICE, scope);

@@ -24,11 +24,62 @@ public final class CollectorMetrics implements MetricsSource {
     private final long[] latencyBucketsMs = {5, 10, 25, 50, 100, 250, 500, 1000, 5000};
     private final LongAdder[] latencyCounts = new LongAdder[latencyBucketsMs.length];
     private final Map<String, Long> outboxDepths = new ConcurrentHashMap<>();
+    /** The alert stage's figures; null while the collector runs without one. */
+    private volatile StageFigures stage;
+
+    /**
+     * What the alert stage reports of itself: evaluations done, the latest one's start and duration, instances rebuilt
+     * from their rows and restored from their summaries, the instances held, and how long it was held back for ingest.
+     */
+    private static final class StageFigures {
+        final LongAdder evaluations = new LongAdder();
+        final LongAdder rebuilt = new LongAdder();
+        volatile long restored;
+        volatile long summariesWritten;
+        volatile double lastStartedSeconds;
+        volatile double lastDurationSeconds;
+        volatile long instances;
+        final java.util.function.LongSupplier heldBackNanos;
+
+        StageFigures(java.util.function.LongSupplier heldBackNanos) {
+            this.heldBackNanos = heldBackNanos;
+        }
+    }
 
     public CollectorMetrics() {
         for (int i = 0; i < latencyCounts.length; i++) {
             latencyCounts[i] = new LongAdder();
         }
+    }
+
+    /** Reports stored since the collector started (the pacer's sign that ingest is busy). */
+    public long reportsAccepted() {
+        return accepted.sum();
+    }
+
+    /** The alert stage runs: its families appear, {@code heldBackNanos} counting the time its pacer held it back. */
+    public void alertStage(java.util.function.LongSupplier heldBackNanos) {
+        stage = new StageFigures(heldBackNanos);
+    }
+
+    /**
+     * One evaluation ended: it started at {@code startedEpochMillis} and took {@code nanos}, rebuilt {@code rebuilt}
+     * instances from their rows, and the stage holds {@code instances}; since it started, it restored {@code restored}
+     * instances from their persisted summaries and wrote {@code summariesWritten} summaries.
+     */
+    public void evaluated(long startedEpochMillis, long nanos, int rebuilt, long instances, long restored,
+            long summariesWritten) {
+        StageFigures s = stage;
+        if (s == null) {
+            return;
+        }
+        s.lastStartedSeconds = startedEpochMillis / 1000.0;
+        s.lastDurationSeconds = nanos / 1e9;
+        s.rebuilt.add(rebuilt);
+        s.restored = restored;
+        s.summariesWritten = summariesWritten;
+        s.instances = instances;
+        s.evaluations.increment();
     }
 
     public void accepted(int newBackups, boolean duplicate) {
@@ -127,6 +178,10 @@ public final class CollectorMetrics implements MetricsSource {
                 .sample(sum);
         out.family("qatwatch_agent_outbox_max_reports", Type.GAUGE, "The fullest agent outbox, in reports, as last reported.")
                 .sample(max);
+        StageFigures s = stage;
+        if (s != null) {
+            writeStage(out, s);
+        }
         perChannel(out, "qatwatch_notifications_sent_total", "Notifications a chat channel accepted, by channel.",
                 notificationsSent);
         perChannel(out, "qatwatch_notifications_failed_total",
@@ -142,5 +197,30 @@ public final class CollectorMetrics implements MetricsSource {
         out.family(name, Type.COUNTER, help);
         counts.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> out.sample(Map.of("channel", e.getKey()), e.getValue().sum()));
+    }
+
+    private static void writeStage(PrometheusText out, StageFigures s) {
+        out.family("qatwatch_alert_evaluations_total", Type.COUNTER, "Evaluations of the fleet the alert stage finished.")
+                .sample(s.evaluations.sum());
+        out.family("qatwatch_alert_evaluation_last_start_seconds", Type.GAUGE,
+                "When the latest finished evaluation started, in seconds since the Unix epoch (0 before the first).")
+                .sample(s.lastStartedSeconds);
+        out.family("qatwatch_alert_evaluation_last_duration_seconds", Type.GAUGE,
+                "How long the latest finished evaluation took, reads, rules and saving its alerts included.")
+                .sample(s.lastDurationSeconds);
+        out.family("qatwatch_alert_instances", Type.GAUGE, "SQL Server instances the alert stage holds and evaluates.")
+                .sample(s.instances);
+        out.family("qatwatch_alert_instances_rebuilt_total", Type.COUNTER,
+                "Instances the alert stage built from their backup rows (new, changed, or without a usable summary).")
+                .sample(s.rebuilt.sum());
+        out.family("qatwatch_alert_instances_restored_total", Type.COUNTER,
+                "Instances the alert stage restored from their persisted summaries at a start.")
+                .sample(s.restored);
+        out.family("qatwatch_alert_summaries_written_total", Type.COUNTER,
+                "Persisted instance summaries the alert stage wrote (a night finished, a rebuild).")
+                .sample(s.summariesWritten);
+        out.family("qatwatch_alert_stage_held_back_seconds_total", Type.COUNTER,
+                "Time the alert stage's threads slept so that reports arriving had the CPU (evaluation.busyCoreShare).")
+                .sample(s.heldBackNanos.getAsLong() / 1e9);
     }
 }

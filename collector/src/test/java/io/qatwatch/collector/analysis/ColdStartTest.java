@@ -126,6 +126,25 @@ class ColdStartTest {
                     same(batchedCold.analysis(), other, evaluator);
                 }
             }
+            // paced (a pacer that sleeps at every call) the start is the same; the pacer is called between instances on the
+            // evaluating thread and before each batch on the read-ahead's
+            java.util.Map<String, Integer> calls = new java.util.concurrent.ConcurrentHashMap<>();
+            LiveFleet paced = new LiveFleet(CONFIG.analysis(), h -> Set.of());
+            paced.pacedBy(() -> {
+                calls.merge(Thread.currentThread().getName(), 1, Integer::sum);
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            LiveFleet.Refresh pacedCold = paced.refresh(rowsOnly(store, false), NOW, HostSelection.ALL);
+            FleetAnalysis all = fresh(store, HostSelection.ALL);
+            same(pacedCold.analysis(), all, evaluator);
+            assertThat(calls.get(Thread.currentThread().getName())).as("calls between instances")
+                    .isGreaterThanOrEqualTo(all.instances().size());
+            assertThat(calls.get("qatwatch-cold-reads")).as("calls before each batch read ahead")
+                    .isEqualTo((all.instances().size() + ColdReads.BATCH - 1) / ColdReads.BATCH);
             // the whole fleet's start summarises every instance; a restart of each collector restores its own from them
             new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(store, NOW);
             for (HostSelection keep : keeps) {
