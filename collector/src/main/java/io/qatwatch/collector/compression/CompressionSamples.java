@@ -181,7 +181,7 @@ public final class CompressionSamples {
                 throw new IllegalArgumentException("summary body names an unknown kind of backup", e);
             }
             Key key = new Key(database, kind, in.readString(), in.readBoolean(),
-                    new Method(in.readString(), in.readString(), in.readString()));
+                    Method.shared(in.readString(), in.readString(), in.readString()));
             Series s = new Series();
             long[] v = new long[Series.WIDE];
             for (int i = in.readSize(); i > 0; i--) {
