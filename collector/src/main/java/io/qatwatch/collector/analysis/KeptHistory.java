@@ -1,6 +1,7 @@
 package io.qatwatch.collector.analysis;
 
 import io.qatwatch.collector.analysis.FleetAnalysis.History;
+import io.qatwatch.collector.compression.PackedRows;
 import io.qatwatch.collector.store.SummaryInput;
 import io.qatwatch.collector.store.SummaryOutput;
 import io.qatwatch.collector.window.BusinessCalendar.Night;
@@ -128,18 +129,10 @@ final class KeptHistory {
                 out.writeString(k.fullKeys[n]);
                 out.writeLong(k.fullSizes[n]);
             }
-            Points p = k.points;
-            out.writeCount(p == null ? 0 : p.narrow != null ? 1 : 2);
-            if (p != null && p.narrow != null) {
-                out.writeCount(p.narrow.length);
-                for (int v : p.narrow) {
-                    out.writeInt(v);
-                }
-            } else if (p != null) {
-                out.writeCount(p.wide.length);
-                for (long v : p.wide) {
-                    out.writeLong(v);
-                }
+            if (k.points == null) {
+                out.writeCount(0);
+            } else {
+                k.points.write(out);
             }
         }
         out.writeCount(open.size());
@@ -172,22 +165,7 @@ final class KeptHistory {
                 sizes[f] = in.readLong();
             }
             Kept k = new Kept(w, keys, sizes);
-            long form = in.readCount();
-            if (form == 1) {
-                int[] narrow = new int[in.readSize()];
-                for (int p = 0; p < narrow.length; p++) {
-                    narrow[p] = in.readInt();
-                }
-                k.points = new Points(narrow, null);
-            } else if (form == 2) {
-                long[] wide = new long[in.readSize()];
-                for (int p = 0; p < wide.length; p++) {
-                    wide[p] = in.readLong();
-                }
-                k.points = new Points(null, wide);
-            } else if (form != 0) {
-                throw new IllegalArgumentException("summary body holds points of form " + form);
-            }
+            k.points = Points.read(in);
             h.finished.add(k);
         }
         for (int n = in.readSize(); n > 0; n--) {
@@ -459,12 +437,14 @@ final class KeptHistory {
         Kept k = fulls(w);
         k.window = w.summary();
         int n = w.backups().size();
-        Points points = new Points(n);
+        long[] rows = new long[Points.WIDTH * n];
         for (int p = 0; p < n; p++) {
             DatabaseBackup b = w.backups().get(p);
-            points.set(p, seriesOf(b), Math.min(b.durationSeconds(), Integer.MAX_VALUE), b.sizeBytes());
+            rows[Points.WIDTH * p] = seriesOf(b);
+            rows[Points.WIDTH * p + 1] = Math.min(b.durationSeconds(), Integer.MAX_VALUE);
+            rows[Points.WIDTH * p + 2] = b.sizeBytes();
         }
-        k.points = points;
+        k.points = new Points(rows);
         if (!finished.isEmpty()) {
             Kept before = finished.get(finished.size() - 1);
             before.window = before.window.withoutBackups();
@@ -545,10 +525,12 @@ final class KeptHistory {
     /** The night with a stand-in backup per point: what the creep drivers read (name, key, type, duration, size). */
     private static NightlyWindow materialise(String scope, String[] series, NightlyWindow w, Points points) {
         List<DatabaseBackup> backups = new ArrayList<>(points.size());
+        long[] rows = points.rows();
         for (int p = 0; p < points.size(); p++) {
-            int s = 3 * points.series(p);
+            int s = 3 * (int) rows[Points.WIDTH * p];
             backups.add(new DatabaseBackup(scope, series[s], series[s + 1], series[s + 2], false, Instant.EPOCH,
-                    Instant.EPOCH.plusSeconds(points.seconds(p)), points.sizeBytes(p), null, null, null, false, false));
+                    Instant.EPOCH.plusSeconds(rows[Points.WIDTH * p + 1]), rows[Points.WIDTH * p + 2], null, null, null,
+                    false, false));
         }
         return new NightlyWindow(w.scope(), w.morning(), w.kind(), w.businessEnd(), w.businessStart(), w.firstStart(),
                 w.lastFinish(), w.marginSeconds(), backups, w.backupCount());
@@ -567,65 +549,88 @@ final class KeptHistory {
     }
 
     /**
-     * One finished night's backups as the creep drivers read them: each one's series, whole seconds and bytes. In three
-     * ints a backup (12 bytes: the size in units of 1,024, its remainder beside the series) while every number fits,
-     * else in two longs (16 bytes); either way exactly the numbers given.
+     * One finished night's backups as the creep drivers read them: each one's series, whole seconds (0 to
+     * {@link Integer#MAX_VALUE}) and bytes, packed ({@link PackedRows}: the series as its change from the backup before,
+     * the seconds and bytes as they are, about 8 bytes a backup instead of 12 in ints); exactly the numbers given. A
+     * persisted summary holds them as it did before they were packed: three ints a backup (the size in units of 1,024,
+     * its remainder beside the series) while every number fits, else two longs.
      */
     static final class Points {
-        private int[] narrow;
-        /** Per backup: the series (high 32 bits) with the seconds (low 32), then the size in bytes; null while narrow. */
-        private long[] wide;
+        static final int WIDTH = 3;
+        /** The series changes by one or two from backup to backup; seconds and sizes are each database's own. */
+        private static final int PLAIN = 0b110;
 
-        /** Room for {@code n} backups, each {@link #set} once, in order, before it is read. */
-        Points(int n) {
-            narrow = new int[3 * n];
-        }
+        private final byte[] packed;
+        private final int size;
 
-        /** Points already in one of the two forms (the other null), as a persisted summary holds them. */
-        Points(int[] narrow, long[] wide) {
-            this.narrow = narrow;
-            this.wide = wide;
-        }
-
-        /**
-         * Backup {@code p}: its series, whole seconds (0 to {@link Integer#MAX_VALUE}) and bytes; written straight into
-         * the narrow form, which is widened (the earlier backups copied) the first time a number does not fit it.
-         */
-        void set(int p, int series, long seconds, long size) {
-            if (narrow != null && (series >= SERIES_LIMIT || size < 0 || size >>> UNIT_BITS > 0xFFFF_FFFFL)) {
-                int n = narrow.length / 3;
-                long[] out = new long[2 * n];
-                for (int q = 0; q < p; q++) {
-                    out[2 * q] = (long) series(q) << 32 | seconds(q);
-                    out[2 * q + 1] = sizeBytes(q);
-                }
-                wide = out;
-                narrow = null;
-            }
-            if (wide != null) {
-                wide[2 * p] = (long) series << 32 | seconds;
-                wide[2 * p + 1] = size;
-                return;
-            }
-            narrow[3 * p] = series << UNIT_BITS | (int) (size & UNIT_MASK);
-            narrow[3 * p + 1] = (int) seconds;
-            narrow[3 * p + 2] = (int) (size >>> UNIT_BITS);
+        /** The backups' series, seconds and bytes, three numbers a backup. */
+        Points(long[] rows) {
+            this.size = rows.length / WIDTH;
+            this.packed = PackedRows.pack(rows, size, WIDTH, 0, PLAIN);
         }
 
         int size() {
-            return narrow != null ? narrow.length / 3 : wide.length / 2;
+            return size;
         }
 
-        int series(int p) {
-            return narrow != null ? narrow[3 * p] >>> UNIT_BITS : (int) (wide[2 * p] >>> 32);
+        /** Every backup's series, seconds and bytes, three numbers a backup. */
+        long[] rows() {
+            long[] out = new long[WIDTH * size];
+            PackedRows.unpack(packed, size, WIDTH, 0, PLAIN, out);
+            return out;
         }
 
-        long seconds(int p) {
-            return narrow != null ? narrow[3 * p + 1] & 0xFFFF_FFFFL : wide[2 * p] & 0xFFFF_FFFFL;
+        /** Writes them as a persisted summary of format 2 holds them: form 1 (ints) while every number fits, else 2 (longs). */
+        void write(SummaryOutput out) {
+            long[] rows = rows();
+            boolean narrow = true;
+            for (int p = 0; p < size; p++) {
+                long bytes = rows[WIDTH * p + 2];
+                narrow &= rows[WIDTH * p] < SERIES_LIMIT && bytes >= 0 && bytes >>> UNIT_BITS <= 0xFFFF_FFFFL;
+            }
+            out.writeCount(narrow ? 1 : 2);
+            out.writeCount((narrow ? 3L : 2L) * size);
+            for (int p = 0; p < size; p++) {
+                long series = rows[WIDTH * p];
+                long seconds = rows[WIDTH * p + 1];
+                long bytes = rows[WIDTH * p + 2];
+                if (narrow) {
+                    out.writeInt((int) series << UNIT_BITS | (int) (bytes & UNIT_MASK));
+                    out.writeInt((int) seconds);
+                    out.writeInt((int) (bytes >>> UNIT_BITS));
+                } else {
+                    out.writeLong(series << 32 | seconds);
+                    out.writeLong(bytes);
+                }
+            }
         }
 
-        long sizeBytes(int p) {
-            return narrow != null ? (narrow[3 * p + 2] & 0xFFFF_FFFFL) << UNIT_BITS | narrow[3 * p] & UNIT_MASK : wide[2 * p + 1];
+        /** What {@link #write} wrote (or a count of 0 for a night without points: null). */
+        static Points read(SummaryInput in) {
+            long form = in.readCount();
+            if (form == 0) {
+                return null;
+            }
+            if (form != 1 && form != 2) {
+                throw new IllegalArgumentException("summary body holds points of form " + form);
+            }
+            int values = in.readSize();
+            int per = form == 1 ? 3 : 2;
+            long[] rows = new long[WIDTH * (values / per)];
+            for (int p = 0; p < values / per; p++) {
+                if (form == 1) {
+                    int seriesAndRest = in.readInt();
+                    rows[WIDTH * p] = seriesAndRest >>> UNIT_BITS;
+                    rows[WIDTH * p + 1] = in.readInt() & 0xFFFF_FFFFL;
+                    rows[WIDTH * p + 2] = (in.readInt() & 0xFFFF_FFFFL) << UNIT_BITS | seriesAndRest & UNIT_MASK;
+                } else {
+                    long seriesAndSeconds = in.readLong();
+                    rows[WIDTH * p] = seriesAndSeconds >>> 32;
+                    rows[WIDTH * p + 1] = seriesAndSeconds & 0xFFFF_FFFFL;
+                    rows[WIDTH * p + 2] = in.readLong();
+                }
+            }
+            return new Points(rows);
         }
     }
 }

@@ -274,7 +274,7 @@ public final class CompressionSamples {
                 return open;
             }
             long[] out = new long[size * WIDE];
-            PackedRows.unpack(packed, size, WIDE, STEADY, out);
+            PackedRows.unpack(packed, size, WIDE, STEADY, 0, out);
             return out;
         }
 
@@ -282,7 +282,7 @@ public final class CompressionSamples {
         private void openUp() {
             if (open == null) {
                 long[] out = new long[Math.min(KEPT_PER_SERIES, size + 1) * WIDE];
-                PackedRows.unpack(packed, size, WIDE, STEADY, out);
+                PackedRows.unpack(packed, size, WIDE, STEADY, 0, out);
                 open = out;
                 packed = null;
             }
@@ -291,7 +291,7 @@ public final class CompressionSamples {
         /** Packed until the next change. */
         void pack() {
             if (open != null) {
-                packed = PackedRows.pack(open, size, WIDE, STEADY);
+                packed = PackedRows.pack(open, size, WIDE, STEADY, 0);
                 open = null;
             }
         }

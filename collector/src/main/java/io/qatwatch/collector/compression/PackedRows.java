@@ -5,8 +5,9 @@ import java.util.Arrays;
 /**
  * Rows of numbers held in as few bytes as they need (issue 33, the heap per instance): each field as a variable-length
  * integer of its change from the row before (the first row as it is), or for a field that grows steadily, such as a
- * nightly start, of the change in that change. A series' backups are alike, so most changes take one to four bytes
- * where a long takes eight. Exact for every long, whatever the numbers. Read whole, not by row.
+ * nightly start, of the change in that change, or for a field whose rows are unrelated (one night's databases), as it
+ * is. A series' backups are alike, so most changes take one to four bytes where a long takes eight. Exact for every
+ * long, whatever the numbers. Read whole, not by row.
  */
 public final class PackedRows {
 
@@ -17,9 +18,9 @@ public final class PackedRows {
 
     /**
      * The first {@code rows} rows of {@code values} ({@code width} numbers a row), packed; {@code steady} has bit
-     * {@code f} set for each field {@code f} kept as its change in change.
+     * {@code f} set for each field {@code f} kept as its change in change, {@code plain} for each kept as it is.
      */
-    public static byte[] pack(long[] values, int rows, int width, int steady) {
+    public static byte[] pack(long[] values, int rows, int width, int steady, int plain) {
         if (rows == 0) {
             return EMPTY;
         }
@@ -30,7 +31,7 @@ public final class PackedRows {
         for (int r = 0; r < rows; r++) {
             for (int f = 0; f < width; f++) {
                 long v = values[r * width + f];
-                long change = v - before[f];
+                long change = (plain >>> f & 1) != 0 ? v : v - before[f];
                 long written = change;
                 if (r > 0 && (steady >>> f & 1) != 0) {
                     written = change - step[f];
@@ -44,7 +45,7 @@ public final class PackedRows {
     }
 
     /** What {@link #pack} packed: {@code rows} rows of {@code width} numbers, into {@code into} (room for them all). */
-    public static void unpack(byte[] packed, int rows, int width, int steady, long[] into) {
+    public static void unpack(byte[] packed, int rows, int width, int steady, int plain, long[] into) {
         Reader in = new Reader(packed);
         long[] before = new long[width];
         long[] step = new long[width];
@@ -55,7 +56,7 @@ public final class PackedRows {
                     change += step[f];
                     step[f] = change;
                 }
-                before[f] += change;
+                before[f] = (plain >>> f & 1) != 0 ? change : before[f] + change;
                 into[r * width + f] = before[f];
             }
         }

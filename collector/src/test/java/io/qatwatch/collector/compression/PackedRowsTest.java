@@ -12,15 +12,17 @@ class PackedRowsTest {
     void givesBackEveryLongExactlyWhateverItsSizeOrSign() {
         Random random = new Random(33);
         long[] extremes = {0, -1, 1, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1, 127, 128, -64, -65};
-        for (int steady = 0; steady < 8; steady++) {
+        for (int mode = 0; mode < 64; mode++) {
+            int steady = mode & 7;
+            int plain = mode >> 3;
             long[] values = new long[40 * 3];
             for (int n = 0; n < values.length; n++) {
                 values[n] = n < extremes.length ? extremes[n] : random.nextLong() >> random.nextInt(64);
             }
             long[] back = new long[values.length];
-            PackedRows.unpack(PackedRows.pack(values, 40, 3, steady), 40, 3, steady, back);
-            assertThat(back).as("steady fields %s", steady).containsExactly(values);
-            assertThat(PackedRows.first(PackedRows.pack(values, 40, 3, steady))).isEqualTo(values[0]);
+            PackedRows.unpack(PackedRows.pack(values, 40, 3, steady, plain), 40, 3, steady, plain, back);
+            assertThat(back).as("steady fields %s, plain %s", steady, plain).containsExactly(values);
+            assertThat(PackedRows.first(PackedRows.pack(values, 40, 3, steady, plain))).isEqualTo(values[0]);
         }
     }
 
@@ -38,10 +40,10 @@ class PackedRowsTest {
             values[r * 5 + 3] = bytes * 4 / 10 + random.nextInt(1_000_000);
             values[r * 5 + 4] = -1;
         }
-        byte[] packed = PackedRows.pack(values, 32, 5, 1);
+        byte[] packed = PackedRows.pack(values, 32, 5, 1, 0);
         assertThat(packed.length).as("bytes for 32 backups of five longs (1,280 as longs)").isLessThan(32 * 15);
         long[] back = new long[values.length];
-        PackedRows.unpack(packed, 32, 5, 1, back);
+        PackedRows.unpack(packed, 32, 5, 1, 0, back);
         assertThat(back).containsExactly(values);
     }
 }
