@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -51,8 +52,11 @@ final class KeptHistory {
     private final List<DatabaseBackup> open = new ArrayList<>();
     /** Each database's tail (lower-case name) and the morning of the night it comes from. */
     private final Map<String, Tail> tails = new HashMap<>();
-    /** The creep drivers' series, numbered per instance: database name, key and backup type, three entries each. */
-    private final List<String> series = new ArrayList<>();
+    /**
+     * The creep drivers' series, numbered per instance: database name, key and backup type, three entries each. Grown
+     * by a copy, never changed in place, so the fits' drivers read the array they were given without a copy of their own.
+     */
+    private String[] series = NO_KEYS;
     private Map<NightKind, CreepAnalysis.Fit> fits;
     private final Instant futureStart;
     private History history;
@@ -119,8 +123,10 @@ final class KeptHistory {
     void write(SummaryOutput out) {
         out.writeInstant(futureStart);
         out.writeInstant(validUntil);
-        out.writeCount(series.size());
-        series.forEach(out::writeString);
+        out.writeCount(series.length);
+        for (String s : series) {
+            out.writeString(s);
+        }
         out.writeCount(finished.size());
         for (Kept k : finished) {
             writeWindow(out, k.window);
@@ -152,8 +158,9 @@ final class KeptHistory {
     static KeptHistory read(SummaryInput in, String scope, NightlyWindows.Nights nights, AnalysisConfig config) {
         KeptHistory h = new KeptHistory(scope, nights, config, in.readInstant());
         h.validUntil = in.readInstant();
-        for (int n = in.readSize(); n > 0; n--) {
-            h.series.add(in.readString());
+        h.series = new String[in.readSize()];
+        for (int n = 0; n < h.series.length; n++) {
+            h.series[n] = in.readString();
         }
         for (int n = in.readSize(); n > 0; n--) {
             NightlyWindow w = readWindow(in);
@@ -164,7 +171,7 @@ final class KeptHistory {
                 keys[f] = in.readString();
                 sizes[f] = in.readLong();
             }
-            Kept k = new Kept(w, keys, sizes);
+            Kept k = new Kept(w, Arrays.equals(keys, h.latestFullKeys()) ? h.latestFullKeys() : keys, sizes);
             k.points = Points.read(in);
             h.finished.add(k);
         }
@@ -312,7 +319,7 @@ final class KeptHistory {
         finished.forEach(k -> weigh(weight, k.fullKeys, k.fullSizes));
         List<Kept> openKept = new ArrayList<>();
         for (NightlyWindow w : openWindows) {
-            Kept k = fulls(w);
+            Kept k = fulls(w, NO_KEYS);
             weigh(weight, k.fullKeys, k.fullSizes);
             openKept.add(k);
         }
@@ -399,7 +406,7 @@ final class KeptHistory {
      */
     private void onKeptPoints(Set<NightKind> kinds) {
         int limit = config.creep().nights();
-        String[] names = series.toArray(NO_KEYS);
+        String[] names = series;
         for (NightKind kind : kinds) {
             CreepAnalysis.Fit fit = fits.get(kind);
             if (fit == null) {
@@ -434,7 +441,7 @@ final class KeptHistory {
 
     /** A night just finished (its window has every backup): kept as a summary with its fulls, points and tails. */
     private void finish(NightlyWindow w) {
-        Kept k = fulls(w);
+        Kept k = fulls(w, latestFullKeys());
         k.window = w.summary();
         int n = w.backups().size();
         long[] rows = new long[Points.WIDTH * n];
@@ -455,20 +462,35 @@ final class KeptHistory {
 
     /** The number of the series of {@code b}'s database and type; a new one when it has none yet. */
     private int seriesOf(DatabaseBackup b) {
-        for (int s = 0; s < series.size(); s += 3) {
-            if (Objects.equals(series.get(s), b.database()) && Objects.equals(series.get(s + 1), b.databaseKey())
-                    && Objects.equals(series.get(s + 2), b.type())) {
+        for (int s = 0; s < series.length; s += 3) {
+            if (Objects.equals(series[s], b.database()) && Objects.equals(series[s + 1], b.databaseKey())
+                    && Objects.equals(series[s + 2], b.type())) {
                 return s / 3;
             }
         }
-        series.add(b.database());
-        series.add(b.databaseKey());
-        series.add(b.type());
-        return series.size() / 3 - 1;
+        int s = series.length;
+        series = Arrays.copyOf(series, s + 3);
+        series[s] = b.database();
+        series[s + 1] = b.databaseKey();
+        series[s + 2] = b.type();
+        return s / 3;
     }
 
-    /** The night's fulls: each database fully backed up and its largest full that night. */
-    private static Kept fulls(NightlyWindow w) {
+    /** The databases of the latest finished night with fulls, none when no night had one. */
+    private String[] latestFullKeys() {
+        for (int n = finished.size() - 1; n >= 0; n--) {
+            if (finished.get(n).fullKeys.length > 0) {
+                return finished.get(n).fullKeys;
+            }
+        }
+        return NO_KEYS;
+    }
+
+    /**
+     * The night's fulls: each database fully backed up and its largest full that night; the databases are {@code same}
+     * (the array itself) when they are the same in the same order, as one full night's are the next's.
+     */
+    private static Kept fulls(NightlyWindow w, String[] same) {
         Map<String, Long> largest = new HashMap<>();
         for (DatabaseBackup b : w.backups()) {
             if (b.isFull()) {
@@ -487,7 +509,7 @@ final class KeptHistory {
             keys[n] = e.getKey();
             sizes[n++] = e.getValue();
         }
-        return new Kept(w, keys, sizes);
+        return new Kept(w, Arrays.equals(keys, same) ? same : keys, sizes);
     }
 
     private static void weigh(Map<String, long[]> weight, String[] keys, long[] sizes) {

@@ -177,6 +177,8 @@ public final class LiveFleet {
 
     private static final class InstanceSlot {
         final String host;
+        /** {@code host/instance}, one string for everything of the instance that names it. */
+        String scope;
         SqlInstanceSnapshot sections;
         long sectionsSeq;
         Instant lastSeen;
@@ -237,7 +239,9 @@ public final class LiveFleet {
             sectionsSeq = seq;
             lastSeen = s.collectedAt();
             running = s.runningBackups() == null ? List.of() : s.runningBackups();
-            identities = DatabaseIdentities.of(host + "/" + s.name(), state(List.of()));
+            String named = host + "/" + s.name();
+            scope = named.equals(scope) ? scope : named;
+            identities = DatabaseIdentities.of(scope, state(List.of()));
             stale = true;
         }
 
@@ -251,7 +255,6 @@ public final class LiveFleet {
                 return keyed;
             }
             // both digests are in store order: one walk finds what the previous one already keyed
-            String scope = host + "/" + sections.name();
             List<DatabaseBackup> out = new ArrayList<>(digest.size());
             int k = 0;
             for (BackupRecord b : digest) {
@@ -488,7 +491,7 @@ public final class LiveFleet {
             slot.stale = true;
             return;
         }
-        DatabaseBackup backup = FleetAnalysis.toBackup(slot.host + "/" + slot.sections.name(), b, slot.identities);
+        DatabaseBackup backup = FleetAnalysis.toBackup(slot.scope, b, slot.identities);
         if (NightlyWindows.counts(backup, config.windows()) && !slot.history.add(backup, now)) {
             slot.stale = true;
             return;
@@ -505,7 +508,7 @@ public final class LiveFleet {
         if (b.firstLsn() == null) {
             return;
         }
-        ChainBackup c = ChainBackup.of(slot.host + "/" + slot.sections.name(), b, this::canon);
+        ChainBackup c = ChainBackup.of(slot.scope, b, this::canon);
         if (c != null) {
             slot.chains.computeIfAbsent(slot.identities.key(b), k -> new LogChain()).add(c);
         }
@@ -514,7 +517,7 @@ public final class LiveFleet {
     /** Takes {@code b}, started by now, into the instance's baseline fulls when it is one. */
     private void full(InstanceSlot slot, BackupRecord b) {
         if (BaselineFulls.counts(b, config.baselineMinSeconds())) {
-            slot.fulls.computeIfAbsent(slot.identities.key(b), k -> new BaselineFulls(slot.host + "/" + slot.sections.name()))
+            slot.fulls.computeIfAbsent(slot.identities.key(b), k -> new BaselineFulls(slot.scope))
                     .add(b, config.baselineFulls(), config.baselineMinSeconds(), this::canon);
         }
     }
@@ -605,7 +608,7 @@ public final class LiveFleet {
         InstanceState state = slot.state(loaded);
         String calendar = config.calendarNameFor(slot.host, state.name(), tags(hosts.get(slot.host).row));
         NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
-        String scope = slot.host + "/" + state.name();
+        String scope = slot.scope;
         History history = FleetAnalysis.history(scope, known, state, loaded, config, now);
         Instant future = Instant.MAX;
         for (BackupRecord b : loaded) {
@@ -667,7 +670,7 @@ public final class LiveFleet {
                 String calendar = config.calendarNameFor(slot.host, name, tags(h.row));
                 NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
                 try {
-                    kept = InstanceSummaryCodec.read(x.body(), configKey(calendar), slot.host + "/" + name, known, config,
+                    kept = InstanceSummaryCodec.read(x.body(), configKey(calendar), slot.scope, known, config,
                             this::canon);
                     refused = kept == null ? "written under other settings" : null;
                 } catch (RuntimeException e) {
