@@ -15,16 +15,19 @@ import io.qatwatch.collector.window.SpillForecast;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * One instance's {@link History} kept up to date in memory, so that neither a night finishing, nor a night
@@ -50,8 +53,11 @@ final class KeptHistory {
     private final AnalysisConfig config;
     private final List<Kept> finished = new ArrayList<>();
     private final List<DatabaseBackup> open = new ArrayList<>();
-    /** Each database's tail (lower-case name) and the morning of the night it comes from. */
-    private final Map<String, Tail> tails = new HashMap<>();
+    /**
+     * Each database's tail (lower-case name) and the morning of the night it comes from: replaced, never changed, so
+     * that each history reads the tails it was given through a view instead of a map of its own.
+     */
+    private Map<String, Tail> tails = Map.of();
     /**
      * The creep drivers' series, numbered per instance: database name, key and backup type, three entries each. Grown
      * by a copy, never changed in place, so the fits' drivers read the array they were given without a copy of their own.
@@ -64,6 +70,44 @@ final class KeptHistory {
     private boolean dirty;
 
     private record Tail(long seconds, LocalDate morning) {
+    }
+
+    /** The tails' seconds by database, read through: what {@link History#tails()} gives, without a map of its own. */
+    private static final class TailSeconds extends AbstractMap<String, Long> {
+        private final Map<String, Tail> tails;
+
+        TailSeconds(Map<String, Tail> tails) {
+            this.tails = tails;
+        }
+
+        @Override
+        public Long get(Object database) {
+            Tail t = tails.get(database);
+            return t == null ? null : t.seconds();
+        }
+
+        @Override
+        public Long getOrDefault(Object database, Long otherwise) {
+            Tail t = tails.get(database);
+            return t == null ? otherwise : t.seconds();
+        }
+
+        @Override
+        public boolean containsKey(Object database) {
+            return tails.containsKey(database);
+        }
+
+        @Override
+        public int size() {
+            return tails.size();
+        }
+
+        @Override
+        public Set<Map.Entry<String, Long>> entrySet() {
+            Set<Map.Entry<String, Long>> out = new HashSet<>();
+            tails.forEach((db, t) -> out.add(Map.entry(db, t.seconds())));
+            return Collections.unmodifiableSet(out);
+        }
     }
 
     /** A finished night: its summary, its fulls (database key and largest size), and the drivers' points or null. */
@@ -144,7 +188,8 @@ final class KeptHistory {
         out.writeCount(open.size());
         open.forEach(b -> writeBackup(out, b));
         out.writeCount(tails.size());
-        tails.forEach((db, t) -> {
+        // by name: an immutable map's order differs from one run to the next
+        new TreeMap<>(tails).forEach((db, t) -> {
             out.writeString(db);
             out.writeLong(t.seconds());
             out.writeLong(t.morning().toEpochDay());
@@ -178,9 +223,11 @@ final class KeptHistory {
         for (int n = in.readSize(); n > 0; n--) {
             h.open.add(readBackup(in));
         }
+        Map<String, Tail> tails = new HashMap<>();
         for (int n = in.readSize(); n > 0; n--) {
-            h.tails.put(in.readString(), new Tail(in.readLong(), LocalDate.ofEpochDay(in.readLong())));
+            tails.put(in.readString(), new Tail(in.readLong(), LocalDate.ofEpochDay(in.readLong())));
         }
+        h.tails = Map.copyOf(tails);
         List<NightlyWindow> windows = new ArrayList<>(h.finished.size());
         h.finished.forEach(k -> windows.add(k.window));
         h.fits = new EnumMap<>(NightKind.class);
@@ -253,9 +300,7 @@ final class KeptHistory {
         List<NightlyWindow> windows = new ArrayList<>(finished.size() + openSummaries.size());
         finished.forEach(k -> windows.add(k.window));
         windows.addAll(openSummaries);
-        Map<String, Long> tailSeconds = new HashMap<>();
-        tails.forEach((db, t) -> tailSeconds.put(db, t.seconds()));
-        return new History(List.copyOf(windows), fits, tailSeconds, until);
+        return new History(List.copyOf(windows), fits, new TailSeconds(tails), until);
     }
 
     /** The morning of the latest finished night kept, null when none: it moves when a night finishes. */
@@ -309,7 +354,11 @@ final class KeptHistory {
         }
         while (!finished.isEmpty() && !finished.get(0).window.businessEnd().isAfter(from)) {
             Kept gone = finished.remove(0);
-            tails.values().removeIf(t -> t.morning().equals(gone.window.morning()));
+            if (tails.values().stream().anyMatch(t -> t.morning().equals(gone.window.morning()))) {
+                Map<String, Tail> left = new HashMap<>(tails);
+                left.values().removeIf(t -> t.morning().equals(gone.window.morning()));
+                tails = Map.copyOf(left);
+            }
             if (gone.points != null) {
                 changed.add(gone.window.kind());
             }
@@ -457,7 +506,12 @@ final class KeptHistory {
             before.window = before.window.withoutBackups();
         }
         finished.add(k);
-        SpillForecast.tails(List.of(w)).forEach((db, t) -> tails.put(db, new Tail(t, w.morning())));
+        Map<String, Long> night = SpillForecast.tails(List.of(w));
+        if (!night.isEmpty()) {
+            Map<String, Tail> next = new HashMap<>(tails);
+            night.forEach((db, t) -> next.put(db, new Tail(t, w.morning())));
+            tails = Map.copyOf(next);
+        }
     }
 
     /** The number of the series of {@code b}'s database and type; a new one when it has none yet. */
