@@ -480,6 +480,20 @@ public final class LiveFleet {
     }
 
     /**
+     * Makes the sections' database names and GUIDs the fleet's shared copies, before the instance's digest is shared:
+     * the digest's backups then name their databases with the very strings the sections hold, not equal copies.
+     */
+    private void shareSectionStrings(InstanceSlot slot) {
+        if (slot.sections.databases() == null) {
+            return;
+        }
+        for (io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo d : slot.sections.databases()) {
+            canon(d.name());
+            canon(d.databaseGuid());
+        }
+    }
+
+    /**
      * A new backup of an instance that is not stale: it joins the digest and, when it counts for the windows,
      * the open night; one that starts in the future or belongs to a finished night makes the instance stale.
      */
@@ -605,6 +619,7 @@ public final class LiveFleet {
                     : store.acceleratorChanges(slot.host, slot.sections.name(), since);
         }
         slot.databases = firstSeen(store, slot, since);
+        shareSectionStrings(slot);
         InstanceState state = slot.state(loaded);
         String calendar = config.calendarNameFor(slot.host, state.name(), tags(hosts.get(slot.host).row));
         NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
@@ -669,6 +684,7 @@ public final class LiveFleet {
                 String name = slot.sections.name();
                 String calendar = config.calendarNameFor(slot.host, name, tags(h.row));
                 NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
+                shareSectionStrings(slot);
                 try {
                     kept = InstanceSummaryCodec.read(x.body(), configKey(calendar), slot.scope, known, config,
                             this::canon);
