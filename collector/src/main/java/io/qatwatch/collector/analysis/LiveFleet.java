@@ -90,7 +90,7 @@ public final class LiveFleet {
     private final Map<String, BusinessCalendar> calendars;
     private final Map<String, HostSlot> hosts = new TreeMap<>();
     /** Strings the digests share (names, guids, algorithms, targets): a fleet has few distinct ones per instance. */
-    private final Map<String, String> strings = new HashMap<>();
+    private final SharedStrings strings = new SharedStrings();
     /** Each calendar's nights, resolved once for the whole fleet. */
     private final Map<String, NightlyWindows.Nights> nights = new HashMap<>();
     private long backupsRead;
@@ -476,7 +476,7 @@ public final class LiveFleet {
     }
 
     private String canon(String s) {
-        return s == null ? null : strings.computeIfAbsent(s, k -> k);
+        return strings.share(s);
     }
 
     /**
