@@ -20,7 +20,8 @@ import java.util.Map;
 public final class DatabaseIdentities {
 
     private final String scope;
-    private final Map<String, DatabaseInfo> byName = new HashMap<>();
+    /** Each database by lower-case name: compact (immutable), and its names are the ones {@link #tde} keys by too. */
+    private Map<String, DatabaseInfo> byName = Map.of();
     /** Each row's key, by identity: the alert stage keeps one of these per instance and asks every minute. */
     private final Map<DatabaseInfo, String> keys = new java.util.IdentityHashMap<>();
     private Map<String, Boolean> tde;
@@ -33,9 +34,11 @@ public final class DatabaseIdentities {
     /** The identities of {@code instance}'s databases; {@code scope} is {@code host/instance}. */
     public static DatabaseIdentities of(String scope, InstanceState instance) {
         DatabaseIdentities ids = new DatabaseIdentities(scope);
+        Map<String, DatabaseInfo> byName = new HashMap<>();
         for (DatabaseInfo d : instance.databases()) {
-            ids.byName.put(lower(d.name()), d);
+            byName.put(lower(d.name()), d);
         }
+        ids.byName = Map.copyOf(byName);
         return ids;
     }
 
@@ -45,7 +48,17 @@ public final class DatabaseIdentities {
      */
     Map<String, Boolean> tde(InstanceState instance) {
         if (tde == null || tdeOf != instance.databases()) {
-            tde = FleetAnalysis.tde(instance);
+            // held per instance: keyed by the names byName holds, not by copies of them
+            Map<String, Boolean> states = new HashMap<>(FleetAnalysis.tde(instance));
+            Map<String, Boolean> shared = new HashMap<>();
+            for (String name : byName.keySet()) {
+                Boolean on = states.remove(name);
+                if (on != null) {
+                    shared.put(name, on);
+                }
+            }
+            shared.putAll(states);
+            tde = Map.copyOf(shared);
             tdeOf = instance.databases();
         }
         return tde;

@@ -407,11 +407,14 @@ public final class FleetAnalysis {
                 String key = ids.key(d);
                 boolean primary = d.replicaRole() == null || "PRIMARY".equalsIgnoreCase(d.replicaRole());
                 MergedDatabase m = databases.get(key);
-                List<String> replicas = new ArrayList<>(m == null ? List.of() : m.replicas());
-                replicas.add(ia.scope());
+                // sized for one replica, its few digest backups and one baseline: the evaluation is held until the next
+                List<String> replicas = m == null ? List.of(ia.scope()) : new ArrayList<>(m.replicas());
+                if (m != null) {
+                    replicas.add(ia.scope());
+                }
                 boolean silent = ia.silent() && (m == null || m.silent());
-                List<DatabaseBackup> backups = m == null ? new ArrayList<>() : m.backups();
-                List<BaselineFulls> fulls = m == null ? new ArrayList<>() : m.fulls();
+                List<DatabaseBackup> backups = m == null ? new ArrayList<>(4) : m.backups();
+                List<BaselineFulls> fulls = m == null ? new ArrayList<>(1) : m.fulls();
                 List<LogChain> logChains = m == null ? NO_CHAINS : m.chains();
                 if (m == null || primary) {
                     m = new MergedDatabase(key, d.name(), d.availabilityGroup() != null ? d.availabilityGroup()

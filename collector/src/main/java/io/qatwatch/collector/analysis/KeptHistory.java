@@ -1,6 +1,7 @@
 package io.qatwatch.collector.analysis;
 
 import io.qatwatch.collector.analysis.FleetAnalysis.History;
+import io.qatwatch.collector.compression.PackedRows;
 import io.qatwatch.collector.store.SummaryInput;
 import io.qatwatch.collector.store.SummaryOutput;
 import io.qatwatch.collector.window.BusinessCalendar.Night;
@@ -14,15 +15,19 @@ import io.qatwatch.collector.window.SpillForecast;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.AbstractMap;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * One instance's {@link History} kept up to date in memory, so that neither a night finishing, nor a night
@@ -48,10 +53,16 @@ final class KeptHistory {
     private final AnalysisConfig config;
     private final List<Kept> finished = new ArrayList<>();
     private final List<DatabaseBackup> open = new ArrayList<>();
-    /** Each database's tail (lower-case name) and the morning of the night it comes from. */
-    private final Map<String, Tail> tails = new HashMap<>();
-    /** The creep drivers' series, numbered per instance: database name, key and backup type, three entries each. */
-    private final List<String> series = new ArrayList<>();
+    /**
+     * Each database's tail (lower-case name) and the morning of the night it comes from: replaced, never changed, so
+     * that each history reads the tails it was given through a view instead of a map of its own.
+     */
+    private Map<String, Tail> tails = Map.of();
+    /**
+     * The creep drivers' series, numbered per instance: database name, key and backup type, three entries each. Grown
+     * by a copy, never changed in place, so the fits' drivers read the array they were given without a copy of their own.
+     */
+    private String[] series = NO_KEYS;
     private Map<NightKind, CreepAnalysis.Fit> fits;
     private final Instant futureStart;
     private History history;
@@ -59,6 +70,44 @@ final class KeptHistory {
     private boolean dirty;
 
     private record Tail(long seconds, LocalDate morning) {
+    }
+
+    /** The tails' seconds by database, read through: what {@link History#tails()} gives, without a map of its own. */
+    private static final class TailSeconds extends AbstractMap<String, Long> {
+        private final Map<String, Tail> tails;
+
+        TailSeconds(Map<String, Tail> tails) {
+            this.tails = tails;
+        }
+
+        @Override
+        public Long get(Object database) {
+            Tail t = tails.get(database);
+            return t == null ? null : t.seconds();
+        }
+
+        @Override
+        public Long getOrDefault(Object database, Long otherwise) {
+            Tail t = tails.get(database);
+            return t == null ? otherwise : t.seconds();
+        }
+
+        @Override
+        public boolean containsKey(Object database) {
+            return tails.containsKey(database);
+        }
+
+        @Override
+        public int size() {
+            return tails.size();
+        }
+
+        @Override
+        public Set<Map.Entry<String, Long>> entrySet() {
+            Set<Map.Entry<String, Long>> out = new HashSet<>();
+            tails.forEach((db, t) -> out.add(Map.entry(db, t.seconds())));
+            return Collections.unmodifiableSet(out);
+        }
     }
 
     /** A finished night: its summary, its fulls (database key and largest size), and the drivers' points or null. */
@@ -118,8 +167,10 @@ final class KeptHistory {
     void write(SummaryOutput out) {
         out.writeInstant(futureStart);
         out.writeInstant(validUntil);
-        out.writeCount(series.size());
-        series.forEach(out::writeString);
+        out.writeCount(series.length);
+        for (String s : series) {
+            out.writeString(s);
+        }
         out.writeCount(finished.size());
         for (Kept k : finished) {
             writeWindow(out, k.window);
@@ -128,24 +179,17 @@ final class KeptHistory {
                 out.writeString(k.fullKeys[n]);
                 out.writeLong(k.fullSizes[n]);
             }
-            Points p = k.points;
-            out.writeCount(p == null ? 0 : p.narrow != null ? 1 : 2);
-            if (p != null && p.narrow != null) {
-                out.writeCount(p.narrow.length);
-                for (int v : p.narrow) {
-                    out.writeInt(v);
-                }
-            } else if (p != null) {
-                out.writeCount(p.wide.length);
-                for (long v : p.wide) {
-                    out.writeLong(v);
-                }
+            if (k.points == null) {
+                out.writeCount(0);
+            } else {
+                k.points.write(out);
             }
         }
         out.writeCount(open.size());
         open.forEach(b -> writeBackup(out, b));
         out.writeCount(tails.size());
-        tails.forEach((db, t) -> {
+        // by name: an immutable map's order differs from one run to the next
+        new TreeMap<>(tails).forEach((db, t) -> {
             out.writeString(db);
             out.writeLong(t.seconds());
             out.writeLong(t.morning().toEpochDay());
@@ -159,8 +203,9 @@ final class KeptHistory {
     static KeptHistory read(SummaryInput in, String scope, NightlyWindows.Nights nights, AnalysisConfig config) {
         KeptHistory h = new KeptHistory(scope, nights, config, in.readInstant());
         h.validUntil = in.readInstant();
-        for (int n = in.readSize(); n > 0; n--) {
-            h.series.add(in.readString());
+        h.series = new String[in.readSize()];
+        for (int n = 0; n < h.series.length; n++) {
+            h.series[n] = in.readString();
         }
         for (int n = in.readSize(); n > 0; n--) {
             NightlyWindow w = readWindow(in);
@@ -171,31 +216,18 @@ final class KeptHistory {
                 keys[f] = in.readString();
                 sizes[f] = in.readLong();
             }
-            Kept k = new Kept(w, keys, sizes);
-            long form = in.readCount();
-            if (form == 1) {
-                int[] narrow = new int[in.readSize()];
-                for (int p = 0; p < narrow.length; p++) {
-                    narrow[p] = in.readInt();
-                }
-                k.points = new Points(narrow, null);
-            } else if (form == 2) {
-                long[] wide = new long[in.readSize()];
-                for (int p = 0; p < wide.length; p++) {
-                    wide[p] = in.readLong();
-                }
-                k.points = new Points(null, wide);
-            } else if (form != 0) {
-                throw new IllegalArgumentException("summary body holds points of form " + form);
-            }
+            Kept k = new Kept(w, Arrays.equals(keys, h.latestFullKeys()) ? h.latestFullKeys() : keys, sizes);
+            k.points = Points.read(in);
             h.finished.add(k);
         }
         for (int n = in.readSize(); n > 0; n--) {
             h.open.add(readBackup(in));
         }
+        Map<String, Tail> tails = new HashMap<>();
         for (int n = in.readSize(); n > 0; n--) {
-            h.tails.put(in.readString(), new Tail(in.readLong(), LocalDate.ofEpochDay(in.readLong())));
+            tails.put(in.readString(), new Tail(in.readLong(), LocalDate.ofEpochDay(in.readLong())));
         }
+        h.tails = Map.copyOf(tails);
         List<NightlyWindow> windows = new ArrayList<>(h.finished.size());
         h.finished.forEach(k -> windows.add(k.window));
         h.fits = new EnumMap<>(NightKind.class);
@@ -268,9 +300,7 @@ final class KeptHistory {
         List<NightlyWindow> windows = new ArrayList<>(finished.size() + openSummaries.size());
         finished.forEach(k -> windows.add(k.window));
         windows.addAll(openSummaries);
-        Map<String, Long> tailSeconds = new HashMap<>();
-        tails.forEach((db, t) -> tailSeconds.put(db, t.seconds()));
-        return new History(List.copyOf(windows), fits, tailSeconds, until);
+        return new History(List.copyOf(windows), fits, new TailSeconds(tails), until);
     }
 
     /** The morning of the latest finished night kept, null when none: it moves when a night finishes. */
@@ -324,7 +354,11 @@ final class KeptHistory {
         }
         while (!finished.isEmpty() && !finished.get(0).window.businessEnd().isAfter(from)) {
             Kept gone = finished.remove(0);
-            tails.values().removeIf(t -> t.morning().equals(gone.window.morning()));
+            if (tails.values().stream().anyMatch(t -> t.morning().equals(gone.window.morning()))) {
+                Map<String, Tail> left = new HashMap<>(tails);
+                left.values().removeIf(t -> t.morning().equals(gone.window.morning()));
+                tails = Map.copyOf(left);
+            }
             if (gone.points != null) {
                 changed.add(gone.window.kind());
             }
@@ -334,7 +368,7 @@ final class KeptHistory {
         finished.forEach(k -> weigh(weight, k.fullKeys, k.fullSizes));
         List<Kept> openKept = new ArrayList<>();
         for (NightlyWindow w : openWindows) {
-            Kept k = fulls(w);
+            Kept k = fulls(w, NO_KEYS);
             weigh(weight, k.fullKeys, k.fullSizes);
             openKept.add(k);
         }
@@ -421,7 +455,7 @@ final class KeptHistory {
      */
     private void onKeptPoints(Set<NightKind> kinds) {
         int limit = config.creep().nights();
-        String[] names = series.toArray(NO_KEYS);
+        String[] names = series;
         for (NightKind kind : kinds) {
             CreepAnalysis.Fit fit = fits.get(kind);
             if (fit == null) {
@@ -456,39 +490,61 @@ final class KeptHistory {
 
     /** A night just finished (its window has every backup): kept as a summary with its fulls, points and tails. */
     private void finish(NightlyWindow w) {
-        Kept k = fulls(w);
+        Kept k = fulls(w, latestFullKeys());
         k.window = w.summary();
         int n = w.backups().size();
-        Points points = new Points(n);
+        long[] rows = new long[Points.WIDTH * n];
         for (int p = 0; p < n; p++) {
             DatabaseBackup b = w.backups().get(p);
-            points.set(p, seriesOf(b), Math.min(b.durationSeconds(), Integer.MAX_VALUE), b.sizeBytes());
+            rows[Points.WIDTH * p] = seriesOf(b);
+            rows[Points.WIDTH * p + 1] = Math.min(b.durationSeconds(), Integer.MAX_VALUE);
+            rows[Points.WIDTH * p + 2] = b.sizeBytes();
         }
-        k.points = points;
+        k.points = new Points(rows);
         if (!finished.isEmpty()) {
             Kept before = finished.get(finished.size() - 1);
             before.window = before.window.withoutBackups();
         }
         finished.add(k);
-        SpillForecast.tails(List.of(w)).forEach((db, t) -> tails.put(db, new Tail(t, w.morning())));
+        Map<String, Long> night = SpillForecast.tails(List.of(w));
+        if (!night.isEmpty()) {
+            Map<String, Tail> next = new HashMap<>(tails);
+            night.forEach((db, t) -> next.put(db, new Tail(t, w.morning())));
+            tails = Map.copyOf(next);
+        }
     }
 
     /** The number of the series of {@code b}'s database and type; a new one when it has none yet. */
     private int seriesOf(DatabaseBackup b) {
-        for (int s = 0; s < series.size(); s += 3) {
-            if (Objects.equals(series.get(s), b.database()) && Objects.equals(series.get(s + 1), b.databaseKey())
-                    && Objects.equals(series.get(s + 2), b.type())) {
+        for (int s = 0; s < series.length; s += 3) {
+            if (Objects.equals(series[s], b.database()) && Objects.equals(series[s + 1], b.databaseKey())
+                    && Objects.equals(series[s + 2], b.type())) {
                 return s / 3;
             }
         }
-        series.add(b.database());
-        series.add(b.databaseKey());
-        series.add(b.type());
-        return series.size() / 3 - 1;
+        int s = series.length;
+        series = Arrays.copyOf(series, s + 3);
+        series[s] = b.database();
+        series[s + 1] = b.databaseKey();
+        series[s + 2] = b.type();
+        return s / 3;
     }
 
-    /** The night's fulls: each database fully backed up and its largest full that night. */
-    private static Kept fulls(NightlyWindow w) {
+    /** The databases of the latest finished night with fulls, none when no night had one. */
+    private String[] latestFullKeys() {
+        for (int n = finished.size() - 1; n >= 0; n--) {
+            if (finished.get(n).fullKeys.length > 0) {
+                return finished.get(n).fullKeys;
+            }
+        }
+        return NO_KEYS;
+    }
+
+    /**
+     * The night's fulls: each database fully backed up and its largest full that night; the databases are {@code same}
+     * (the array itself) when they are the same in the same order, as one full night's are the next's.
+     */
+    private static Kept fulls(NightlyWindow w, String[] same) {
         Map<String, Long> largest = new HashMap<>();
         for (DatabaseBackup b : w.backups()) {
             if (b.isFull()) {
@@ -507,7 +563,7 @@ final class KeptHistory {
             keys[n] = e.getKey();
             sizes[n++] = e.getValue();
         }
-        return new Kept(w, keys, sizes);
+        return new Kept(w, Arrays.equals(keys, same) ? same : keys, sizes);
     }
 
     private static void weigh(Map<String, long[]> weight, String[] keys, long[] sizes) {
@@ -545,10 +601,12 @@ final class KeptHistory {
     /** The night with a stand-in backup per point: what the creep drivers read (name, key, type, duration, size). */
     private static NightlyWindow materialise(String scope, String[] series, NightlyWindow w, Points points) {
         List<DatabaseBackup> backups = new ArrayList<>(points.size());
+        long[] rows = points.rows();
         for (int p = 0; p < points.size(); p++) {
-            int s = 3 * points.series(p);
+            int s = 3 * (int) rows[Points.WIDTH * p];
             backups.add(new DatabaseBackup(scope, series[s], series[s + 1], series[s + 2], false, Instant.EPOCH,
-                    Instant.EPOCH.plusSeconds(points.seconds(p)), points.sizeBytes(p), null, null, null, false, false));
+                    Instant.EPOCH.plusSeconds(rows[Points.WIDTH * p + 1]), rows[Points.WIDTH * p + 2], null, null, null,
+                    false, false));
         }
         return new NightlyWindow(w.scope(), w.morning(), w.kind(), w.businessEnd(), w.businessStart(), w.firstStart(),
                 w.lastFinish(), w.marginSeconds(), backups, w.backupCount());
@@ -567,65 +625,88 @@ final class KeptHistory {
     }
 
     /**
-     * One finished night's backups as the creep drivers read them: each one's series, whole seconds and bytes. In three
-     * ints a backup (12 bytes: the size in units of 1,024, its remainder beside the series) while every number fits,
-     * else in two longs (16 bytes); either way exactly the numbers given.
+     * One finished night's backups as the creep drivers read them: each one's series, whole seconds (0 to
+     * {@link Integer#MAX_VALUE}) and bytes, packed ({@link PackedRows}: the series as its change from the backup before,
+     * the seconds and bytes as they are, about 8 bytes a backup instead of 12 in ints); exactly the numbers given. A
+     * persisted summary holds them as it did before they were packed: three ints a backup (the size in units of 1,024,
+     * its remainder beside the series) while every number fits, else two longs.
      */
     static final class Points {
-        private int[] narrow;
-        /** Per backup: the series (high 32 bits) with the seconds (low 32), then the size in bytes; null while narrow. */
-        private long[] wide;
+        static final int WIDTH = 3;
+        /** The series changes by one or two from backup to backup; seconds and sizes are each database's own. */
+        private static final int PLAIN = 0b110;
 
-        /** Room for {@code n} backups, each {@link #set} once, in order, before it is read. */
-        Points(int n) {
-            narrow = new int[3 * n];
-        }
+        private final byte[] packed;
+        private final int size;
 
-        /** Points already in one of the two forms (the other null), as a persisted summary holds them. */
-        Points(int[] narrow, long[] wide) {
-            this.narrow = narrow;
-            this.wide = wide;
-        }
-
-        /**
-         * Backup {@code p}: its series, whole seconds (0 to {@link Integer#MAX_VALUE}) and bytes; written straight into
-         * the narrow form, which is widened (the earlier backups copied) the first time a number does not fit it.
-         */
-        void set(int p, int series, long seconds, long size) {
-            if (narrow != null && (series >= SERIES_LIMIT || size < 0 || size >>> UNIT_BITS > 0xFFFF_FFFFL)) {
-                int n = narrow.length / 3;
-                long[] out = new long[2 * n];
-                for (int q = 0; q < p; q++) {
-                    out[2 * q] = (long) series(q) << 32 | seconds(q);
-                    out[2 * q + 1] = sizeBytes(q);
-                }
-                wide = out;
-                narrow = null;
-            }
-            if (wide != null) {
-                wide[2 * p] = (long) series << 32 | seconds;
-                wide[2 * p + 1] = size;
-                return;
-            }
-            narrow[3 * p] = series << UNIT_BITS | (int) (size & UNIT_MASK);
-            narrow[3 * p + 1] = (int) seconds;
-            narrow[3 * p + 2] = (int) (size >>> UNIT_BITS);
+        /** The backups' series, seconds and bytes, three numbers a backup. */
+        Points(long[] rows) {
+            this.size = rows.length / WIDTH;
+            this.packed = PackedRows.pack(rows, size, WIDTH, 0, PLAIN);
         }
 
         int size() {
-            return narrow != null ? narrow.length / 3 : wide.length / 2;
+            return size;
         }
 
-        int series(int p) {
-            return narrow != null ? narrow[3 * p] >>> UNIT_BITS : (int) (wide[2 * p] >>> 32);
+        /** Every backup's series, seconds and bytes, three numbers a backup. */
+        long[] rows() {
+            long[] out = new long[WIDTH * size];
+            PackedRows.unpack(packed, size, WIDTH, 0, PLAIN, out);
+            return out;
         }
 
-        long seconds(int p) {
-            return narrow != null ? narrow[3 * p + 1] & 0xFFFF_FFFFL : wide[2 * p] & 0xFFFF_FFFFL;
+        /** Writes them as a persisted summary of format 2 holds them: form 1 (ints) while every number fits, else 2 (longs). */
+        void write(SummaryOutput out) {
+            long[] rows = rows();
+            boolean narrow = true;
+            for (int p = 0; p < size; p++) {
+                long bytes = rows[WIDTH * p + 2];
+                narrow &= rows[WIDTH * p] < SERIES_LIMIT && bytes >= 0 && bytes >>> UNIT_BITS <= 0xFFFF_FFFFL;
+            }
+            out.writeCount(narrow ? 1 : 2);
+            out.writeCount((narrow ? 3L : 2L) * size);
+            for (int p = 0; p < size; p++) {
+                long series = rows[WIDTH * p];
+                long seconds = rows[WIDTH * p + 1];
+                long bytes = rows[WIDTH * p + 2];
+                if (narrow) {
+                    out.writeInt((int) series << UNIT_BITS | (int) (bytes & UNIT_MASK));
+                    out.writeInt((int) seconds);
+                    out.writeInt((int) (bytes >>> UNIT_BITS));
+                } else {
+                    out.writeLong(series << 32 | seconds);
+                    out.writeLong(bytes);
+                }
+            }
         }
 
-        long sizeBytes(int p) {
-            return narrow != null ? (narrow[3 * p + 2] & 0xFFFF_FFFFL) << UNIT_BITS | narrow[3 * p] & UNIT_MASK : wide[2 * p + 1];
+        /** What {@link #write} wrote (or a count of 0 for a night without points: null). */
+        static Points read(SummaryInput in) {
+            long form = in.readCount();
+            if (form == 0) {
+                return null;
+            }
+            if (form != 1 && form != 2) {
+                throw new IllegalArgumentException("summary body holds points of form " + form);
+            }
+            int values = in.readSize();
+            int per = form == 1 ? 3 : 2;
+            long[] rows = new long[WIDTH * (values / per)];
+            for (int p = 0; p < values / per; p++) {
+                if (form == 1) {
+                    int seriesAndRest = in.readInt();
+                    rows[WIDTH * p] = seriesAndRest >>> UNIT_BITS;
+                    rows[WIDTH * p + 1] = in.readInt() & 0xFFFF_FFFFL;
+                    rows[WIDTH * p + 2] = (in.readInt() & 0xFFFF_FFFFL) << UNIT_BITS | seriesAndRest & UNIT_MASK;
+                } else {
+                    long seriesAndSeconds = in.readLong();
+                    rows[WIDTH * p] = seriesAndSeconds >>> 32;
+                    rows[WIDTH * p + 1] = seriesAndSeconds & 0xFFFF_FFFFL;
+                    rows[WIDTH * p + 2] = in.readLong();
+                }
+            }
+            return new Points(rows);
         }
     }
 }

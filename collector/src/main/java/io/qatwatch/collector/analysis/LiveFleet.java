@@ -94,7 +94,7 @@ public final class LiveFleet {
     private final Map<String, BusinessCalendar> calendars;
     private final Map<String, HostSlot> hosts = new TreeMap<>();
     /** Strings the digests share (names, guids, algorithms, targets): a fleet has few distinct ones per instance. */
-    private final Map<String, String> strings = new HashMap<>();
+    private final SharedStrings strings = new SharedStrings();
     /** Each calendar's nights, resolved once for the whole fleet. */
     private final Map<String, NightlyWindows.Nights> nights = new HashMap<>();
     private long backupsRead;
@@ -188,6 +188,8 @@ public final class LiveFleet {
 
     private static final class InstanceSlot {
         final String host;
+        /** {@code host/instance}, one string for everything of the instance that names it. */
+        String scope;
         SqlInstanceSnapshot sections;
         long sectionsSeq;
         Instant lastSeen;
@@ -248,7 +250,9 @@ public final class LiveFleet {
             sectionsSeq = seq;
             lastSeen = s.collectedAt();
             running = s.runningBackups() == null ? List.of() : s.runningBackups();
-            identities = DatabaseIdentities.of(host + "/" + s.name(), state(List.of()));
+            String named = host + "/" + s.name();
+            scope = named.equals(scope) ? scope : named;
+            identities = DatabaseIdentities.of(scope, state(List.of()));
             stale = true;
         }
 
@@ -262,7 +266,6 @@ public final class LiveFleet {
                 return keyed;
             }
             // both digests are in store order: one walk finds what the previous one already keyed
-            String scope = host + "/" + sections.name();
             List<DatabaseBackup> out = new ArrayList<>(digest.size());
             int k = 0;
             for (BackupRecord b : digest) {
@@ -485,7 +488,21 @@ public final class LiveFleet {
     }
 
     private String canon(String s) {
-        return s == null ? null : strings.computeIfAbsent(s, k -> k);
+        return strings.share(s);
+    }
+
+    /**
+     * Makes the sections' database names and GUIDs the fleet's shared copies, before the instance's digest is shared:
+     * the digest's backups then name their databases with the very strings the sections hold, not equal copies.
+     */
+    private void shareSectionStrings(InstanceSlot slot) {
+        if (slot.sections.databases() == null) {
+            return;
+        }
+        for (io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo d : slot.sections.databases()) {
+            canon(d.name());
+            canon(d.databaseGuid());
+        }
     }
 
     /**
@@ -500,7 +517,7 @@ public final class LiveFleet {
             slot.stale = true;
             return;
         }
-        DatabaseBackup backup = FleetAnalysis.toBackup(slot.host + "/" + slot.sections.name(), b, slot.identities);
+        DatabaseBackup backup = FleetAnalysis.toBackup(slot.scope, b, slot.identities);
         if (NightlyWindows.counts(backup, config.windows()) && !slot.history.add(backup, now)) {
             slot.stale = true;
             return;
@@ -517,7 +534,7 @@ public final class LiveFleet {
         if (b.firstLsn() == null) {
             return;
         }
-        ChainBackup c = ChainBackup.of(slot.host + "/" + slot.sections.name(), b, this::canon);
+        ChainBackup c = ChainBackup.of(slot.scope, b, this::canon);
         if (c != null) {
             slot.chains.computeIfAbsent(slot.identities.key(b), k -> new LogChain()).add(c);
         }
@@ -526,7 +543,7 @@ public final class LiveFleet {
     /** Takes {@code b}, started by now, into the instance's baseline fulls when it is one. */
     private void full(InstanceSlot slot, BackupRecord b) {
         if (BaselineFulls.counts(b, config.baselineMinSeconds())) {
-            slot.fulls.computeIfAbsent(slot.identities.key(b), k -> new BaselineFulls(slot.host + "/" + slot.sections.name()))
+            slot.fulls.computeIfAbsent(slot.identities.key(b), k -> new BaselineFulls(slot.scope))
                     .add(b, config.baselineFulls(), config.baselineMinSeconds(), this::canon);
         }
     }
@@ -614,10 +631,11 @@ public final class LiveFleet {
                     : store.acceleratorChanges(slot.host, slot.sections.name(), since);
         }
         slot.databases = firstSeen(store, slot, since);
+        shareSectionStrings(slot);
         InstanceState state = slot.state(loaded);
         String calendar = config.calendarNameFor(slot.host, state.name(), tags(hosts.get(slot.host).row));
         NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
-        String scope = slot.host + "/" + state.name();
+        String scope = slot.scope;
         History history = FleetAnalysis.history(scope, known, state, loaded, config, now);
         Instant future = Instant.MAX;
         for (BackupRecord b : loaded) {
@@ -678,8 +696,9 @@ public final class LiveFleet {
                 String name = slot.sections.name();
                 String calendar = config.calendarNameFor(slot.host, name, tags(h.row));
                 NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
+                shareSectionStrings(slot);
                 try {
-                    kept = InstanceSummaryCodec.read(x.body(), configKey(calendar), slot.host + "/" + name, known, config,
+                    kept = InstanceSummaryCodec.read(x.body(), configKey(calendar), slot.scope, known, config,
                             this::canon);
                     refused = kept == null ? "written under other settings" : null;
                 } catch (RuntimeException e) {

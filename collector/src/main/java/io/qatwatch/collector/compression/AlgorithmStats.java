@@ -4,19 +4,125 @@ import io.qatwatch.collector.compression.CompressionSamples.Point;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * How one method's backups of one series did: count, and the median with its spread (the interquartile range,
  * Q1 to Q3) of duration, MB/s of {@code backup_size}, compression ratio and, over the backups whose CPU was observed,
- * CPU seconds per GB of {@code backup_size}.
- *
- * @param copyOnlyBackups how many of them were {@code COPY_ONLY} (a DBA's test)
- * @param latest          the newest one's finish
- * @param cpuBackups      how many had their CPU observed (a poll saw them run)
- * @param cpuSecondsPerGb over those: CPU seconds per GB read; null when none was observed
+ * CPU seconds per GB of {@code backup_size}. A record's parts, equality and printing, with the four quartiles held as
+ * numbers rather than objects (the alert stage holds a fleet's comparisons between evaluations).
  */
-public record AlgorithmStats(Method method, int backups, int copyOnlyBackups, Quartiles seconds, Quartiles mbps,
-                             Quartiles ratio, Instant latest, int cpuBackups, Quartiles cpuSecondsPerGb) {
+public final class AlgorithmStats {
+
+    private final Method method;
+    private final int backups;
+    private final int copyOnlyBackups;
+    private final Instant latest;
+    private final int cpuBackups;
+    /** Q1, median and Q3 of seconds, MB/s, ratio and CPU seconds per GB, in that order, of those {@link #present}. */
+    private final double[] quartiles;
+    /** Which of the four quartiles were given (bit 0 seconds .. bit 3 CPU): a null one stays null. */
+    private final int present;
+
+    /**
+     * @param copyOnlyBackups how many of them were {@code COPY_ONLY} (a DBA's test)
+     * @param latest          the newest one's finish
+     * @param cpuBackups      how many had their CPU observed (a poll saw them run)
+     * @param cpuSecondsPerGb over those: CPU seconds per GB read; null when none was observed
+     */
+    public AlgorithmStats(Method method, int backups, int copyOnlyBackups, Quartiles seconds, Quartiles mbps,
+                          Quartiles ratio, Instant latest, int cpuBackups, Quartiles cpuSecondsPerGb) {
+        this.method = method;
+        this.backups = backups;
+        this.copyOnlyBackups = copyOnlyBackups;
+        this.latest = latest;
+        this.cpuBackups = cpuBackups;
+        Quartiles[] all = {seconds, mbps, ratio, cpuSecondsPerGb};
+        int count = 0;
+        int bits = 0;
+        for (int n = 0; n < all.length; n++) {
+            if (all[n] != null) {
+                bits |= 1 << n;
+                count++;
+            }
+        }
+        this.present = bits;
+        this.quartiles = new double[3 * count];
+        int at = 0;
+        for (Quartiles q : all) {
+            if (q != null) {
+                quartiles[at++] = q.q1();
+                quartiles[at++] = q.median();
+                quartiles[at++] = q.q3();
+            }
+        }
+    }
+
+    public Method method() {
+        return method;
+    }
+
+    public int backups() {
+        return backups;
+    }
+
+    public int copyOnlyBackups() {
+        return copyOnlyBackups;
+    }
+
+    public Quartiles seconds() {
+        return quartiles(0);
+    }
+
+    public Quartiles mbps() {
+        return quartiles(1);
+    }
+
+    public Quartiles ratio() {
+        return quartiles(2);
+    }
+
+    public Instant latest() {
+        return latest;
+    }
+
+    public int cpuBackups() {
+        return cpuBackups;
+    }
+
+    public Quartiles cpuSecondsPerGb() {
+        return quartiles(3);
+    }
+
+    /** Quartiles {@code n} (0 seconds, 1 MB/s, 2 ratio, 3 CPU), null when not given. */
+    private Quartiles quartiles(int n) {
+        if ((present & 1 << n) == 0) {
+            return null;
+        }
+        int at = 3 * Integer.bitCount(present & (1 << n) - 1);
+        return new Quartiles(quartiles[at], quartiles[at + 1], quartiles[at + 2]);
+    }
+
+    /** Equal when every part is, as a record's (quartiles compared as {@link Double#compare} does). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AlgorithmStats s && backups == s.backups && copyOnlyBackups == s.copyOnlyBackups
+                && cpuBackups == s.cpuBackups && present == s.present && Objects.equals(method, s.method)
+                && Objects.equals(latest, s.latest) && Arrays.equals(quartiles, s.quartiles);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(method, backups, copyOnlyBackups, seconds(), mbps(), ratio(), latest, cpuBackups, cpuSecondsPerGb());
+    }
+
+    /** As a record prints itself. */
+    @Override
+    public String toString() {
+        return "AlgorithmStats[method=" + method + ", backups=" + backups + ", copyOnlyBackups=" + copyOnlyBackups
+                + ", seconds=" + seconds() + ", mbps=" + mbps() + ", ratio=" + ratio() + ", latest=" + latest
+                + ", cpuBackups=" + cpuBackups + ", cpuSecondsPerGb=" + cpuSecondsPerGb() + "]";
+    }
 
     /** The lower quartile, median and upper quartile of some values (linear interpolation between ranks). */
     public record Quartiles(double q1, double median, double q3) {
@@ -67,6 +173,6 @@ public record AlgorithmStats(Method method, int backups, int copyOnlyBackups, Qu
 
     /** The share of {@code backup_size} compression saved, at the median ratio: {@code 18.8} for a ratio of 1.23. */
     public double savedPercent() {
-        return (1 - 1 / ratio.median()) * 100;
+        return (1 - 1 / ratio().median()) * 100;
     }
 }

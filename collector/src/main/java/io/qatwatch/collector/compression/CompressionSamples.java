@@ -158,9 +158,10 @@ public final class CompressionSamples {
             out.writeCount(s.size);
             // the start and the two sizes from the backup before's (a series' backups are alike), the rest as they are
             long[] before = new long[Series.WIDE];
+            long[] rows = s.rows();
             for (int i = 0; i < s.size; i++) {
                 for (int f = 0; f < Series.WIDE; f++) {
-                    long v = s.get(i, f);
+                    long v = rows[i * Series.WIDE + f];
                     out.writeLong(f == 0 || f == 2 || f == 3 ? v - before[f] : v);
                     before[f] = v;
                 }
@@ -180,7 +181,7 @@ public final class CompressionSamples {
                 throw new IllegalArgumentException("summary body names an unknown kind of backup", e);
             }
             Key key = new Key(database, kind, in.readString(), in.readBoolean(),
-                    new Method(in.readString(), in.readString(), in.readString()));
+                    Method.shared(in.readString(), in.readString(), in.readString()));
             Series s = new Series();
             long[] v = new long[Series.WIDE];
             for (int i = in.readSize(); i > 0; i--) {
@@ -190,6 +191,7 @@ public final class CompressionSamples {
                 }
                 s.add(v[0] >> 1, v[1], v[2], v[3], (v[0] & 1) == 1, v[4]);
             }
+            s.pack();
             out.series.put(key, s);
         }
         return out;
@@ -224,6 +226,10 @@ public final class CompressionSamples {
             memo = Collections.unmodifiableList(Comparisons.of(series(), tde, thresholds));
             memoKey = key;
         }
+        // read: packed until a backup is added or dropped
+        for (Series s : series.values()) {
+            s.pack();
+        }
         return memo;
     }
 
@@ -246,62 +252,58 @@ public final class CompressionSamples {
     /**
      * One series' backups in start order, at most {@link #KEPT_PER_SERIES}, each five numbers: the start (epoch
      * milliseconds) shifted left once with the copy-only bit, the duration in milliseconds, the two sizes and the CPU
-     * milliseconds (-1 when not observed). Held in six ints a backup (24 bytes: the start from the series' first, and
-     * the sizes, in units of 1,024 with the three remainders packed into one int) while every number fits, else in five
-     * longs a backup (40 bytes); either way exactly the numbers added.
+     * milliseconds (-1 when not observed). Open (five longs a backup) while backups are added or dropped, packed
+     * ({@link PackedRows}: the start as its change in the nightly step, the rest as their change from the backup
+     * before, about 12 to 18 bytes a backup instead of 40) once an evaluation has read it; either way exactly the
+     * numbers added.
      */
     private static final class Series {
         private static final int WIDE = 5;
-        private static final int NARROW = 6;
-        private static final int UNIT_BITS = 10;
-        private static final long UNIT_MASK = (1L << UNIT_BITS) - 1;
+        /** The start grows by about a night each backup: packed as its change in that step. */
+        private static final int STEADY = 1;
 
-        private int[] narrow = new int[2 * NARROW];
-        private long[] wide;
-        /** The first start added: the narrow form holds starts from it. */
-        private long base = Long.MIN_VALUE;
+        /** The backups while they change; null while packed. */
+        private long[] open = new long[2 * WIDE];
+        /** The backups while unchanged since an evaluation read them; null while open. */
+        private byte[] packed;
         int size;
 
-        /** Field {@code f} (0 start and copy-only, 1 duration, 2 size, 3 compressed size, 4 CPU) of backup {@code i}. */
-        long get(int i, int f) {
-            if (wide != null) {
-                return wide[i * WIDE + f];
+        /** Every backup's five numbers, in order: the open array itself, or the packed ones unpacked (a copy). */
+        long[] rows() {
+            if (open != null) {
+                return open;
             }
-            int p = i * NARROW;
-            int rest = narrow[p + 5];
-            return switch (f) {
-                case 0 -> base + ((long) narrow[p] << UNIT_BITS | rest & UNIT_MASK);
-                case 1 -> narrow[p + 1];
-                case 2 -> (narrow[p + 2] & 0xFFFF_FFFFL) << UNIT_BITS | rest >>> UNIT_BITS & UNIT_MASK;
-                case 3 -> (narrow[p + 3] & 0xFFFF_FFFFL) << UNIT_BITS | rest >>> 2 * UNIT_BITS & UNIT_MASK;
-                default -> narrow[p + 4];
-            };
+            long[] out = new long[size * WIDE];
+            PackedRows.unpack(packed, size, WIDE, STEADY, 0, out);
+            return out;
         }
 
-        /** Whether the narrow form holds these numbers exactly. */
-        private boolean fits(long m, long millis, long bytes, long compressed, long cpu) {
-            long from = (m - base) >> UNIT_BITS;
-            return from == (int) from && millis >= 0 && millis <= Integer.MAX_VALUE && bytes >= 0 && bytes >>> UNIT_BITS <= 0xFFFF_FFFFL
-                    && compressed >= 0 && compressed >>> UNIT_BITS <= 0xFFFF_FFFFL && cpu >= -1 && cpu <= Integer.MAX_VALUE;
+        /** Open for a change: unpacked, with room for one more backup. */
+        private void openUp() {
+            if (open == null) {
+                long[] out = new long[Math.min(KEPT_PER_SERIES, size + 1) * WIDE];
+                PackedRows.unpack(packed, size, WIDE, STEADY, 0, out);
+                open = out;
+                packed = null;
+            }
         }
 
-        /** From here on in five longs a backup: a number did not fit the narrow form. */
-        private void widen() {
-            long[] out = new long[Math.max(size, 2) * WIDE];
-            for (int i = 0; i < size; i++) {
-                for (int f = 0; f < WIDE; f++) {
-                    out[i * WIDE + f] = get(i, f);
-                }
+        /** Packed until the next change. */
+        void pack() {
+            if (open != null) {
+                packed = PackedRows.pack(open, size, WIDE, STEADY, 0);
+                open = null;
             }
-            wide = out;
-            narrow = null;
         }
 
         boolean add(long startMillis, long millis, long bytes, long compressed, boolean copyOnly, long cpu) {
+            openUp();
+            long[] v = open;
             long m = startMillis << 1 | (copyOnly ? 1 : 0);
             int at = size;
-            while (at > 0 && (get(at - 1, 0) > m || get(at - 1, 0) == m && get(at - 1, 1) >= millis)) {
-                if (get(at - 1, 0) == m && get(at - 1, 1) == millis && get(at - 1, 2) == bytes && get(at - 1, 3) == compressed) {
+            while (at > 0 && (v[(at - 1) * WIDE] > m || v[(at - 1) * WIDE] == m && v[(at - 1) * WIDE + 1] >= millis)) {
+                int p = (at - 1) * WIDE;
+                if (v[p] == m && v[p + 1] == millis && v[p + 2] == bytes && v[p + 3] == compressed) {
                     return false;
                 }
                 at--;
@@ -313,69 +315,46 @@ public final class CompressionSamples {
                 dropFirst(1);
                 at--;
             }
-            if (base == Long.MIN_VALUE) {
-                base = m;
+            if ((size + 1) * WIDE > open.length) {
+                open = Arrays.copyOf(open, Math.min(KEPT_PER_SERIES, size + Math.max(2, size / 2)) * WIDE);
             }
-            if (wide == null && !fits(m, millis, bytes, compressed, cpu)) {
-                widen();
-            }
-            int stride = wide != null ? WIDE : NARROW;
-            int length = wide != null ? wide.length : narrow.length;
-            if ((size + 1) * stride > length) {
-                int capacity = Math.min(KEPT_PER_SERIES, size + Math.max(2, size / 2)) * stride;
-                if (wide != null) {
-                    wide = Arrays.copyOf(wide, capacity);
-                } else {
-                    narrow = Arrays.copyOf(narrow, capacity);
-                }
-            }
-            Object data = wide != null ? wide : narrow;
-            System.arraycopy(data, at * stride, data, (at + 1) * stride, (size - at) * stride);
-            if (wide != null) {
-                int p = at * WIDE;
-                wide[p] = m;
-                wide[p + 1] = millis;
-                wide[p + 2] = bytes;
-                wide[p + 3] = compressed;
-                wide[p + 4] = cpu;
-            } else {
-                int p = at * NARROW;
-                long from = m - base;
-                narrow[p] = (int) (from >> UNIT_BITS);
-                narrow[p + 1] = (int) millis;
-                narrow[p + 2] = (int) (bytes >>> UNIT_BITS);
-                narrow[p + 3] = (int) (compressed >>> UNIT_BITS);
-                narrow[p + 4] = (int) cpu;
-                narrow[p + 5] = (int) (from & UNIT_MASK | (bytes & UNIT_MASK) << UNIT_BITS | (compressed & UNIT_MASK) << 2 * UNIT_BITS);
-            }
+            System.arraycopy(open, at * WIDE, open, (at + 1) * WIDE, (size - at) * WIDE);
+            int p = at * WIDE;
+            open[p] = m;
+            open[p + 1] = millis;
+            open[p + 2] = bytes;
+            open[p + 3] = compressed;
+            open[p + 4] = cpu;
             size++;
             return true;
         }
 
         /** Drops backups that started before {@code cut} (epoch milliseconds); true when any was. */
         boolean dropUpTo(long cut) {
+            // checked for every series every minute: a packed series is opened only when its oldest backup goes
+            if (size == 0 || (open != null ? open[0] : PackedRows.first(packed)) >> 1 >= cut) {
+                return false;
+            }
+            openUp();
             int n = 0;
-            while (n < size && get(n, 0) >> 1 < cut) {
+            while (n < size && open[n * WIDE] >> 1 < cut) {
                 n++;
             }
             dropFirst(n);
-            return n > 0;
+            return true;
         }
 
         private void dropFirst(int n) {
-            if (n > 0) {
-                int stride = wide != null ? WIDE : NARROW;
-                Object data = wide != null ? wide : narrow;
-                System.arraycopy(data, n * stride, data, 0, (size - n) * stride);
-                size -= n;
-            }
+            System.arraycopy(open, n * WIDE, open, 0, (size - n) * WIDE);
+            size -= n;
         }
 
         List<Point> points() {
+            long[] v = rows();
             List<Point> out = new ArrayList<>(size);
             for (int i = 0; i < size; i++) {
-                long m = get(i, 0);
-                out.add(new Point(Instant.ofEpochMilli(m >> 1), get(i, 1), get(i, 2), get(i, 3), (m & 1) == 1, get(i, 4)));
+                int p = i * WIDE;
+                out.add(new Point(Instant.ofEpochMilli(v[p] >> 1), v[p + 1], v[p + 2], v[p + 3], (v[p] & 1) == 1, v[p + 4]));
             }
             return out;
         }

@@ -4,32 +4,56 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One night's backup window of one scope (an instance, or an availability group across its replicas):
  * from the first start to the last finish of the backups that started in that night, and its margin to
- * the next business start. Plain data for the status page and the InfluxDB sink.
- *
- * @param scope           {@code host/instance} or {@code ag:<name>}
- * @param morning         the local date business starts again after this night; names the night
- * @param marginSeconds   business start minus window end; negative when the window ran into business hours
- * @param backups         every backup of the window, or in a {@link #summary()} only the last to finish
- * @param backupCount     how many backups the window had
+ * the next business start. Plain data for the status page and the InfluxDB sink: a record's parts, equality and
+ * printing, held in fewer bytes than a record of two {@code Instant}s more would take.
  */
-public record NightlyWindow(
-        String scope,
-        LocalDate morning,
-        NightKind kind,
-        Instant businessEnd,
-        Instant businessStart,
-        Instant firstStart,
-        Instant lastFinish,
-        long marginSeconds,
-        List<DatabaseBackup> backups,
-        int backupCount) {
+public final class NightlyWindow {
 
-    public NightlyWindow {
-        backups = List.copyOf(backups);
+    private final String scope;
+    private final LocalDate morning;
+    private final NightKind kind;
+    private final Instant businessEnd;
+    private final Instant businessStart;
+    /**
+     * The first start and the last finish as seconds and nanoseconds (-1 for none), not two {@code Instant}s: the alert
+     * stage keeps every night of the lookback period of every instance, and the calendar's instants are shared while
+     * these are each night's own.
+     */
+    private final long firstStartSecond;
+    private final int firstStartNano;
+    private final long lastFinishSecond;
+    private final int lastFinishNano;
+    private final long marginSeconds;
+    private final List<DatabaseBackup> backups;
+    private final int backupCount;
+
+    /**
+     * @param scope           {@code host/instance} or {@code ag:<name>}
+     * @param morning         the local date business starts again after this night; names the night
+     * @param marginSeconds   business start minus window end; negative when the window ran into business hours
+     * @param backups         every backup of the window, or in a {@link #summary()} only the last to finish
+     * @param backupCount     how many backups the window had
+     */
+    public NightlyWindow(String scope, LocalDate morning, NightKind kind, Instant businessEnd, Instant businessStart,
+                         Instant firstStart, Instant lastFinish, long marginSeconds, List<DatabaseBackup> backups,
+                         int backupCount) {
+        this.scope = scope;
+        this.morning = morning;
+        this.kind = kind;
+        this.businessEnd = businessEnd;
+        this.businessStart = businessStart;
+        this.firstStartSecond = firstStart == null ? 0 : firstStart.getEpochSecond();
+        this.firstStartNano = firstStart == null ? -1 : firstStart.getNano();
+        this.lastFinishSecond = lastFinish == null ? 0 : lastFinish.getEpochSecond();
+        this.lastFinishNano = lastFinish == null ? -1 : lastFinish.getNano();
+        this.marginSeconds = marginSeconds;
+        this.backups = List.copyOf(backups);
+        this.backupCount = backupCount;
     }
 
     /** A window of all these backups. */
@@ -49,13 +73,13 @@ public record NightlyWindow(
                 last = b;
             }
         }
-        return new NightlyWindow(scope, morning, kind, businessEnd, businessStart, firstStart, lastFinish, marginSeconds,
+        return new NightlyWindow(scope, morning, kind, businessEnd, businessStart, firstStart(), lastFinish(), marginSeconds,
                 last == null ? List.of() : List.of(last), backupCount);
     }
 
     /** The same window without its backups (their count stays). */
     public NightlyWindow withoutBackups() {
-        return new NightlyWindow(scope, morning, kind, businessEnd, businessStart, firstStart, lastFinish, marginSeconds,
+        return new NightlyWindow(scope, morning, kind, businessEnd, businessStart, firstStart(), lastFinish(), marginSeconds,
                 List.of(), backupCount);
     }
 
@@ -71,13 +95,82 @@ public record NightlyWindow(
 
     /** Window length, first start to last finish. */
     public long durationSeconds() {
-        return Duration.between(firstStart, lastFinish).getSeconds();
+        if (firstStartNano < 0 || lastFinishNano < 0) {
+            return Duration.between(firstStart(), lastFinish()).getSeconds();
+        }
+        // Duration.between(..).getSeconds() without the Instants and the Duration
+        return lastFinishSecond - firstStartSecond - (lastFinishNano < firstStartNano ? 1 : 0);
+    }
+
+    public String scope() {
+        return scope;
+    }
+
+    public LocalDate morning() {
+        return morning;
+    }
+
+    public NightKind kind() {
+        return kind;
+    }
+
+    public Instant businessEnd() {
+        return businessEnd;
+    }
+
+    public Instant businessStart() {
+        return businessStart;
+    }
+
+    public Instant firstStart() {
+        return firstStartNano < 0 ? null : Instant.ofEpochSecond(firstStartSecond, firstStartNano);
+    }
+
+    public Instant lastFinish() {
+        return lastFinishNano < 0 ? null : Instant.ofEpochSecond(lastFinishSecond, lastFinishNano);
+    }
+
+    public long marginSeconds() {
+        return marginSeconds;
+    }
+
+    public List<DatabaseBackup> backups() {
+        return backups;
+    }
+
+    public int backupCount() {
+        return backupCount;
+    }
+
+    /** Equal when every part is, as a record's. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof NightlyWindow w && firstStartSecond == w.firstStartSecond && firstStartNano == w.firstStartNano
+                && lastFinishSecond == w.lastFinishSecond && lastFinishNano == w.lastFinishNano
+                && marginSeconds == w.marginSeconds && backupCount == w.backupCount && kind == w.kind
+                && Objects.equals(scope, w.scope) && Objects.equals(morning, w.morning)
+                && Objects.equals(businessEnd, w.businessEnd) && Objects.equals(businessStart, w.businessStart)
+                && backups.equals(w.backups);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(scope, morning, kind, businessEnd, businessStart, firstStart(), lastFinish(), marginSeconds,
+                backups, backupCount);
+    }
+
+    /** As a record prints itself. */
+    @Override
+    public String toString() {
+        return "NightlyWindow[scope=" + scope + ", morning=" + morning + ", kind=" + kind + ", businessEnd=" + businessEnd
+                + ", businessStart=" + businessStart + ", firstStart=" + firstStart() + ", lastFinish=" + lastFinish()
+                + ", marginSeconds=" + marginSeconds + ", backups=" + backups + ", backupCount=" + backupCount + "]";
     }
 
     /** The same window with another kind (kinds are decided once all nights are known). */
     NightlyWindow withKind(NightKind k) {
-        return new NightlyWindow(scope, morning, k, businessEnd, businessStart, firstStart, lastFinish, marginSeconds, backups,
-                backupCount);
+        return new NightlyWindow(scope, morning, k, businessEnd, businessStart, firstStart(), lastFinish(), marginSeconds,
+                backups, backupCount);
     }
 
     /**

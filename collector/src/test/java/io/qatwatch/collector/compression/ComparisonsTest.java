@@ -128,27 +128,42 @@ class ComparisonsTest {
     }
 
     @Test
-    void aSeriesGivesBackExactlyTheNumbersItTookInIntsOrWhenOneDoesNotFitInLongs() {
-        // odd sizes and starts (not whole KiB, not whole seconds), an older backup after newer ones; then a full of
-        // 5 TiB and one of 30 days, which the ints cannot hold: the series turns to longs and loses nothing
+    void aSeriesGivesBackExactlyTheNumbersItTookOpenPackedAndOpenedAgain() {
+        // odd sizes and starts (not whole KiB, not whole seconds), an older backup after newer ones, a full of 5 TiB
+        // and one of 30 days: packed once an evaluation read them, opened again by a later backup, nothing lost
         Instant t = Instant.parse("2026-10-01T22:00:00.123Z");
         List<BackupRecord> b = new ArrayList<>();
         b.add(record(1, t.plusSeconds(86_400), 3_601_007, 123_456_789_123L, 41_152_263_041L));
         b.add(record(2, t, 7_000_001, 3 * GB + 7, GB + 1));
         b.add(record(3, t.plusSeconds(2 * 86_400).plusMillis(999), 600_000, (4L << 40) - 1, 1023));
-        List<BackupRecord> wide = new ArrayList<>(b);
-        wide.add(record(4, t.plusSeconds(3 * 86_400), 7_200_000, 5L << 40, 2L << 40));
-        wide.add(record(5, t.minusSeconds(40L * 86_400), 30L * 86_400_000, 200 * GB, 70 * GB));
-        for (List<BackupRecord> backups : List.of(b, wide)) {
-            CompressionSamples s = new CompressionSamples(60);
-            backups.forEach(r -> assertThat(s.add(r, QatModes.constant(null))).isTrue());
-            List<String> expected = backups.stream().sorted(java.util.Comparator.comparing(BackupRecord::startedAt))
-                    .map(r -> r.startedAt() + " " + java.time.Duration.between(r.startedAt(), r.finishedAt()).toMillis() + " "
-                            + r.backupSizeBytes() + " " + r.compressedSizeBytes()).toList();
-            assertThat(s.series().values().iterator().next())
-                    .extracting(p -> p.startedAt() + " " + p.millis() + " " + p.bytes() + " " + p.compressedBytes())
-                    .containsExactlyElementsOf(expected);
-        }
+        b.add(record(4, t.plusSeconds(3 * 86_400), 7_200_000, 5L << 40, 2L << 40));
+        b.add(record(5, t.minusSeconds(40L * 86_400), 30L * 86_400_000, 200 * GB, 70 * GB));
+        BackupRecord late = record(6, t.plusSeconds(86_400).plusMillis(1), 61_001, (1L << 40) + 3, 7);
+        CompressionSamples s = new CompressionSamples(60);
+        b.forEach(r -> assertThat(s.add(r, QatModes.constant(null))).isTrue());
+        List<String> expected = numbers(b);
+        assertThat(numbers(s)).as("open").containsExactlyElementsOf(expected);
+        List<Comparison> read = s.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS);
+        assertThat(numbers(s)).as("packed").containsExactlyElementsOf(expected);
+        assertThat(s.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS)).as("unchanged: the same comparisons")
+                .isSameAs(read);
+        assertThat(s.add(b.get(2), QatModes.constant(null))).as("a packed series still knows what it holds").isFalse();
+        assertThat(s.add(late, QatModes.constant(null))).isTrue();
+        List<BackupRecord> all = new ArrayList<>(b);
+        all.add(late);
+        s.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS);
+        assertThat(numbers(s)).as("opened, changed and packed again").containsExactlyElementsOf(numbers(all));
+    }
+
+    private static List<String> numbers(List<BackupRecord> backups) {
+        return backups.stream().sorted(java.util.Comparator.comparing(BackupRecord::startedAt))
+                .map(r -> r.startedAt() + " " + java.time.Duration.between(r.startedAt(), r.finishedAt()).toMillis() + " "
+                        + r.backupSizeBytes() + " " + r.compressedSizeBytes()).toList();
+    }
+
+    private static List<String> numbers(CompressionSamples s) {
+        return s.series().values().iterator().next().stream()
+                .map(p -> p.startedAt() + " " + p.millis() + " " + p.bytes() + " " + p.compressedBytes()).toList();
     }
 
     private static BackupRecord record(long id, Instant start, long millis, long bytes, long compressed) {
