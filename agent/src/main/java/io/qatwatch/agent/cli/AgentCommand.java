@@ -36,6 +36,43 @@ public final class AgentCommand implements Callable<Integer> {
             description = "the agent's folder for its outbox and state (default: $QATWATCH_DATA, else ./.qatwatch)")
     Path data;
 
+    /**
+     * The daemon's own command line, {@code agent --config FILE [--data DIR]} (each also as {@code --flag=VALUE}),
+     * read without picocli: its model of every command and option is ~180 classes that the daemon would keep loaded
+     * for its whole life for one parse. Null for anything else (help, version, an unknown, repeated or missing flag,
+     * a value that starts with {@code -} or an {@code @file}), which picocli then reads and answers as it always did.
+     */
+    public static AgentCommand plain(String... args) {
+        if (args.length < 3 || !"agent".equals(args[0])) {
+            return null;
+        }
+        AgentCommand command = new AgentCommand();
+        for (int i = 1; i < args.length; i++) {
+            String arg = args[i];
+            int eq = arg.indexOf('=');
+            String name = eq < 0 ? arg : arg.substring(0, eq);
+            String value;
+            if (eq >= 0) {
+                value = arg.substring(eq + 1);
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                return null;
+            }
+            if (value.isEmpty() || value.startsWith("-") || value.startsWith("@") || arg.startsWith("@")) {
+                return null;
+            }
+            if ("--config".equals(name) && command.config == null) {
+                command.config = Path.of(value);
+            } else if ("--data".equals(name) && command.data == null) {
+                command.data = Path.of(value);
+            } else {
+                return null;
+            }
+        }
+        return command.config == null ? null : command;
+    }
+
     @Override
     public Integer call() throws Exception {
         LogSetup.daemon();
