@@ -99,7 +99,7 @@ public final class AgentCommand implements Callable<Integer> {
     }
 
     private static int run(AgentConfig config, Path dataDir, String token) throws InterruptedException {
-        Vertx vertx = Vertx.vertx(smallVertx(config.sqlInstances().size()));
+        Vertx vertx = vertx(config.sqlInstances().size());
         AgentDaemon daemon;
         try {
             daemon = AgentDaemon.start(vertx, config, dataDir, token, LiveProbes.create(Clock.systemDefaultZone()), Clock.systemUTC())
@@ -124,6 +124,20 @@ public final class AgentCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         stopped.await();
         return 0;
+    }
+
+    /**
+     * The daemon's Vert.x ({@link #smallVertx}), its Netty without JFR events unless {@code -Dio.netty.jfr.enabled}
+     * asks for them: Netty 4.2 defines events for its buffer allocations, and the first allocation would load them
+     * and start {@code jdk.jfr}'s machinery, which generates a handler class for each (82 {@code jdk.jfr} classes and
+     * 6 generated ones that no class-data archive can hold) for recordings nobody takes of the agent. Call before
+     * anything else uses Netty (its {@code PlatformDependent} reads the property once).
+     */
+    public static Vertx vertx(int sqlInstances) {
+        if (System.getProperty("io.netty.jfr.enabled") == null) {
+            System.setProperty("io.netty.jfr.enabled", "false");
+        }
+        return Vertx.vertx(smallVertx(sqlInstances));
     }
 
     /**
