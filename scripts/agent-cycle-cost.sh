@@ -16,6 +16,8 @@
 # install/cds/qatwatch-agent.classlist (or CYCLE_COST_CLASSLIST) and runs with it, as the launcher does;
 # CYCLE_COST_CLASS_LOG=FILE writes -Xlog:class+load there (each class's source: the archive or a jar);
 # CYCLE_COST_REPORTS=DIR writes every report's JSON there (report-0001.json, ...).
+# CYCLE_COST_EVERY=60s runs the cycle at that period instead of 2 s (the footprint bench's 60 s: what a minute's pause
+# undoes, such as the collector's connection, is then counted; few cycles are enough, e.g. sql-host 1000 2 5).
 # CYCLE_COST_WRITE_CLASSLIST=FILE writes the classes loaded (-XX:DumpLoadedClassList) to FILE without the harness's own
 # (the TDS test server, the stand-in collector, the MXBeans it counts with): the agent's class list for its archive,
 # e.g. `CYCLE_COST_WRITE_CLASSLIST=install/cds/qatwatch-agent.classlist scripts/agent-cycle-cost.sh sql-local 100000 5 10`. Needs `mvn -pl agent -am test-compile package -DskipTests` (built when missing).
@@ -38,6 +40,7 @@ if [ -n "${CYCLE_COST_CDS:-}" ]; then
   OPTS="$OPTS -XX:SharedArchiveFile=$WORK/agent.jsa -Xshare:auto"
 fi
 [ -n "${CYCLE_COST_REPORTS:-}" ] && OPTS="$OPTS -Dcycle-cost.reports=$CYCLE_COST_REPORTS"
+[ -n "${CYCLE_COST_EVERY:-}" ] && OPTS="$OPTS -Dcycle-cost.every=$CYCLE_COST_EVERY"
 [ -n "${CYCLE_COST_WRITE_CLASSLIST:-}" ] && OPTS="$OPTS -XX:DumpLoadedClassList=$WORK/loaded.classlist -Dcycle-cost.exit=true"
 [ -n "${CYCLE_COST_CLASS_LOG:-}" ] && OPTS="$OPTS -Xlog:class+load=info:file=$CYCLE_COST_CLASS_LOG"
 # the agent's jar first: an archive is used only when the class path starts with the one it was dumped with

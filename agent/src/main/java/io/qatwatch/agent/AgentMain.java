@@ -21,6 +21,17 @@ public final class AgentMain {
 
     /** Runs the command line and returns the exit code: 0 done, 1 failed, 2 usage error. */
     public static int run(String... args) {
+        AgentCommand daemon = AgentCommand.plain(args);
+        if (daemon != null) {
+            // the daemon's usual command line, without picocli's classes (see AgentCommand.plain); a failure is
+            // answered as picocli's execute answers it: the stack trace on stderr and exit code 1
+            try {
+                return daemon.call();
+            } catch (Exception e) {
+                e.printStackTrace();
+                return 1;
+            }
+        }
         return commandLine(CommandLine.defaultFactory()).execute(args);
     }
 

@@ -36,6 +36,43 @@ public final class AgentCommand implements Callable<Integer> {
             description = "the agent's folder for its outbox and state (default: $QATWATCH_DATA, else ./.qatwatch)")
     Path data;
 
+    /**
+     * The daemon's own command line, {@code agent --config FILE [--data DIR]} (each also as {@code --flag=VALUE}),
+     * read without picocli: its model of every command and option is ~180 classes that the daemon would keep loaded
+     * for its whole life for one parse. Null for anything else (help, version, an unknown, repeated or missing flag,
+     * a value that starts with {@code -} or an {@code @file}), which picocli then reads and answers as it always did.
+     */
+    public static AgentCommand plain(String... args) {
+        if (args.length < 3 || !"agent".equals(args[0])) {
+            return null;
+        }
+        AgentCommand command = new AgentCommand();
+        for (int i = 1; i < args.length; i++) {
+            String arg = args[i];
+            int eq = arg.indexOf('=');
+            String name = eq < 0 ? arg : arg.substring(0, eq);
+            String value;
+            if (eq >= 0) {
+                value = arg.substring(eq + 1);
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                return null;
+            }
+            if (value.isEmpty() || value.startsWith("-") || value.startsWith("@") || arg.startsWith("@")) {
+                return null;
+            }
+            if ("--config".equals(name) && command.config == null) {
+                command.config = Path.of(value);
+            } else if ("--data".equals(name) && command.data == null) {
+                command.data = Path.of(value);
+            } else {
+                return null;
+            }
+        }
+        return command.config == null ? null : command;
+    }
+
     @Override
     public Integer call() throws Exception {
         LogSetup.daemon();
@@ -62,7 +99,7 @@ public final class AgentCommand implements Callable<Integer> {
     }
 
     private static int run(AgentConfig config, Path dataDir, String token) throws InterruptedException {
-        Vertx vertx = Vertx.vertx(smallVertx(config.sqlInstances().size()));
+        Vertx vertx = vertx(config.sqlInstances().size());
         AgentDaemon daemon;
         try {
             daemon = AgentDaemon.start(vertx, config, dataDir, token, LiveProbes.create(Clock.systemDefaultZone()), Clock.systemUTC())
@@ -87,6 +124,20 @@ public final class AgentCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         stopped.await();
         return 0;
+    }
+
+    /**
+     * The daemon's Vert.x ({@link #smallVertx}), its Netty without JFR events unless {@code -Dio.netty.jfr.enabled}
+     * asks for them: Netty 4.2 defines events for its buffer allocations, and the first allocation would load them
+     * and start {@code jdk.jfr}'s machinery, which generates a handler class for each (82 {@code jdk.jfr} classes and
+     * 6 generated ones that no class-data archive can hold) for recordings nobody takes of the agent. Call before
+     * anything else uses Netty (its {@code PlatformDependent} reads the property once).
+     */
+    public static Vertx vertx(int sqlInstances) {
+        if (System.getProperty("io.netty.jfr.enabled") == null) {
+            System.setProperty("io.netty.jfr.enabled", "false");
+        }
+        return Vertx.vertx(smallVertx(sqlInstances));
     }
 
     /**

@@ -50,7 +50,7 @@ public final class AgentDaemonRuntime implements AgentRuntime {
                     + arguments.dataDir() + " (--data in procrun --StartParams): " + e, e));
         }
         loaded.warnings().forEach(warning -> LOG.warn("{}", warning));
-        Vertx started = Vertx.vertx(AgentCommand.smallVertx(loaded.config().sqlInstances().size()));
+        Vertx started = AgentCommand.vertx(loaded.config().sqlInstances().size());
         vertx = started;
         return AgentDaemon.start(started, loaded.config(), arguments.dataDir(), token, LiveProbes.create(Clock.systemDefaultZone()), Clock.systemUTC())
                 .onSuccess(running -> daemon = running)

@@ -119,7 +119,10 @@ public final class CycleCost {
         HttpServer collector = collector();
         Path token = Files.writeString(dir.resolve("agent.token"), "cycle-cost-0123456789abcdefghijklmnop");
         Path password = Files.writeString(dir.resolve("sql-password"), server.scenario().acceptedPassword() + "\n");
-        String every = "2s";
+        // -Dcycle-cost.every=60s: the footprint bench's cycle, where what a pause between cycles undoes (the
+        // collector's connection, warm caches) shows; 2 s by default
+        String every = System.getProperty("cycle-cost.every", "2s");
+        long everySeconds = java.time.Duration.parse("PT" + every.toUpperCase(Locale.ROOT)).toSeconds();
         // the health endpoint on, as in production and the footprint bench (its HTTP server's classes are the agent's too)
         int healthPort;
         try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -151,7 +154,7 @@ public final class CycleCost {
         }
         Window w = new Window(firstSteady + warm, firstSteady + warm + cycles);
         window.set(w);
-        if (!w.done.await(cycles * 10L + 120, TimeUnit.SECONDS)) {
+        if (!w.done.await(cycles * Math.max(10L, 2 * everySeconds) + 120, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the window did not end: " + cycleStarts.get() + " cycles, " + reports.get() + " reports");
         }
         print(mode, rows, cycles, w.start, w.end);
