@@ -81,6 +81,10 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--rebuild-nights", description = "Rebuild: nights in each new agent's first report (default 30; quick 7).")
     Integer rebuildNights;
 
+    @Option(names = "--rebuild-shares", split = ",", description = "Rebuild: evaluation.busyCoreShare of each collector run, "
+            + "in order (default 0.25,1024: paced as by default, then not paced).")
+    List<Double> rebuildShares;
+
     @Option(names = "--rebuild-rate", description = "Rebuild: the known agents' reports/s (default 1000; quick 100).")
     Integer rebuildRate;
 
@@ -187,7 +191,8 @@ public final class BenchMain implements Callable<Integer> {
             RebuildIngestBenchmark rebuild = new RebuildIngestBenchmark(new RebuildIngestBenchmark.Settings(
                     or(agents, quick ? 50 : 1000), or(rebuildNew, quick ? 50 : 1000), or(rebuildNights, quick ? 7 : 30),
                     // 32 and the new agents' 2 stay under the collector's 64 connections per address (listen.maxConnectionsPerAddress)
-                    or(rebuildRate, quick ? 100 : 1000), Math.min(62, or(connections, quick ? 16 : 32)), jvm, work.resolve("rebuild")));
+                    or(rebuildRate, quick ? 100 : 1000), Math.min(62, or(connections, quick ? 16 : 32)), jvm, work.resolve("rebuild"),
+                    or(rebuildShares, List.of(0.25, 1024.0))));
             md.append("#### Ingest while the alert stage rebuilds new instances\n\n").append(rebuild.markdown(rebuild.run(log)))
                     .append('\n');
         }
