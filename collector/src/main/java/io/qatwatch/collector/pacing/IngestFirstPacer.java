@@ -100,11 +100,14 @@ public final class IngestFirstPacer implements Pacer {
         long until;
         synchronized (this) {
             now = clocks.nanoTime();
-            Thread self = Thread.currentThread();
-            if (stageThreads.putIfAbsent(self.getId(), Math.max(0, clocks.threadCpu(self.getId()))) == null
-                    && windowStart == Long.MIN_VALUE) {
-                begin(now);
-                return;
+            long self = Thread.currentThread().getId();
+            // a thread's CPU is read when it first calls, and after that only at a window's end or while it is held
+            if (!stageThreads.containsKey(self)) {
+                stageThreads.put(self, Math.max(0, clocks.threadCpu(self)));
+                if (windowStart == Long.MIN_VALUE) {
+                    begin(now);
+                    return;
+                }
             }
             if (now - windowStart >= WINDOW) {
                 roll(now);
@@ -173,10 +176,5 @@ public final class IngestFirstPacer implements Pacer {
             }
         }
         return stageCpu;
-    }
-
-    /** The share a window allows, for tests: {@link Long#MAX_VALUE} when not held back. */
-    synchronized long budgetNanos() {
-        return budget;
     }
 }
