@@ -80,14 +80,31 @@ public final class GrowthBenchmark {
     /**
      * One fleet size.
      *
+     * @param rssBytes the collector's resident size after the read endpoints and the ingest phase
+     * @param heap     what of that RSS is heap: committed, live after a full collection, and the RSS after it
      * @param failure  why the collector stopped serving (e.g. it ran out of heap), or null
      * @param readSide after a failure, the endpoints from a collector without its alert stage; else null
      */
-    public record Size(int agents, long backupRows, long storeBytes, Duration fill, long rssBytes, List<Query> queries,
-            LoadDriver.Run ingest, Duration firstEvaluation, String failure, List<Query> readSide) {
+    public record Size(int agents, long backupRows, long storeBytes, Duration fill, long rssBytes, Heap heap,
+            List<Query> queries, LoadDriver.Run ingest, Duration firstEvaluation, String failure, List<Query> readSide) {
 
         double bytesPerBackupRow() {
             return backupRows == 0 ? 0 : (double) storeBytes / backupRows;
+        }
+    }
+
+    /**
+     * The collector's heap at the end of a size: committed (without collecting), then live (its class histogram, which
+     * collects fully first), then the process's RSS after that collection. -1 where not measured.
+     */
+    public record Heap(long committedBytes, long liveBytes, long rssAfterBytes) {
+
+        static final Heap NOT_MEASURED = new Heap(-1, -1, -1);
+
+        static Heap of(ServerProcess server) throws InterruptedException {
+            long committed = JcmdHeap.committedBytes(server.pid());
+            long live = JcmdHeap.liveBytes(server.pid());
+            return new Heap(committed, live, server.sample().rssBytes());
         }
     }
 
@@ -132,8 +149,13 @@ public final class GrowthBenchmark {
                     log.say("growth: " + agents + " agents: the collector " + failure + "; its log: " + server.log());
                 }
                 List<Query> readSide = failure == null ? null : readSideAlone(dir, agents, http, log);
-                sizes.add(new Size(agents, rows, bytes, fill, server.sample().rssBytes(), queries, ingest,
-                        firstEvaluation, failure, readSide));
+                long rss = server.sample().rssBytes();
+                Heap heap = server.alive() ? Heap.of(server) : Heap.NOT_MEASURED;
+                log.say(String.format(Locale.ROOT, "growth: %d agents, RSS %d MiB, heap committed %d MiB, live %d MiB, "
+                        + "RSS after a full collection %d MiB", agents, rss >> 20, heap.committedBytes() >> 20,
+                        heap.liveBytes() >> 20, heap.rssAfterBytes() >> 20));
+                sizes.add(new Size(agents, rows, bytes, fill, rss, heap, queries, ingest, firstEvaluation, failure,
+                        readSide));
             }
         }
         return sizes;
@@ -282,18 +304,22 @@ public final class GrowthBenchmark {
                 + "served; the collector runs with `-XX:+ExitOnOutOfMemoryError`, so running out of heap shows as a "
                 + "failure. Query times: first request, then the median of %d more, served by a collector process on "
                 + "that store; *deep* is a cursor 90 %% of the way through the fleet in host-name order. Ingest: the "
-                + "first %d agents post new reports flat out over %d connections for %d s into that store.%n%n",
+                + "first %d agents post new reports flat out over %d connections for %d s into that store. Then the "
+                + "collector's RSS, the heap it has committed (`jcmd GC.heap_info`), its live heap (`jcmd "
+                + "GC.class_histogram`, which collects fully first) and its RSS after that collection.%n%n",
                 SimulatedAgent.DATABASES, settings.nights(), FILL_BATCH, WARM_REPEATS, INGEST_AGENTS, INGEST_CONNECTIONS,
                 settings.ingest().toSeconds()));
         md.append("| agents | backup rows | store MiB | bytes/backup row | fill s | first evaluation s "
-                + "| collector RSS MiB | ingest reports/s | ingest p99 ms |\n");
-        md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + "| collector RSS MiB | heap committed MiB | live heap MiB | RSS after a full GC MiB "
+                + "| ingest reports/s | ingest p99 ms |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Size s : sizes) {
-            md.append(String.format(Locale.ROOT, "| %d | %d | %d | %.0f | %d | %s | %s | %s | %s |%n", s.agents(),
+            md.append(String.format(Locale.ROOT, "| %d | %d | %d | %.0f | %d | %s | %s | %s | %s | %s | %s | %s |%n", s.agents(),
                     s.backupRows(), s.storeBytes() >> 20, s.bytesPerBackupRow(), s.fill().toSeconds(),
                     s.firstEvaluation() != null ? String.format(Locale.ROOT, "%.1f", s.firstEvaluation().toMillis() / 1000.0)
                             : s.failure() != null ? "**failed**" : "not within " + EVALUATION_LIMIT.toMinutes() + " min",
-                    s.rssBytes() < 0 ? "–" : Long.toString(s.rssBytes() >> 20),
+                    mib(s.rssBytes()), mib(s.heap().committedBytes()), mib(s.heap().liveBytes()),
+                    mib(s.heap().rssAfterBytes()),
                     s.ingest() == null ? "–" : String.format(Locale.ROOT, "%.0f", s.ingest().acceptedPerSecond()),
                     s.ingest() == null ? "–" : String.format(Locale.ROOT, "%.1f",
                             IngestBenchmark.ms(s.ingest().latencies().percentile(99)))));
@@ -335,6 +361,10 @@ public final class GrowthBenchmark {
             }
             md.append('\n');
         }
+    }
+
+    private static String mib(long bytes) {
+        return bytes < 0 ? "–" : Long.toString(bytes >> 20);
     }
 
     static long directorySize(Path dir) throws IOException {

@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -26,7 +25,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A large fleet over several collectors on one PostgreSQL ({@code --only fleet100k}): the store filled through the
@@ -139,7 +137,7 @@ public final class LargeFleetBenchmark {
                 ServerProcess server = servers.get(k);
                 ProcessStats.Sample after = server.sample();
                 Duration cpu = server.alive() && before.get(k).alive() ? after.cpu().minus(before.get(k).cpu()) : null;
-                long heap = server.alive() ? liveHeapBytes(server.pid()) : -1;
+                long heap = server.alive() ? JcmdHeap.liveBytes(server.pid()) : -1;
                 Collector c = new Collector(k, firstStart.get(k), restart.get(k), cpu, heap, after.rssBytes(),
                         server.exitReason());
                 log.say(String.format(Locale.ROOT, "fleet100k: collector %d: minute %s s CPU, heap %d MiB, RSS %d MiB%s", k,
@@ -287,37 +285,6 @@ public final class LargeFleetBenchmark {
             Thread.sleep(250);
         }
         return null;
-    }
-
-    /**
-     * The live heap of process {@code pid}: {@code jcmd GC.class_histogram} collects fully first (with or without
-     * {@code -XX:+ExplicitGCInvokesConcurrent}), then its "Total" line counts every object left. -1 when it failed.
-     */
-    static long liveHeapBytes(long pid) throws InterruptedException {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        try {
-            Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.class_histogram")
-                    .redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(5, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                return -1;
-            }
-            return histogramTotalBytes(out);
-        } catch (IOException e) {
-            return -1;
-        }
-    }
-
-    /** The bytes of a class histogram's {@code Total <instances> <bytes>} line; -1 when it has none. */
-    static long histogramTotalBytes(String histogram) {
-        for (String line : histogram.split("\n")) {
-            String[] fields = line.trim().split("\\s+");
-            if (fields.length == 3 && fields[0].equals("Total")) {
-                return Long.parseLong(fields[2]);
-            }
-        }
-        return -1;
     }
 
     /** The Markdown of docs/benchmarks.md, with the goals of issue 33. */
