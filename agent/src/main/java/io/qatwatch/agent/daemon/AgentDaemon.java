@@ -13,6 +13,7 @@ import io.qatwatch.agent.ship.Outbox;
 import io.qatwatch.protocol.Version;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -41,6 +42,7 @@ public final class AgentDaemon {
     private final List<String> probeDeployments = new ArrayList<>();
     private final List<String> otherDeployments = new ArrayList<>();
     private HealthVerticle healthVerticle;
+    private MessageConsumer<Object> heapRelease;
 
     private AgentDaemon(Vertx vertx, Outbox outbox, AgentHealth health) {
         this.vertx = vertx;
@@ -73,6 +75,8 @@ public final class AgentDaemon {
             String name = opened.name();
             health.watch(outbox);
             AgentDaemon daemon = new AgentDaemon(vertx, outbox, health);
+            HeapRelease heapRelease = new HeapRelease(vertx, () -> outbox.stats().depth(), AgentDaemon::releaseHeap);
+            daemon.heapRelease = heapRelease.listen();
             ReportPublisher publisher = new ReportPublisher(vertx, outbox, clock, name, version, startedAt, health,
                     config.tags());
             AgentConfig.Collector c = config.collector();
@@ -89,7 +93,7 @@ public final class AgentDaemon {
                         for (SqlInstanceSettings instance : config.sqlInstances()) {
                             all = all.compose(x -> daemon.deploy(new SqlInstanceVerticle(instance.name(),
                                     probes.sqlServer().apply(instance), publisher, opened.marks(), config.schedule(), clock,
-                                    AgentDaemon::releaseHeap),
+                                    heapRelease::caughtUp),
                                     daemon.probeDeployments));
                         }
                         return all;
@@ -127,6 +131,10 @@ public final class AgentDaemon {
 
     /** Stops the probes (a report being written is finished), then delivery and health, then closes the outbox. */
     public Future<Void> stop() {
+        if (heapRelease != null) {
+            // not waited for: its future belongs to the consumer's event-loop context, which closing Vert.x ends
+            heapRelease.unregister();
+        }
         return undeployAll(probeDeployments)
                 .compose(v -> undeployAll(otherDeployments))
                 .compose(v -> vertx.executeBlocking(() -> {
@@ -161,10 +169,8 @@ public final class AgentDaemon {
     }
 
     /**
-     * Gives back the heap that reading a large backlog grew (pages of 5,000 rows and their ~2 MB reports). The
-     * agent runs the serial collector, which returns memory to the system only after a full collection, and that
-     * may not come for hours on an agent that allocates little; one explicit collection at the end of the
-     * catch-up does it now (docs/benchmarks.md, "Agent footprint").
+     * Gives back the heap that reading a large backlog grew (pages of 5,000 rows and their ~2 MB reports): a full
+     * collection, after which the serial collector returns what is free beyond 10 % (see {@link HeapRelease}).
      */
     static void releaseHeap() {
         System.gc();
