@@ -8,6 +8,7 @@ import io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase;
 import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.HostGroupConfig;
+import io.qatwatch.collector.analysis.PackedDigest;
 import io.qatwatch.protocol.QatDevice;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -115,7 +116,7 @@ final class QatRules {
             }
             Set<String> xpress = new TreeSet<>();
             Set<String> qatDeflate = new TreeSet<>();
-            for (BackupRecord b : ia.instance().backups()) {
+            for (BackupRecord b : PackedDigest.only(ia.instance().backups(), PackedDigest.XPRESS_OR_QAT_DEFLATE)) {
                 if (b.finishedAt().isBefore(since) || "L".equals(b.type()) || b.sizeIsEstimate()) {
                     continue;
                 }
