@@ -22,13 +22,15 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
     public static final int ENCRYPTION = 1;
     /** A full (type D) to URL whose size is not an estimate. */
     public static final int URL_FULL = 2;
-    /** Not a log backup, its size not an estimate, compressed with MS_XPRESS or QAT_DEFLATE. */
-    public static final int XPRESS_OR_QAT_DEFLATE = 4;
+    /** Not a log backup, its size not an estimate, compressed with MS_XPRESS. */
+    public static final int MS_XPRESS = 4;
+    /** Not a log backup, its size not an estimate, compressed with QAT_DEFLATE. */
+    public static final int QAT_DEFLATE = 8;
 
-    private static final int TIME_ZONE_KNOWN = 8;
-    private static final int HAS_CHECKSUMS = 16;
-    private static final int SNAPSHOT_TRUE = 32;
-    private static final int SNAPSHOT_FALSE = 64;
+    private static final int TIME_ZONE_KNOWN = 16;
+    private static final int HAS_CHECKSUMS = 32;
+    private static final int SNAPSHOT_TRUE = 64;
+    private static final int SNAPSHOT_FALSE = 128;
 
     /** The columns of {@link #more}, each backup's strings {@link DatabaseBackup} does not hold. */
     private static final int GUID = 0;
@@ -94,9 +96,11 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
         if ("D".equals(b.type()) && !b.sizeIsEstimate() && "URL".equalsIgnoreCase(b.target())) {
             f |= URL_FULL;
         }
-        if (!"L".equals(b.type()) && !b.sizeIsEstimate() && ("MS_XPRESS".equalsIgnoreCase(b.compressionAlgorithm())
-                || "QAT_DEFLATE".equalsIgnoreCase(b.compressionAlgorithm()))) {
-            f |= XPRESS_OR_QAT_DEFLATE;
+        if (!"L".equals(b.type()) && !b.sizeIsEstimate() && "MS_XPRESS".equalsIgnoreCase(b.compressionAlgorithm())) {
+            f |= MS_XPRESS;
+        }
+        if (!"L".equals(b.type()) && !b.sizeIsEstimate() && "QAT_DEFLATE".equalsIgnoreCase(b.compressionAlgorithm())) {
+            f |= QAT_DEFLATE;
         }
         if (b.timeZoneKnown()) {
             f |= TIME_ZONE_KNOWN;
@@ -111,17 +115,17 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
     }
 
     /**
-     * Of {@code backups}, those that may be of the kind {@code flag} names ({@link #ENCRYPTION}, {@link #URL_FULL},
-     * {@link #XPRESS_OR_QAT_DEFLATE}): from a packed digest only those, made into records; any other list whole. The
-     * reader still applies its own test to each.
+     * Of {@code backups}, those that may be of a kind {@code flags} names ({@link #ENCRYPTION}, {@link #URL_FULL},
+     * {@link #MS_XPRESS}, {@link #QAT_DEFLATE}, or-ed): from a packed digest only those, made into records; any other
+     * list whole. The reader still applies its own test to each.
      */
-    public static List<BackupRecord> only(List<BackupRecord> backups, int flag) {
+    public static List<BackupRecord> only(List<BackupRecord> backups, int flags) {
         if (!(backups instanceof PackedDigest p)) {
             return backups;
         }
         List<BackupRecord> out = null;
         for (int k = 0; k < p.flags.length; k++) {
-            if ((p.flags[k] & flag) != 0) {
+            if ((p.flags[k] & flags) != 0) {
                 if (out == null) {
                     out = new ArrayList<>();
                 }

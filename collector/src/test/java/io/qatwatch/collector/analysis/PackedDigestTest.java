@@ -45,9 +45,13 @@ class PackedDigestTest {
                 .filter(b -> b.encryptorThumbprint() != null || "TRIPLE_DES_3KEY".equalsIgnoreCase(b.keyAlgorithm())).toList());
         assertThat(PackedDigest.only(packed, PackedDigest.URL_FULL)).containsExactlyElementsOf(digest.stream()
                 .filter(b -> "D".equals(b.type()) && !b.sizeIsEstimate() && "url".equalsIgnoreCase(b.target())).toList());
-        assertThat(PackedDigest.only(packed, PackedDigest.XPRESS_OR_QAT_DEFLATE)).containsExactlyElementsOf(digest.stream()
-                .filter(b -> !"L".equals(b.type()) && !b.sizeIsEstimate() && ("ms_xpress".equalsIgnoreCase(b.compressionAlgorithm())
-                        || "qat_deflate".equalsIgnoreCase(b.compressionAlgorithm()))).toList());
+        assertThat(PackedDigest.only(packed, PackedDigest.MS_XPRESS)).containsExactlyElementsOf(digest.stream()
+                .filter(b -> !"L".equals(b.type()) && !b.sizeIsEstimate() && "ms_xpress".equalsIgnoreCase(b.compressionAlgorithm()))
+                .toList());
+        assertThat(PackedDigest.only(packed, PackedDigest.MS_XPRESS | PackedDigest.QAT_DEFLATE)).containsExactlyElementsOf(
+                digest.stream().filter(b -> !"L".equals(b.type()) && !b.sizeIsEstimate() && ("ms_xpress".equalsIgnoreCase(
+                        b.compressionAlgorithm()) || "qat_deflate".equalsIgnoreCase(b.compressionAlgorithm()))).toList());
+        assertThat(PackedDigest.only(packed, 0)).isEmpty();
         // a list that is not packed is given back whole: the rules' own tests then pick
         assertThat(PackedDigest.only(digest, PackedDigest.URL_FULL)).isSameAs(digest);
         assertThat(PackedDigest.only(PackedDigest.of(SCOPE, digest.subList(0, 2), identities()), PackedDigest.ENCRYPTION))

@@ -116,7 +116,9 @@ final class QatRules {
             }
             Set<String> xpress = new TreeSet<>();
             Set<String> qatDeflate = new TreeSet<>();
-            for (BackupRecord b : PackedDigest.only(ia.instance().backups(), PackedDigest.XPRESS_OR_QAT_DEFLATE)) {
+            // of a packed digest, only the backups of the algorithm that would fire: most QAT instances have none
+            int wanted = (wantXpress ? PackedDigest.MS_XPRESS : 0) | (wantQatDeflate ? PackedDigest.QAT_DEFLATE : 0);
+            for (BackupRecord b : PackedDigest.only(ia.instance().backups(), wanted)) {
                 if (b.finishedAt().isBefore(since) || "L".equals(b.type()) || b.sizeIsEstimate()) {
                     continue;
                 }
