@@ -5,13 +5,18 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Instant;
 import java.util.AbstractList;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.RandomAccess;
 
 /**
  * An instance's digest ({@link BackupDigest}) as the alert stage holds it: each backup once, in the keyed form the
  * analysis reads ({@link DatabaseBackup}: database, type, times, sizes, algorithm, target), and beside it in columns
- * the rest of what {@code LiveFleet#canonical} keeps. A {@link BackupRecord} is made when one is read, equal to the
+ * the rest of what {@code LiveFleet#canonical} keeps: its {@code backup_set_id}, its flags, and which of the digest's
+ * distinct sets of other strings (guid, encryption, device, family: mostly one per database) it has. A
+ * {@link BackupRecord} is made when one is read, equal to the
  * record packed (the fields the canonical form drops, media families, LSNs and CPU, are null in both). Immutable.
  * The rules that look for a few of an instance's backups every minute ask {@link #only} for them, so an instance with
  * none makes no record.
@@ -32,7 +37,7 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
     private static final int SNAPSHOT_TRUE = 64;
     private static final int SNAPSHOT_FALSE = 128;
 
-    /** The columns of {@link #more}, each backup's strings {@link DatabaseBackup} does not hold. */
+    /** The places in a set of {@link #strings}, the strings of a backup {@link DatabaseBackup} does not hold. */
     private static final int GUID = 0;
     private static final int KEY_ALGORITHM = 1;
     private static final int THUMBPRINT = 2;
@@ -41,18 +46,23 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
     private static final int FAMILY_GUID = 5;
     private static final int MORE = 6;
 
-    static final PackedDigest EMPTY = new PackedDigest(List.of(), new long[0], new String[0], new byte[0]);
+    /** {@link #bits}: the flags in the low byte, the backup's set of {@link #strings} above. */
+    private static final int FLAG_BITS = 8;
+    private static final int FLAG_MASK = (1 << FLAG_BITS) - 1;
+
+    static final PackedDigest EMPTY = new PackedDigest(List.of(), new long[0], new int[0], new String[0]);
 
     private final List<DatabaseBackup> keyed;
     private final long[] backupSetIds;
-    private final String[] more;
-    private final byte[] flags;
+    private final int[] bits;
+    /** The distinct sets of strings, {@link #MORE} each. */
+    private final String[] strings;
 
-    private PackedDigest(List<DatabaseBackup> keyed, long[] backupSetIds, String[] more, byte[] flags) {
+    private PackedDigest(List<DatabaseBackup> keyed, long[] backupSetIds, int[] bits, String[] strings) {
         this.keyed = keyed;
         this.backupSetIds = backupSetIds;
-        this.more = more;
-        this.flags = flags;
+        this.bits = bits;
+        this.strings = strings;
     }
 
     /** {@code digest} (in store order, its strings shared) packed, each backup keyed as {@code scope}'s {@code ids} key it. */
@@ -71,21 +81,42 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
             return EMPTY;
         }
         long[] ids = new long[n];
-        String[] more = new String[n * MORE];
-        byte[] flags = new byte[n];
+        int[] bits = new int[n];
+        StringSets sets = new StringSets();
         for (int k = 0; k < n; k++) {
             BackupRecord b = digest.get(k);
             ids[k] = b.backupSetId();
-            int at = k * MORE;
-            more[at + GUID] = b.databaseGuid();
-            more[at + KEY_ALGORITHM] = b.keyAlgorithm();
-            more[at + THUMBPRINT] = b.encryptorThumbprint();
-            more[at + ENCRYPTOR_TYPE] = b.encryptorType();
-            more[at + DEVICE_TYPE] = b.deviceType();
-            more[at + FAMILY_GUID] = b.familyGuid();
-            flags[k] = (byte) flags(b);
+            String[] more = new String[MORE];
+            more[GUID] = b.databaseGuid();
+            more[KEY_ALGORITHM] = b.keyAlgorithm();
+            more[THUMBPRINT] = b.encryptorThumbprint();
+            more[ENCRYPTOR_TYPE] = b.encryptorType();
+            more[DEVICE_TYPE] = b.deviceType();
+            more[FAMILY_GUID] = b.familyGuid();
+            bits[k] = flags(b) | sets.of(more) << FLAG_BITS;
         }
-        return new PackedDigest(List.copyOf(keyed), ids, more, flags);
+        return new PackedDigest(List.copyOf(keyed), ids, bits, sets.strings());
+    }
+
+    /** The distinct sets of strings of the backups packed, each given a number once. */
+    private static final class StringSets {
+        private final Map<List<String>, Integer> numbers = new HashMap<>();
+        private final List<String> strings = new ArrayList<>();
+
+        int of(String[] more) {
+            List<String> set = Arrays.asList(more);
+            Integer n = numbers.get(set);
+            if (n == null) {
+                n = numbers.size();
+                numbers.put(set, n);
+                strings.addAll(set);
+            }
+            return n;
+        }
+
+        String[] strings() {
+            return strings.toArray(String[]::new);
+        }
     }
 
     private static int flags(BackupRecord b) {
@@ -124,8 +155,8 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
             return backups;
         }
         List<BackupRecord> out = null;
-        for (int k = 0; k < p.flags.length; k++) {
-            if ((p.flags[k] & flags) != 0) {
+        for (int k = 0; k < p.bits.length; k++) {
+            if ((p.bits[k] & FLAG_MASK & flags) != 0) {
                 if (out == null) {
                     out = new ArrayList<>();
                 }
@@ -138,18 +169,23 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
     @Override
     public BackupRecord get(int k) {
         DatabaseBackup d = keyed.get(k);
-        int at = k * MORE;
-        int f = flags[k];
-        return new BackupRecord(backupSetIds[k], d.database(), more[at + GUID], d.type(), d.copyOnly(), d.startedAt(),
+        int f = bits[k];
+        int at = (f >>> FLAG_BITS) * MORE;
+        return new BackupRecord(backupSetIds[k], d.database(), strings[at + GUID], d.type(), d.copyOnly(), d.startedAt(),
                 d.finishedAt(), (f & TIME_ZONE_KNOWN) != 0, d.sizeBytes(), d.compressedSizeBytes(), d.compressionAlgorithm(),
-                (f & HAS_CHECKSUMS) != 0, more[at + KEY_ALGORITHM], more[at + THUMBPRINT], more[at + ENCRYPTOR_TYPE],
-                more[at + DEVICE_TYPE], d.target(), more[at + FAMILY_GUID],
+                (f & HAS_CHECKSUMS) != 0, strings[at + KEY_ALGORITHM], strings[at + THUMBPRINT], strings[at + ENCRYPTOR_TYPE],
+                strings[at + DEVICE_TYPE], d.target(), strings[at + FAMILY_GUID],
                 (f & SNAPSHOT_TRUE) != 0 ? Boolean.TRUE : (f & SNAPSHOT_FALSE) != 0 ? Boolean.FALSE : null);
     }
 
     @Override
     public int size() {
         return backupSetIds.length;
+    }
+
+    /** How many distinct sets of the strings {@link DatabaseBackup} does not hold it keeps. */
+    int stringSets() {
+        return strings.length / MORE;
     }
 
     /** Each backup's keyed form, in digest order. */
@@ -215,27 +251,57 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
         return select(at, List.of(), List.of());
     }
 
-    /** Position {@code k} of this digest when not negative, else {@code added}'s {@code -1 - k}. */
+    /**
+     * Position {@code k} of this digest when not negative, else {@code added}'s {@code -1 - k}. The sets of strings are
+     * numbered again when {@code added} is empty (the digest cut, now and then), else this digest's are kept and the
+     * added backups' looked up in them (the digest grown, every minute: no map made, sets it no longer uses kept until
+     * the next cut).
+     */
     private PackedDigest select(List<Integer> order, List<BackupRecord> added, List<DatabaseBackup> addedKeyed) {
         int n = order.size();
         if (n == 0) {
             return EMPTY;
         }
         PackedDigest extra = added.isEmpty() ? EMPTY : of(added, addedKeyed);
+        StringSets sets = added.isEmpty() ? new StringSets() : null;
+        String[] table = strings;
+        int[] extraSet = new int[extra.size()];
+        for (int a = 0; a < extraSet.length; a++) {
+            int set = (extra.bits[a] >>> FLAG_BITS) * MORE;
+            int found = find(table, extra.strings, set);
+            if (found < 0) {
+                found = table.length / MORE;
+                table = Arrays.copyOf(table, table.length + MORE);
+                System.arraycopy(extra.strings, set, table, table.length - MORE, MORE);
+            }
+            extraSet[a] = found;
+        }
         DatabaseBackup[] keyedOut = new DatabaseBackup[n];
         long[] ids = new long[n];
-        String[] moreOut = new String[n * MORE];
-        byte[] flagsOut = new byte[n];
+        int[] bitsOut = new int[n];
         for (int k = 0; k < n; k++) {
             int from = order.get(k);
             PackedDigest source = from >= 0 ? this : extra;
             int at = from >= 0 ? from : -1 - from;
             keyedOut[k] = source.keyed.get(at);
             ids[k] = source.backupSetIds[at];
-            System.arraycopy(source.more, at * MORE, moreOut, k * MORE, MORE);
-            flagsOut[k] = source.flags[at];
+            int set = from >= 0 ? bits[at] >>> FLAG_BITS : extraSet[at];
+            if (sets != null) {
+                set = sets.of(Arrays.copyOfRange(strings, set * MORE, set * MORE + MORE));
+            }
+            bitsOut[k] = source.bits[at] & FLAG_MASK | set << FLAG_BITS;
         }
-        return new PackedDigest(List.of(keyedOut), ids, moreOut, flagsOut);
+        return new PackedDigest(List.of(keyedOut), ids, bitsOut, sets != null ? sets.strings() : table);
+    }
+
+    /** The number of the set in {@code table} equal to {@code strings}' at {@code from}; -1 when none is. */
+    private static int find(String[] table, String[] strings, int from) {
+        for (int set = 0; set < table.length; set += MORE) {
+            if (Arrays.equals(table, set, set + MORE, strings, from, from + MORE)) {
+                return set / MORE;
+            }
+        }
+        return -1;
     }
 
     private boolean holds(List<Integer> order, List<BackupRecord> added, long backupSetId) {

@@ -86,6 +86,32 @@ class PackedDigestTest {
     }
 
     @Test
+    void keepsEachSetOfStringsOnceWhereverItsBackupsCameFrom() {
+        // Sales's and HR's plain backups share their database's set; the encrypted ones and the URL snapshot have their own
+        List<BackupRecord> digest = mixed();
+        DatabaseIdentities ids = identities();
+        PackedDigest packed = PackedDigest.of(SCOPE, digest, ids);
+        assertThat(packed.stringSets()).isEqualTo(6);
+
+        BackupRecord log = backup("Sales", "L", T0.plus(Duration.ofDays(1)), 10, 1 << 20, null, "UNC");
+        BackupRecord other = new BackupRecord(9_000_000_003L, "Sales", guid("Sales"), "L", false, T0.plus(Duration.ofDays(2)),
+                T0.plus(Duration.ofDays(2)).plusSeconds(5), true, 1, null, null, true, null, null, null, "TAPE", "UNC");
+        PackedDigest grown = packed.with(List.of(log, other), List.of(FleetAnalysis.toBackup(SCOPE, log, ids),
+                FleetAnalysis.toBackup(SCOPE, other, ids)));
+        assertThat(grown.stringSets()).as("the log's set is Sales's; the tape's is new").isEqualTo(7);
+        assertThat(grown.subList(digest.size(), digest.size() + 2)).containsExactly(log, other);
+
+        // cut a month on: numbered again, only the sets of the backups kept
+        Instant now = T0.plus(Duration.ofDays(30));
+        PackedDigest cut = grown.digested(CONFIG, now);
+        List<BackupRecord> kept = BackupDigest.of(new ArrayList<>(grown), CONFIG, now);
+        assertThat(cut).containsExactlyElementsOf(kept).hasSizeLessThan(grown.size());
+        assertThat(cut.stringSets()).isEqualTo((int) kept.stream().map(b -> java.util.Arrays.asList(b.databaseGuid(),
+                b.keyAlgorithm(), b.encryptorThumbprint(), b.encryptorType(), b.deviceType(), b.familyGuid())).distinct().count())
+                .isLessThan(grown.stringSets());
+    }
+
+    @Test
     void cutsAsTheDigestDoes() {
         // the newest full of each database in the lookback period, once three weeks have passed: the older ones go
         List<BackupRecord> loaded = new ArrayList<>();
