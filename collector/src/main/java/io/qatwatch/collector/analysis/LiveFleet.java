@@ -336,7 +336,7 @@ public final class LiveFleet {
                     if (!slot.added.isEmpty()) {
                         List<BackupRecord> added = canonical(slot.added);
                         List<DatabaseBackup> addedKeyed = new ArrayList<>(added.size());
-                        added.forEach(b -> addedKeyed.add(FleetAnalysis.toBackup(slot.scope, b, slot.identities)));
+                        added.forEach(b -> addedKeyed.add(slot.history.same(FleetAnalysis.toBackup(slot.scope, b, slot.identities))));
                         slot.digest = slot.digest.with(added, addedKeyed);
                         grown = slot.digest.size() > 2 * slot.digestSize + 32;
                     }
@@ -631,7 +631,8 @@ public final class LiveFleet {
             }
         }
         slot.history = new KeptHistory(scope, known, config, history, future, now);
-        digest(slot, PackedDigest.of(slot.scope, canonical(BackupDigest.of(loaded, config, now)), slot.identities), now);
+        digest(slot, PackedDigest.of(slot.scope, canonical(BackupDigest.of(loaded, config, now)), slot.identities,
+                slot.history::same), now);
         slot.modes = FleetStates.qatModes(modesHistory, state);
         slot.compression = FleetStates.compressionSamples(loaded, slot.modes, config.compression(), now);
         slot.fulls = new HashMap<>();
@@ -778,7 +779,7 @@ public final class LiveFleet {
         slot.databases = firstSeen(store, slot, since);
         slot.modes = FleetStates.qatModes(AcceleratorChange.since(changes, since), slot.state(List.of()));
         slot.history = kept.history();
-        slot.digest = PackedDigest.of(slot.scope, kept.digest(), slot.identities);
+        slot.digest = PackedDigest.of(slot.scope, kept.digest(), slot.identities, slot.history::same);
         slot.digestSize = kept.digestSize();
         slot.digestValidUntil = kept.digestValidUntil();
         slot.compression = kept.compression();

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.RandomAccess;
+import java.util.function.UnaryOperator;
 
 /**
  * An instance's digest ({@link BackupDigest}) as the alert stage holds it: each backup once, in the keyed form the
@@ -67,9 +68,14 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
 
     /** {@code digest} (in store order, its strings shared) packed, each backup keyed as {@code scope}'s {@code ids} key it. */
     static PackedDigest of(String scope, List<BackupRecord> digest, DatabaseIdentities ids) {
+        return of(scope, digest, ids, UnaryOperator.identity());
+    }
+
+    /** As {@link #of(String, List, DatabaseIdentities)}, each keyed form held as {@code same} gives it (an equal one). */
+    static PackedDigest of(String scope, List<BackupRecord> digest, DatabaseIdentities ids, UnaryOperator<DatabaseBackup> same) {
         List<DatabaseBackup> keyed = new ArrayList<>(digest.size());
         for (BackupRecord b : digest) {
-            keyed.add(FleetAnalysis.toBackup(scope, b, ids));
+            keyed.add(same.apply(FleetAnalysis.toBackup(scope, b, ids)));
         }
         return of(digest, keyed);
     }

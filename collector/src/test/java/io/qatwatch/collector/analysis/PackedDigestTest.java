@@ -37,6 +37,17 @@ class PackedDigestTest {
     }
 
     @Test
+    void holdsTheKeyedFormItIsGivenForABackupAlreadyKeyedElsewhere() {
+        List<BackupRecord> digest = mixed();
+        DatabaseIdentities ids = identities();
+        DatabaseBackup elsewhere = FleetAnalysis.toBackup(SCOPE, digest.get(2), ids);
+        PackedDigest packed = PackedDigest.of(SCOPE, digest, ids, b -> b.equals(elsewhere) ? elsewhere : b);
+
+        assertThat(packed.keyed().get(2)).isSameAs(elsewhere);
+        assertThat(packed).containsExactlyElementsOf(digest);
+    }
+
+    @Test
     void picksForTheRulesEveryBackupOfTheKindTheyLookFor() {
         List<BackupRecord> digest = mixed();
         PackedDigest packed = PackedDigest.of(SCOPE, digest, identities());
