@@ -118,7 +118,8 @@ public record FleetState(List<HostState> hosts, List<AgFailover> failovers) {
             certificates = certificates == null ? List.of() : List.copyOf(certificates);
             asymmetricKeys = asymmetricKeys == null ? List.of() : List.copyOf(asymmetricKeys);
             runningBackups = runningBackups == null ? List.of() : List.copyOf(runningBackups);
-            backups = backups == null ? List.of() : List.copyOf(backups);
+            // a packed digest is immutable already, and copying it would make a record of each backup
+            backups = backups == null ? List.of() : backups instanceof PackedDigest ? backups : List.copyOf(backups);
             acceleratorHistory = acceleratorHistory == null ? List.of() : List.copyOf(acceleratorHistory);
             jobs = jobs == null ? JobActivity.NONE : jobs;
         }

@@ -308,6 +308,19 @@ final class KeptHistory {
         return finished.isEmpty() ? null : finished.get(finished.size() - 1).window.morning();
     }
 
+    /**
+     * The open night's backup equal to {@code b}, else {@code b}: the digest holds the newest full or differential of
+     * each database, most of them the open night's, and keeps the one object.
+     */
+    DatabaseBackup same(DatabaseBackup b) {
+        for (DatabaseBackup o : open) {
+            if (o.equals(b)) {
+                return o;
+            }
+        }
+        return b;
+    }
+
     /** The history as of the last {@link #advance}. */
     History history() {
         return history;

@@ -195,7 +195,8 @@ public final class LiveFleet {
         Instant lastSeen;
         List<RunningBackup> running;
         DatabaseIdentities identities;
-        List<BackupRecord> digest = List.of();
+        /** The digest, packed with each backup's keyed form ({@link #keyed()}). */
+        PackedDigest digest = PackedDigest.EMPTY;
         int digestSize;
         /** When a digest backup crosses the lookback period's start or {@code now}: the digest is worked out again. */
         Instant digestValidUntil = Instant.MIN;
@@ -224,9 +225,6 @@ public final class LiveFleet {
         /** When its summary was last written (or the one it was restored from); null while it has none. */
         Instant summarisedAt;
         final List<BackupRecord> added = new ArrayList<>();
-        /** The digest as the analysis keys it ({@link #keyed()}), and the digest it was worked out for. */
-        private List<DatabaseBackup> keyed = List.of();
-        private List<BackupRecord> keyedFrom = List.of();
         /**
          * The sections' databases, those an older agent sent without {@code create_date} carrying the time the store first
          * saw them (their "appeared" event) in its place, so backup-missing waits a new database's objective from then;
@@ -257,26 +255,11 @@ public final class LiveFleet {
         }
 
         /**
-         * The digest's backups keyed by their databases' identities, in digest order: worked out for the backups new
-         * to the digest only, the rest kept from the previous evaluation (the identities change only with the
-         * sections, which rebuild the instance).
+         * The digest's backups keyed by their databases' identities, in digest order: each keyed when it joined the digest
+         * (the identities change only with the sections, which rebuild the instance).
          */
         List<DatabaseBackup> keyed() {
-            if (keyedFrom == digest) {
-                return keyed;
-            }
-            // both digests are in store order: one walk finds what the previous one already keyed
-            List<DatabaseBackup> out = new ArrayList<>(digest.size());
-            int k = 0;
-            for (BackupRecord b : digest) {
-                while (k < keyedFrom.size() && keyedFrom.get(k) != b && BackupDigest.ORDER.compare(keyedFrom.get(k), b) <= 0) {
-                    k++;
-                }
-                out.add(k < keyedFrom.size() && keyedFrom.get(k) == b ? keyed.get(k) : FleetAnalysis.toBackup(scope, b, identities));
-            }
-            keyed = List.copyOf(out);
-            keyedFrom = digest;
-            return keyed;
+            return digest.keyed();
         }
 
         InstanceState state(List<BackupRecord> backups) {
@@ -351,14 +334,18 @@ public final class LiveFleet {
                 } else {
                     boolean grown = false;
                     if (!slot.added.isEmpty()) {
-                        slot.digest = List.copyOf(BackupDigest.with(slot.digest, canonical(slot.added)));
+                        List<BackupRecord> added = canonical(slot.added);
+                        List<DatabaseBackup> addedKeyed = new ArrayList<>(added.size());
+                        added.forEach(b -> addedKeyed.add(slot.history.same(FleetAnalysis.toBackup(slot.scope, b, slot.identities))));
+                        slot.digest = slot.digest.with(added, addedKeyed);
                         grown = slot.digest.size() > 2 * slot.digestSize + 32;
                     }
                     if (grown || !now.isBefore(slot.digestValidUntil)) {
                         // a subset of the kept digest: its strings are shared already
-                        digest(slot, List.copyOf(BackupDigest.of(slot.digest, config, now)), now);
+                        digest(slot, slot.digest.digested(config, now), now);
                     } else if (!slot.added.isEmpty()) {
-                        slot.digestValidUntil = min(slot.digestValidUntil, crossing(slot.added, now));
+                        slot.digestValidUntil = min(slot.digestValidUntil, crossing(slot.added, BackupRecord::startedAt,
+                                BackupRecord::finishedAt, now));
                     }
                 }
                 slot.added.clear();
@@ -571,26 +558,26 @@ public final class LiveFleet {
     }
 
     /** Keeps {@code digest} (its strings already shared) and when it must be worked out again. */
-    private void digest(InstanceSlot slot, List<BackupRecord> digest, Instant now) {
+    private void digest(InstanceSlot slot, PackedDigest digest, Instant now) {
         slot.digest = digest;
         slot.digestSize = slot.digest.size();
-        slot.digestValidUntil = crossing(slot.digest, now);
+        slot.digestValidUntil = crossing(slot.digest.keyed(), DatabaseBackup::startedAt, DatabaseBackup::finishedAt, now);
     }
 
     /**
      * The first instant after {@code now} at which one of {@code backups} leaves the lookback period (by its
      * finish, as the rules and the digest count it) or stops being in the future.
      */
-    private Instant crossing(List<BackupRecord> backups, Instant now) {
+    private <B> Instant crossing(List<B> backups, Function<B, Instant> started, Function<B, Instant> finished, Instant now) {
         Duration lookback = Duration.ofDays(config.windows().lookbackDays());
         Instant first = Instant.MAX;
-        for (BackupRecord b : backups) {
-            Instant leaves = b.finishedAt().plus(lookback);
+        for (B b : backups) {
+            Instant leaves = finished.apply(b).plus(lookback);
             if (leaves.isAfter(now)) {
                 first = min(first, leaves);
             }
-            if (b.startedAt().isAfter(now)) {
-                first = min(first, b.startedAt());
+            if (started.apply(b).isAfter(now)) {
+                first = min(first, started.apply(b));
             }
         }
         return first;
@@ -644,7 +631,8 @@ public final class LiveFleet {
             }
         }
         slot.history = new KeptHistory(scope, known, config, history, future, now);
-        digest(slot, canonical(BackupDigest.of(loaded, config, now)), now);
+        digest(slot, PackedDigest.of(slot.scope, canonical(BackupDigest.of(loaded, config, now)), slot.identities,
+                slot.history::same), now);
         slot.modes = FleetStates.qatModes(modesHistory, state);
         slot.compression = FleetStates.compressionSamples(loaded, slot.modes, config.compression(), now);
         slot.fulls = new HashMap<>();
@@ -663,8 +651,6 @@ public final class LiveFleet {
         }
         notStarted.sort(Comparator.comparing(BackupRecord::startedAt));
         slot.future = List.copyOf(notStarted);
-        slot.keyed = List.of();
-        slot.keyedFrom = List.of();
         slot.stale = false;
         slot.summaryDue = true;
         slot.restoredFrom = -1;
@@ -793,15 +779,13 @@ public final class LiveFleet {
         slot.databases = firstSeen(store, slot, since);
         slot.modes = FleetStates.qatModes(AcceleratorChange.since(changes, since), slot.state(List.of()));
         slot.history = kept.history();
-        slot.digest = kept.digest();
+        slot.digest = PackedDigest.of(slot.scope, kept.digest(), slot.identities, slot.history::same);
         slot.digestSize = kept.digestSize();
         slot.digestValidUntil = kept.digestValidUntil();
         slot.compression = kept.compression();
         slot.fulls = kept.fulls();
         slot.chains = kept.chains();
         slot.future = List.of();
-        slot.keyed = List.of();
-        slot.keyedFrom = List.of();
         slot.stale = false;
         slot.summaryDue = false;
     }

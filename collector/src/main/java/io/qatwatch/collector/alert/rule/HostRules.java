@@ -7,6 +7,7 @@ import io.qatwatch.collector.analysis.FleetAnalysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.analysis.PackedDigest;
 import io.qatwatch.protocol.LicenceFacts;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AsymmetricKeyInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -56,7 +57,7 @@ final class HostRules {
         static Encryptors of(InstanceState i) {
             Encryptors e = new Encryptors(new TreeMap<>(String.CASE_INSENSITIVE_ORDER), new TreeMap<>(String.CASE_INSENSITIVE_ORDER),
                     new TreeMap<>(String.CASE_INSENSITIVE_ORDER));
-            for (BackupRecord b : i.backups()) {
+            for (BackupRecord b : PackedDigest.only(i.backups(), PackedDigest.ENCRYPTION)) {
                 if (b.encryptorThumbprint() != null) {
                     e.backupsOf.computeIfAbsent(b.encryptorThumbprint(), t -> new TreeSet<>()).add(b.databaseName());
                     e.typeOf.putIfAbsent(b.encryptorThumbprint(), QatRules.nz(b.encryptorType()));
@@ -137,7 +138,7 @@ final class HostRules {
      * TRIPLE_DES_3KEY, and no database names a TDE encryptor: then cert-key-not-backed-up has nothing to say.
      */
     private static boolean nothingEncrypted(InstanceState i) {
-        for (BackupRecord b : i.backups()) {
+        for (BackupRecord b : PackedDigest.only(i.backups(), PackedDigest.ENCRYPTION)) {
             if (b.encryptorThumbprint() != null || "TRIPLE_DES_3KEY".equalsIgnoreCase(b.keyAlgorithm())) {
                 return false;
             }
@@ -256,7 +257,7 @@ final class HostRules {
                                 + " is not among the certificates and keys the monitoring login sees", UNSEEN_WHY, facts, List.of()));
             }
             if (cfg.flagTripleDes()) {
-                Set<String> weak = ia.instance().backups().stream()
+                Set<String> weak = PackedDigest.only(ia.instance().backups(), PackedDigest.ENCRYPTION).stream()
                         .filter(b -> "TRIPLE_DES_3KEY".equalsIgnoreCase(b.keyAlgorithm()))
                         .map(BackupRecord::databaseName).collect(Collectors.toCollection(TreeSet::new));
                 if (!weak.isEmpty()) {

@@ -8,6 +8,7 @@ import io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase;
 import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.HostGroupConfig;
+import io.qatwatch.collector.analysis.PackedDigest;
 import io.qatwatch.protocol.QatDevice;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -115,7 +116,9 @@ final class QatRules {
             }
             Set<String> xpress = new TreeSet<>();
             Set<String> qatDeflate = new TreeSet<>();
-            for (BackupRecord b : ia.instance().backups()) {
+            // of a packed digest, only the backups of the algorithm that would fire: most QAT instances have none
+            int wanted = (wantXpress ? PackedDigest.MS_XPRESS : 0) | (wantQatDeflate ? PackedDigest.QAT_DEFLATE : 0);
+            for (BackupRecord b : PackedDigest.only(ia.instance().backups(), wanted)) {
                 if (b.finishedAt().isBefore(since) || "L".equals(b.type()) || b.sizeIsEstimate()) {
                     continue;
                 }

@@ -5,6 +5,7 @@ import io.qatwatch.collector.alert.Alert.Fact;
 import io.qatwatch.collector.analysis.AnalysisConfig;
 import io.qatwatch.collector.analysis.FleetAnalysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.analysis.PackedDigest;
 import io.qatwatch.collector.window.TheilSen;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Duration;
@@ -44,7 +45,7 @@ final class UrlCeilingRules {
     static Map<String, List<BackupRecord>> urlFulls(List<BackupRecord> backups, AnalysisConfig config, Instant now) {
         Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
         Map<String, List<BackupRecord>> groups = new LinkedHashMap<>();
-        for (BackupRecord b : backups) {
+        for (BackupRecord b : PackedDigest.only(backups, PackedDigest.URL_FULL)) {
             if (!"D".equals(b.type()) || b.sizeIsEstimate() || !"URL".equalsIgnoreCase(b.target())
                     || b.startedAt().isAfter(now) || !b.finishedAt().isAfter(from)) {
                 continue;
