@@ -33,9 +33,10 @@ final class InstanceSummaryCodec {
      * The body's format. Bump it whenever what {@link #write} writes changes, or a class whose fields it writes changes
      * its fields ({@code InstanceSummaryFormatTest} pins their fingerprint next to this number): a summary of another
      * format is rebuilt from the rows, never read with the wrong layout. Bump it too when what a written value means
-     * changes: 2 weighs a snapshot full's size as nothing in a finished night's fulls, as a rebuild does.
+     * changes: 2 weighs a snapshot full's size as nothing in a finished night's fulls, as a rebuild does; 3 keeps a
+     * digest backup's number of media families (the URLs backup-url-size-ceiling divides the ceiling by).
      */
-    static final int FORMAT = 2;
+    static final int FORMAT = 3;
 
     private InstanceSummaryCodec() {
     }
@@ -149,12 +150,17 @@ final class InstanceSummaryCodec {
         out.writeString(b.target());
         out.writeString(b.familyGuid());
         out.writeFlag(b.snapshot());
+        out.writeNullableLong(b.mediaFamilyCount() == null ? null : (long) b.mediaFamilyCount());
     }
 
     private static BackupRecord readBackup(SummaryInput in) {
         return new BackupRecord(in.readLong(), in.readString(), in.readString(), in.readString(), in.readBoolean(),
                 in.readInstant(), in.readInstant(), in.readBoolean(), in.readLong(), in.readNullableLong(), in.readString(),
                 in.readBoolean(), in.readString(), in.readString(), in.readString(), in.readString(), in.readString(),
-                in.readString(), in.readFlag());
+                in.readString(), in.readFlag(), families(in.readNullableLong()));
+    }
+
+    private static Integer families(Long count) {
+        return count == null ? null : Math.toIntExact(count);
     }
 }

@@ -469,7 +469,7 @@ public final class LiveFleet {
                     b.copyOnly(), b.startedAt(), b.finishedAt(), b.timeZoneKnown(), b.backupSizeBytes(),
                     b.compressedSizeBytes(), canon(b.compressionAlgorithm()), b.hasChecksums(), canon(b.keyAlgorithm()),
                     canon(b.encryptorThumbprint()), canon(b.encryptorType()), canon(b.deviceType()), canon(b.target()),
-                    canon(b.familyGuid()), b.snapshot()));
+                    canon(b.familyGuid()), b.snapshot(), b.mediaFamilyCount()));
         }
         return List.copyOf(out);
     }

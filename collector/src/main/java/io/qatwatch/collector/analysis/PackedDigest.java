@@ -15,10 +15,11 @@ import java.util.function.UnaryOperator;
 /**
  * An instance's digest ({@link BackupDigest}) as the alert stage holds it: each backup once, in the keyed form the
  * analysis reads ({@link DatabaseBackup}: database, type, times, sizes, algorithm, target), and beside it in columns
- * the rest of what {@code LiveFleet#canonical} keeps: its {@code backup_set_id}, its flags, and which of the digest's
- * distinct sets of other strings (guid, encryption, device, family: mostly one per database) it has. A
+ * the rest of what {@code LiveFleet#canonical} keeps: its {@code backup_set_id}, its flags, which of the digest's
+ * distinct sets of other strings (guid, encryption, device, family: mostly one per database) it has, and its number of
+ * media families (backup-url-size-ceiling's URLs; a column only in a digest where some backup has one). A
  * {@link BackupRecord} is made when one is read, equal to the
- * record packed (the fields the canonical form drops, media families, LSNs and CPU, are null in both). Immutable.
+ * record packed (the fields the canonical form drops, LSNs and CPU, are null in both). Immutable.
  * The rules that look for a few of an instance's backups every minute ask {@link #only} for them, so an instance with
  * none makes no record.
  */
@@ -51,19 +52,25 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
     private static final int FLAG_BITS = 8;
     private static final int FLAG_MASK = (1 << FLAG_BITS) - 1;
 
-    static final PackedDigest EMPTY = new PackedDigest(List.of(), new long[0], new int[0], new String[0]);
+    /** {@link #families}' value for a backup whose number of media families is not known. */
+    private static final int NO_FAMILIES = Integer.MIN_VALUE;
+
+    static final PackedDigest EMPTY = new PackedDigest(List.of(), new long[0], new int[0], new String[0], null);
 
     private final List<DatabaseBackup> keyed;
     private final long[] backupSetIds;
     private final int[] bits;
     /** The distinct sets of strings, {@link #MORE} each. */
     private final String[] strings;
+    /** Each backup's {@code media_family_count}, {@link #NO_FAMILIES} when unknown; null when no backup has one. */
+    private final int[] families;
 
-    private PackedDigest(List<DatabaseBackup> keyed, long[] backupSetIds, int[] bits, String[] strings) {
+    private PackedDigest(List<DatabaseBackup> keyed, long[] backupSetIds, int[] bits, String[] strings, int[] families) {
         this.keyed = keyed;
         this.backupSetIds = backupSetIds;
         this.bits = bits;
         this.strings = strings;
+        this.families = families;
     }
 
     /** {@code digest} (in store order, its strings shared) packed, each backup keyed as {@code scope}'s {@code ids} key it. */
@@ -88,10 +95,18 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
         }
         long[] ids = new long[n];
         int[] bits = new int[n];
+        int[] families = null;
         StringSets sets = new StringSets();
         for (int k = 0; k < n; k++) {
             BackupRecord b = digest.get(k);
             ids[k] = b.backupSetId();
+            if (b.mediaFamilyCount() != null) {
+                if (families == null) {
+                    families = new int[n];
+                    Arrays.fill(families, NO_FAMILIES);
+                }
+                families[k] = b.mediaFamilyCount();
+            }
             String[] more = new String[MORE];
             more[GUID] = b.databaseGuid();
             more[KEY_ALGORITHM] = b.keyAlgorithm();
@@ -101,7 +116,7 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
             more[FAMILY_GUID] = b.familyGuid();
             bits[k] = flags(b) | sets.of(more) << FLAG_BITS;
         }
-        return new PackedDigest(List.copyOf(keyed), ids, bits, sets.strings());
+        return new PackedDigest(List.copyOf(keyed), ids, bits, sets.strings(), families);
     }
 
     /** The distinct sets of strings of the backups packed, each given a number once. */
@@ -181,7 +196,11 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
                 d.finishedAt(), (f & TIME_ZONE_KNOWN) != 0, d.sizeBytes(), d.compressedSizeBytes(), d.compressionAlgorithm(),
                 (f & HAS_CHECKSUMS) != 0, strings[at + KEY_ALGORITHM], strings[at + THUMBPRINT], strings[at + ENCRYPTOR_TYPE],
                 strings[at + DEVICE_TYPE], d.target(), strings[at + FAMILY_GUID],
-                (f & SNAPSHOT_TRUE) != 0 ? Boolean.TRUE : (f & SNAPSHOT_FALSE) != 0 ? Boolean.FALSE : null);
+                (f & SNAPSHOT_TRUE) != 0 ? Boolean.TRUE : (f & SNAPSHOT_FALSE) != 0 ? Boolean.FALSE : null, families(k));
+    }
+
+    private Integer families(int k) {
+        return families == null || families[k] == NO_FAMILIES ? null : families[k];
     }
 
     @Override
@@ -285,19 +304,27 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
         DatabaseBackup[] keyedOut = new DatabaseBackup[n];
         long[] ids = new long[n];
         int[] bitsOut = new int[n];
+        int[] familiesOut = null;
         for (int k = 0; k < n; k++) {
             int from = order.get(k);
             PackedDigest source = from >= 0 ? this : extra;
             int at = from >= 0 ? from : -1 - from;
             keyedOut[k] = source.keyed.get(at);
             ids[k] = source.backupSetIds[at];
+            if (source.families != null && source.families[at] != NO_FAMILIES) {
+                if (familiesOut == null) {
+                    familiesOut = new int[n];
+                    Arrays.fill(familiesOut, NO_FAMILIES);
+                }
+                familiesOut[k] = source.families[at];
+            }
             int set = from >= 0 ? bits[at] >>> FLAG_BITS : extraSet[at];
             if (sets != null) {
                 set = sets.of(Arrays.copyOfRange(strings, set * MORE, set * MORE + MORE));
             }
             bitsOut[k] = source.bits[at] & FLAG_MASK | set << FLAG_BITS;
         }
-        return new PackedDigest(List.of(keyedOut), ids, bitsOut, sets != null ? sets.strings() : table);
+        return new PackedDigest(List.of(keyedOut), ids, bitsOut, sets != null ? sets.strings() : table, familiesOut);
     }
 
     /** The number of the set in {@code table} equal to {@code strings}' at {@code from}; -1 when none is. */

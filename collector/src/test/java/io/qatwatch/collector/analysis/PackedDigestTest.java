@@ -141,6 +141,38 @@ class PackedDigestTest {
         }
     }
 
+    @Test
+    void keepsEachBackupsNumberOfUrlsThroughGrowthAndCuts() {
+        // backup-url-size-ceiling divides its ceiling by a full's URLs: known (4, 1) or not (an agent before issue 15)
+        List<BackupRecord> base = mixed();
+        List<BackupRecord> digest = new ArrayList<>(base);
+        digest.add(toUrls(9_000_000_003L, "Sales", T0.plusSeconds(11_000), 4));
+        digest.add(toUrls(9_000_000_004L, "HR", T0.plusSeconds(12_000), null));
+        DatabaseIdentities ids = identities();
+        PackedDigest packed = PackedDigest.of(SCOPE, digest, ids);
+        assertThat(packed).containsExactlyElementsOf(digest);
+        assertThat(packed.get(digest.size() - 2).mediaFamilyCount()).isEqualTo(4);
+        PackedDigest none = PackedDigest.of(SCOPE, base, ids);
+        assertThat(none).as("a digest where no backup has a count").containsExactlyElementsOf(base);
+
+        BackupRecord next = toUrls(9_000_000_005L, "HR", T0.plus(Duration.ofDays(1)), 1);
+        List<DatabaseBackup> nextKeyed = List.of(FleetAnalysis.toBackup(SCOPE, next, ids));
+        PackedDigest grown = none.with(List.of(next), nextKeyed);
+        assertThat(grown.get(grown.size() - 1)).isEqualTo(next);
+        assertThat(grown.subList(0, grown.size() - 1)).containsExactlyElementsOf(base);
+
+        Instant now = T0.plus(Duration.ofDays(30));
+        List<BackupRecord> all = new ArrayList<>(digest);
+        all.add(next);
+        PackedDigest cut = packed.with(List.of(next), nextKeyed).digested(CONFIG, now);
+        assertThat(cut).containsExactlyElementsOf(BackupDigest.of(all, CONFIG, now));
+    }
+
+    private static BackupRecord toUrls(long id, String db, Instant start, Integer urls) {
+        return new BackupRecord(id, db, guid(db), "D", false, start, start.plusSeconds(600), true, 3L << 30, 1L << 30,
+                "MS_XPRESS", true, "NO_Encryption", null, null, "URL", "URL", "fam-" + id, false, urls);
+    }
+
     /** Backups of every kind the flags and columns tell apart: encrypted, to URL, snapshots, odd times and no sizes. */
     private static List<BackupRecord> mixed() {
         List<BackupRecord> out = new ArrayList<>();

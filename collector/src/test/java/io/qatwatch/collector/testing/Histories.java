@@ -25,6 +25,28 @@ public final class Histories {
     private Histories() {
     }
 
+    /**
+     * Nightly fulls to URL for 14 nights from 2026-11-01 (each starting 01:00 UTC, an hour long): SalesDW's to 4 URLs
+     * wrote 380e9 + 1e9·k bytes on night k, Billing's to one URL 90e9 + 0.5e9·k, HR's 95e9 + 0.9e9·k to URLs not known
+     * (an agent before issue 15). {@code JobEvidenceRulesTest} works out by hand when each reaches its ceiling.
+     */
+    public static List<BackupRecord> growingUrlFulls() {
+        List<BackupRecord> backups = new ArrayList<>();
+        for (int k = 0; k < 14; k++) {
+            Instant start = Instant.parse("2026-11-01T01:00:00Z").plus(java.time.Duration.ofDays(k));
+            backups.add(toUrl(100 + k, "SalesDW", start, 380_000_000_000L + 1_000_000_000L * k, 4));
+            backups.add(toUrl(200 + k, "Billing", start, 90_000_000_000L + 500_000_000L * k, 1));
+            backups.add(toUrl(300 + k, "HR", start, 95_000_000_000L + 900_000_000L * k, null));
+        }
+        return backups;
+    }
+
+    /** A full to {@code urls} URLs (null: not known) that wrote {@code compressed} bytes of three times as many. */
+    public static BackupRecord toUrl(long id, String db, Instant start, long compressed, Integer urls) {
+        return new BackupRecord(id, db, guid(db), "D", false, start, start.plusSeconds(3600), true, compressed * 3,
+                compressed, "MS_XPRESS", true, "NO_Encryption", null, null, "URL", "URL", guid(db), false, urls);
+    }
+
     /** A local Berlin time as an instant. */
     public static Instant berlin(LocalDate date, int hour, int minute) {
         return date.atTime(LocalTime.of(hour, minute)).atZone(BERLIN).toInstant();

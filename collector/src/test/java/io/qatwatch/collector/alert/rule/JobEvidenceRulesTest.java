@@ -119,13 +119,7 @@ class JobEvidenceRulesTest {
     @Test
     void theUrlCeilingForecastMatchesTheHandCalculation() {
         Instant now = Instant.parse("2026-11-14T08:00:00Z");
-        List<BackupRecord> backups = new ArrayList<>();
-        for (int k = 0; k < 14; k++) {
-            Instant start = Instant.parse("2026-11-01T01:00:00Z").plus(Duration.ofDays(k));
-            backups.add(toUrl(100 + k, "SalesDW", start, 380_000_000_000L + 1_000_000_000L * k, 4));
-            backups.add(toUrl(200 + k, "Billing", start, 90_000_000_000L + 500_000_000L * k, 1));
-            backups.add(toUrl(300 + k, "HR", start, 95_000_000_000L + 900_000_000L * k, null));
-        }
+        List<BackupRecord> backups = Histories.growingUrlFulls();
         InstanceState prod = instance("PROD", now, null, List.of(), List.of(), List.of(Histories.db("SalesDW", "FULL"),
                 Histories.db("Billing", "FULL"), Histories.db("HR", "FULL")), backups, JobActivity.NONE);
         List<Alert> alerts = config(RETAIL, null).evaluator().evaluate(new FleetState(List.of(host("sql01", now, prod))), now)
@@ -144,11 +138,6 @@ class JobEvidenceRulesTest {
         assertThat(azure.backupUrlSizeCeiling().bytesPerUrl()).as("50,000 blocks x 4 MiB").isEqualTo(209_715_200_000L);
         assertThat(config(RETAIL, azure).evaluator().evaluate(new FleetState(List.of(host("sql01", now, prod))), now).alerts())
                 .as("on Azure the same backups have room beyond the horizon").noneMatch(a -> a.rule().equals("backup-url-size-ceiling"));
-    }
-
-    private static BackupRecord toUrl(long id, String db, Instant start, long compressed, Integer urls) {
-        return new BackupRecord(id, db, Histories.guid(db), "D", false, start, start.plusSeconds(3600), true, compressed * 3,
-                compressed, "MS_XPRESS", true, "NO_Encryption", null, null, "URL", "URL", Histories.guid(db), false, urls);
     }
 
     private static RulesConfig rules(RulesConfig.UrlSizeCeiling ceiling, RulesConfig.RestoreUntested untested) {
