@@ -270,6 +270,18 @@ public interface ReportStore {
     }
 
     /**
+     * {@link #databaseEvents} of several instances in one go, one list per key in the order given: what a restart that
+     * restores instances from their summaries reads of them. The default reads them one by one.
+     */
+    default List<List<DatabaseEvent>> databaseEvents(List<InstanceKey> keys, Instant since) throws Exception {
+        List<List<DatabaseEvent>> out = new java.util.ArrayList<>(keys.size());
+        for (InstanceKey k : keys) {
+            out.add(databaseEvents(k.host(), k.instance(), since));
+        }
+        return out;
+    }
+
+    /**
      * The hosts that report any of the databases {@code databaseGuids} as an availability-group database (their
      * replicas), in host-name order.
      */

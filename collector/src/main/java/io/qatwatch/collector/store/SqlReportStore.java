@@ -1210,6 +1210,11 @@ public final class SqlReportStore implements ReportStore {
     }
 
     @Override
+    public List<List<DatabaseEvent>> databaseEvents(List<InstanceKey> keys, Instant since) throws SQLException, IOException {
+        return db.read(c -> DatabaseChanges.read(c, kind, keys, since));
+    }
+
+    @Override
     public java.util.SortedSet<String> hostsWithAvailabilityDatabases(java.util.Collection<String> databaseGuids)
             throws SQLException, IOException {
         List<String> guids = List.copyOf(databaseGuids);
