@@ -31,6 +31,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -958,22 +959,28 @@ public final class LiveFleet {
         }
     }
 
-    /** Applies the heads: new, changed and gone hosts and instances, last reports and running backups. */
+    /**
+     * Applies the heads: new, changed and gone hosts and instances, last reports and running backups. The rows of the new
+     * and changed hosts are read together.
+     */
     private void heads(ReportStore store, List<FleetHead> heads) throws Exception {
         Map<String, FleetHead> byHost = new HashMap<>();
+        List<String> reload = new ArrayList<>();
         for (FleetHead head : heads) {
             byHost.put(head.host(), head);
             HostSlot slot = hosts.get(head.host());
             if (slot == null || changed(slot, head)) {
-                FleetRow row = store.fleetRow(head.host()).orElse(null);
-                if (row == null) {
-                    continue;
-                }
-                if (slot == null) {
-                    slot = new HostSlot();
-                    hosts.put(head.host(), slot);
-                }
-                load(slot, row, head);
+                reload.add(head.host());
+            }
+        }
+        for (FleetRow row : reload.isEmpty() ? List.<FleetRow>of() : store.fleetRows(reload)) {
+            HostSlot slot = hosts.computeIfAbsent(row.host(), h -> new HostSlot());
+            load(slot, row, byHost.get(row.host()));
+        }
+        Set<String> reloaded = new HashSet<>(reload);
+        for (FleetHead head : heads) {
+            HostSlot slot = hosts.get(head.host());
+            if (slot == null || reloaded.contains(head.host())) {
                 continue;
             }
             slot.lastSeen = head.lastSeen();

@@ -113,6 +113,19 @@ public interface ReportStore {
     java.util.Optional<FleetRow> fleetRow(String host) throws Exception;
 
     /**
+     * The rows of {@code hosts} as {@link #fleetRow} has each, those the store does not know left out: what the alert
+     * stage reads of the hosts that join its slices (thousands when it takes another collector's over). The default
+     * reads them one by one.
+     */
+    default List<FleetRow> fleetRows(java.util.Collection<String> hosts) throws Exception {
+        List<FleetRow> out = new java.util.ArrayList<>(hosts.size());
+        for (String host : hosts) {
+            fleetRow(host).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    /**
      * What changes every report, per host and instance, without the sections: when it last reported, its
      * running backups, and a counter that moves whenever a section the alert rules read changed content
      * (host facts, QAT, licence; an instance's server, configuration, accelerators, databases, certificates).

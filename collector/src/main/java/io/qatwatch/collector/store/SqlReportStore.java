@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -943,6 +944,15 @@ public final class SqlReportStore implements ReportStore {
     private List<FleetRow> rowsOf(String only) throws SQLException, IOException {
         return db.read(c -> only == null ? fleetRows(c, "", "", s -> { })
                 : fleetRows(c, " WHERE host = ?", " WHERE name = ?", s -> s.setString(1, only)));
+    }
+
+    /** On PostgreSQL one query for all of them (a takeover brings thousands); SQLite one host at a time. */
+    @Override
+    public List<FleetRow> fleetRows(java.util.Collection<String> hosts) throws Exception {
+        if (kind == Database.Kind.SQLITE || hosts.size() < 2) {
+            return ReportStore.super.fleetRows(hosts);
+        }
+        return fleet(HostSelection.of(Set.of(), Set.copyOf(hosts)));
     }
 
     /** On PostgreSQL only the selected hosts' rows are read; SQLite (one collector, every host) filters. */
