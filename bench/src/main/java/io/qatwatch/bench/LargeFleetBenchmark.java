@@ -132,10 +132,13 @@ public final class LargeFleetBenchmark {
             Thread.sleep(settings.settle().toMillis());
             List<ProcessStats.Sample> before = servers.stream().map(ServerProcess::sample).toList();
             Thread.sleep(settings.minute().toMillis());
+            // every minute ends before the first heap is taken: a class histogram's full collection takes seconds at this
+            // size, and each collector sampled after one had a longer "minute", perhaps with a second evaluation in it
+            List<ProcessStats.Sample> afterAll = servers.stream().map(ServerProcess::sample).toList();
             List<Collector> out = new ArrayList<>();
             for (int k = 0; k < servers.size(); k++) {
                 ServerProcess server = servers.get(k);
-                ProcessStats.Sample after = server.sample();
+                ProcessStats.Sample after = afterAll.get(k);
                 Duration cpu = server.alive() && before.get(k).alive() ? after.cpu().minus(before.get(k).cpu()) : null;
                 long heap = server.alive() ? JcmdHeap.liveBytes(server.pid()) : -1;
                 Collector c = new Collector(k, firstStart.get(k), restart.get(k), cpu, heap, after.rssBytes(),

@@ -31,6 +31,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -722,11 +723,18 @@ public final class LiveFleet {
             List<InstanceKey> keys = new ArrayList<>(batch.size());
             batch.forEach(slot -> keys.add(new InstanceKey(slot.host, slot.sections.name(), false)));
             List<List<AcceleratorChange>> changes = store.acceleratorChanges(keys, min(since, historySince));
+            List<InstanceKey> undated = keys.stream().filter(k -> lacksCreateDate(hosts.get(k.host()).instances.get(k.instance())))
+                    .toList();
+            Map<InstanceKey, List<DatabaseEvent>> events = new HashMap<>();
+            List<List<DatabaseEvent>> read = undated.isEmpty() ? List.of() : store.databaseEvents(undated, since);
+            for (int n = 0; n < undated.size(); n++) {
+                events.put(undated.get(n), read.get(n));
+            }
             for (int n = 0; n < batch.size(); n++) {
                 pacer.pace();
                 InstanceSlot slot = batch.get(n);
                 Found f = found.get(slot);
-                restore(store, slot, f.kept(), changes.get(n), since, historySince);
+                restore(slot, f.kept(), changes.get(n), events.getOrDefault(keys.get(n), List.of()), since, historySince);
                 slot.summarisedMorning = f.kept().history().latestFinishedMorning();
                 slot.summarisedAt = f.writtenAt();
                 slot.restoredFrom = f.position();
@@ -770,13 +778,14 @@ public final class LiveFleet {
 
     /**
      * Restores {@code slot} from what its summary kept. What the summary does not hold is read as a rebuild reads it: its
-     * accelerator {@code changes} since the earlier of {@code since} and {@code historySince} (read for many instances at
-     * once), its databases' first-seen times; its job activity at the refresh, as for any instance.
+     * accelerator {@code changes} since the earlier of {@code since} and {@code historySince} and its database
+     * {@code events} since {@code since} (for its databases' first-seen times), both read for many instances at once; its
+     * job activity at the refresh, as for any instance.
      */
-    private static void restore(ReportStore store, InstanceSlot slot, InstanceSummaryCodec.Kept kept,
-                                List<AcceleratorChange> changes, Instant since, Instant historySince) throws Exception {
+    private static void restore(InstanceSlot slot, InstanceSummaryCodec.Kept kept, List<AcceleratorChange> changes,
+                                List<DatabaseEvent> events, Instant since, Instant historySince) throws Exception {
         slot.acceleratorHistory = AcceleratorChange.since(changes, historySince);
-        slot.databases = firstSeen(store, slot, since);
+        slot.databases = firstSeen(slot, events);
         slot.modes = FleetStates.qatModes(AcceleratorChange.since(changes, since), slot.state(List.of()));
         slot.history = kept.history();
         slot.digest = PackedDigest.of(slot.scope, kept.digest(), slot.identities, slot.history::same);
@@ -881,12 +890,24 @@ public final class LiveFleet {
      */
     private static List<io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo> firstSeen(ReportStore store, InstanceSlot slot,
             Instant since) throws Exception {
+        return lacksCreateDate(slot) ? firstSeen(slot, store.databaseEvents(slot.host, slot.sections.name(), since)) : null;
+    }
+
+    /** Whether a database of the instance has no {@code create_date} (an agent before issue 31). */
+    private static boolean lacksCreateDate(InstanceSlot slot) {
         List<io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo> dbs = slot.sections.databases();
-        if (dbs == null || dbs.stream().allMatch(d -> d.createdAt() != null)) {
+        return dbs != null && dbs.stream().anyMatch(d -> d.createdAt() == null);
+    }
+
+    /** As {@link #firstSeen(ReportStore, InstanceSlot, Instant)}, from the instance's database {@code events} read already. */
+    private static List<io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo> firstSeen(InstanceSlot slot,
+            List<DatabaseEvent> events) {
+        List<io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo> dbs = slot.sections.databases();
+        if (!lacksCreateDate(slot)) {
             return null;
         }
         Map<String, Instant> appeared = new HashMap<>();
-        for (DatabaseEvent e : store.databaseEvents(slot.host, slot.sections.name(), since)) {
+        for (DatabaseEvent e : events) {
             if (DatabaseEvent.APPEARED.equals(e.kind())) {
                 appeared.put(e.database(), e.at());
             }
@@ -922,22 +943,28 @@ public final class LiveFleet {
         }
     }
 
-    /** Applies the heads: new, changed and gone hosts and instances, last reports and running backups. */
+    /**
+     * Applies the heads: new, changed and gone hosts and instances, last reports and running backups. The rows of the new
+     * and changed hosts are read together.
+     */
     private void heads(ReportStore store, List<FleetHead> heads) throws Exception {
         Map<String, FleetHead> byHost = new HashMap<>();
+        List<String> reload = new ArrayList<>();
         for (FleetHead head : heads) {
             byHost.put(head.host(), head);
             HostSlot slot = hosts.get(head.host());
             if (slot == null || changed(slot, head)) {
-                FleetRow row = store.fleetRow(head.host()).orElse(null);
-                if (row == null) {
-                    continue;
-                }
-                if (slot == null) {
-                    slot = new HostSlot();
-                    hosts.put(head.host(), slot);
-                }
-                load(slot, row, head);
+                reload.add(head.host());
+            }
+        }
+        for (FleetRow row : reload.isEmpty() ? List.<FleetRow>of() : store.fleetRows(reload)) {
+            HostSlot slot = hosts.computeIfAbsent(row.host(), h -> new HostSlot());
+            load(slot, row, byHost.get(row.host()));
+        }
+        Set<String> reloaded = new HashSet<>(reload);
+        for (FleetHead head : heads) {
+            HostSlot slot = hosts.get(head.host());
+            if (slot == null || reloaded.contains(head.host())) {
                 continue;
             }
             slot.lastSeen = head.lastSeen();

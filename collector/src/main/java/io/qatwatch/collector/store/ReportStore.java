@@ -113,6 +113,19 @@ public interface ReportStore {
     java.util.Optional<FleetRow> fleetRow(String host) throws Exception;
 
     /**
+     * The rows of {@code hosts} as {@link #fleetRow} has each, those the store does not know left out: what the alert
+     * stage reads of the hosts that join its slices (thousands when it takes another collector's over). The default
+     * reads them one by one.
+     */
+    default List<FleetRow> fleetRows(java.util.Collection<String> hosts) throws Exception {
+        List<FleetRow> out = new java.util.ArrayList<>(hosts.size());
+        for (String host : hosts) {
+            fleetRow(host).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    /**
      * What changes every report, per host and instance, without the sections: when it last reported, its
      * running backups, and a counter that moves whenever a section the alert rules read changed content
      * (host facts, QAT, licence; an instance's server, configuration, accelerators, databases, certificates).
@@ -267,6 +280,18 @@ public interface ReportStore {
      */
     default List<DatabaseEvent> databaseEvents(String host, String instance, Instant since) throws Exception {
         return List.of();
+    }
+
+    /**
+     * {@link #databaseEvents} of several instances in one go, one list per key in the order given: what a restart that
+     * restores instances from their summaries reads of them. The default reads them one by one.
+     */
+    default List<List<DatabaseEvent>> databaseEvents(List<InstanceKey> keys, Instant since) throws Exception {
+        List<List<DatabaseEvent>> out = new java.util.ArrayList<>(keys.size());
+        for (InstanceKey k : keys) {
+            out.add(databaseEvents(k.host(), k.instance(), since));
+        }
+        return out;
     }
 
     /**

@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -945,6 +946,15 @@ public final class SqlReportStore implements ReportStore {
                 : fleetRows(c, " WHERE host = ?", " WHERE name = ?", s -> s.setString(1, only)));
     }
 
+    /** On PostgreSQL one query for all of them (a takeover brings thousands); SQLite one host at a time. */
+    @Override
+    public List<FleetRow> fleetRows(java.util.Collection<String> hosts) throws Exception {
+        if (kind == Database.Kind.SQLITE || hosts.size() < 2) {
+            return ReportStore.super.fleetRows(hosts);
+        }
+        return fleet(HostSelection.of(Set.of(), Set.copyOf(hosts)));
+    }
+
     /** On PostgreSQL only the selected hosts' rows are read; SQLite (one collector, every host) filters. */
     @Override
     public List<FleetRow> fleet(HostSelection only) throws Exception {
@@ -1207,6 +1217,11 @@ public final class SqlReportStore implements ReportStore {
     @Override
     public List<DatabaseEvent> databaseEvents(String host, String instance, Instant since) throws SQLException, IOException {
         return db.read(c -> DatabaseChanges.read(c, kind, host, instance, since));
+    }
+
+    @Override
+    public List<List<DatabaseEvent>> databaseEvents(List<InstanceKey> keys, Instant since) throws SQLException, IOException {
+        return db.read(c -> DatabaseChanges.read(c, kind, keys, since));
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -73,10 +74,7 @@ class SliceReadsTest {
     void eachOfTwoCollectorsReadsOnlyItsSlicesAndPartnersRowsAndTogetherTheyFindWhatOneFinds(@TempDir Path dir)
             throws Exception {
         try (Database db = StoreKinds.open(Database.Kind.POSTGRESQL, dir)) {
-            SqlReportStore writer = new SqlReportStore(db);
-            for (int night = -50; night <= 0; night++) {
-                ColdStartTest.night(writer, night, SliceReadsTest::ownDatabase);
-            }
+            SqlReportStore writer = filled(db);
             RowsReadByHost counted = new RowsReadByHost(db);
             SqlReportStore store = new SqlReportStore(counted);
             Set<String> fleet = new TreeSet<>();
@@ -127,6 +125,59 @@ class SliceReadsTest {
                 }
             }
         }
+    }
+
+    /**
+     * A collector that takes the other half of the slices over (the other stopped) asks the store once for the rows of
+     * all the hosts that joined, not host by host, and then finds what a collector holding every slice from its start
+     * finds: on PostgreSQL the rows come in one query by name.
+     */
+    @Test
+    void aCollectorTakingSlicesOverReadsTheJoiningHostsTogetherAndFindsWhatOneHoldingThemAllFinds(@TempDir Path dir)
+            throws Exception {
+        try (Database db = StoreKinds.open(Database.Kind.POSTGRESQL, dir)) {
+            SqlReportStore writer = filled(db);
+            Map<String, List<Integer>> asked = new TreeMap<>();
+            ReportStore store = (ReportStore) java.lang.reflect.Proxy.newProxyInstance(ReportStore.class.getClassLoader(),
+                    new Class<?>[] {ReportStore.class}, (proxy, method, args) -> {
+                        if (method.getName().startsWith("fleetRow")) {
+                            asked.computeIfAbsent(method.getName(), m -> new ArrayList<>()).add(
+                                    args[0] instanceof java.util.Collection<?> c ? c.size() : 1);
+                        }
+                        try {
+                            return method.invoke(writer, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            Set<Integer> half = IntStream.range(0, 32).boxed().collect(Collectors.toSet());
+            Set<Integer> all = IntStream.range(0, 64).boxed().collect(Collectors.toSet());
+            Instant now = ColdStartTest.NOW;
+            LiveFleet taking = new LiveFleet(ColdStartTest.CONFIG.analysis(), h -> Set.of());
+            taking.refresh(store, now, HostSelection.of(half, Set.of()));
+            assertThat(asked).as("the first refresh reads its hosts' rows by slice").isEmpty();
+            Set<String> joining = new TreeSet<>();
+            writer.hostsSeen().forEach(h -> joining.add(h.host()));
+            joining.removeAll(taking.hosts());
+            assertThat(joining).as("hosts of the other half").hasSizeGreaterThan(1);
+
+            FleetAnalysis afterTakeover = taking.refresh(store, now.plusSeconds(60), HostSelection.of(all, Set.of())).analysis();
+            assertThat(asked).as("the joining hosts' rows, asked for together").isEqualTo(Map.of("fleetRows", List.of(joining.size())));
+            assertThat(taking.hosts()).containsAll(joining);
+
+            Stage holding = new Stage(all);
+            FleetAnalysis fresh = holding.fleet.refresh(writer, now.plusSeconds(60), HostSelection.of(all, Set.of())).analysis();
+            sameAsOne(fresh, List.of(afterTakeover), List.of(holding), "after the takeover");
+        }
+    }
+
+    /** ColdStartTest's fleet, 51 nights of it, each host's databases its own. */
+    private static SqlReportStore filled(Database db) throws Exception {
+        SqlReportStore writer = new SqlReportStore(db);
+        for (int night = -50; night <= 0; night++) {
+            ColdStartTest.night(writer, night, SliceReadsTest::ownDatabase);
+        }
+        return writer;
     }
 
     /**

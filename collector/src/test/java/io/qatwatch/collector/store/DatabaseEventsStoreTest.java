@@ -70,4 +70,41 @@ class DatabaseEventsStoreTest {
             assertThat(store.databaseEvents("sql01", "PROD", Instant.EPOCH)).hasSize(4);
         }
     }
+
+    /**
+     * What a restart reads for many instances at once (on PostgreSQL one query per chunk of hosts) is, per instance and in
+     * the order asked, what it reads of each alone: events of other instances of a host and of hosts not asked stay out.
+     */
+    @ParameterizedTest
+    @EnumSource(Database.Kind.class)
+    void severalInstancesEventsReadAtOnceAreEachInstancesOwn(Database.Kind kind) throws Exception {
+        try (Database db = StoreKinds.open(StoreKinds.config(kind), dir)) {
+            SqlReportStore store = new SqlReportStore(db);
+            for (String host : List.of("sql01", "sql02", "sql03")) {
+                store.store(host, Jobs.report(host, T1,
+                        Jobs.instance("PROD", T1, List.of(db("Sales", "FULL", null, null)), List.of(), null, null, null, null),
+                        Jobs.instance("TEST", T1, List.of(db("Scratch", "SIMPLE", null, null)), List.of(), null, null, null, null)),
+                        T1);
+                store.store(host, Jobs.report(host, T2,
+                        Jobs.instance("PROD", T2, List.of(db("Sales", "SIMPLE", null, null), db(host + "_new", "FULL", null, null)),
+                                List.of(), null, null, null, null),
+                        Jobs.instance("TEST", T2, List.of(), List.of(), null, null, null, null)), T2);
+            }
+            List<ReportStore.InstanceKey> keys = List.of(new ReportStore.InstanceKey("sql02", "TEST", false),
+                    new ReportStore.InstanceKey("sql01", "PROD", false), new ReportStore.InstanceKey("sql02", "PROD", false),
+                    new ReportStore.InstanceKey("sql09", "PROD", false));
+            List<List<DatabaseEvent>> together = store.databaseEvents(keys, Instant.EPOCH);
+            assertThat(together).hasSize(keys.size());
+            for (int n = 0; n < keys.size(); n++) {
+                assertThat(together.get(n)).as("%s", keys.get(n))
+                        .isEqualTo(store.databaseEvents(keys.get(n).host(), keys.get(n).instance(), Instant.EPOCH));
+            }
+            assertThat(together.get(1)).extracting(DatabaseEvent::database, DatabaseEvent::kind).containsExactlyInAnyOrder(
+                    org.assertj.core.groups.Tuple.tuple("Sales", DatabaseEvent.RECOVERY_MODEL_CHANGED),
+                    org.assertj.core.groups.Tuple.tuple("sql01_new", DatabaseEvent.APPEARED));
+            assertThat(together.get(0)).extracting(DatabaseEvent::kind).containsExactly(DatabaseEvent.DISAPPEARED);
+            assertThat(together.get(3)).as("a host not stored").isEmpty();
+            assertThat(store.databaseEvents(keys, T2.plusSeconds(1))).allMatch(List::isEmpty);
+        }
+    }
 }
