@@ -104,7 +104,25 @@ public final class GrowthBenchmark {
         static Heap of(ServerProcess server) throws InterruptedException {
             long committed = JcmdHeap.committedBytes(server.pid());
             long live = JcmdHeap.liveBytes(server.pid());
-            return new Heap(committed, live, server.sample().rssBytes());
+            return new Heap(committed, live, settledRss(server));
+        }
+
+        /**
+         * The RSS once it stops falling: JDK 17's G1 gives back the regions a full collection shrank the heap by on a
+         * thread of its own, after the collection (so a sample taken at once still counts them). Sampled each second
+         * until a sample is within 1 MiB of the one before, for at most 30 s.
+         */
+        private static long settledRss(ServerProcess server) throws InterruptedException {
+            long before = server.sample().rssBytes();
+            for (int n = 0; n < 30; n++) {
+                Thread.sleep(1000);
+                long now = server.sample().rssBytes();
+                if (before - now < 1 << 20) {
+                    return now;
+                }
+                before = now;
+            }
+            return before;
         }
     }
 
@@ -306,7 +324,7 @@ public final class GrowthBenchmark {
                 + "that store; *deep* is a cursor 90 %% of the way through the fleet in host-name order. Ingest: the "
                 + "first %d agents post new reports flat out over %d connections for %d s into that store. Then the "
                 + "collector's RSS, the heap it has committed (`jcmd GC.heap_info`), its live heap (`jcmd "
-                + "GC.class_histogram`, which collects fully first) and its RSS after that collection.%n%n",
+                + "GC.class_histogram`, which collects fully first) and its RSS after that collection, once it stops falling.%n%n",
                 SimulatedAgent.DATABASES, settings.nights(), FILL_BATCH, WARM_REPEATS, INGEST_AGENTS, INGEST_CONNECTIONS,
                 settings.ingest().toSeconds()));
         md.append("| agents | backup rows | store MiB | bytes/backup row | fill s | first evaluation s "
