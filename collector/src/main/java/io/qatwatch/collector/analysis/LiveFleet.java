@@ -336,9 +336,8 @@ public final class LiveFleet {
                     boolean grown = false;
                     if (!slot.added.isEmpty()) {
                         List<BackupRecord> added = canonical(slot.added);
-                        List<DatabaseBackup> addedKeyed = new ArrayList<>(added.size());
-                        added.forEach(b -> addedKeyed.add(slot.history.same(FleetAnalysis.toBackup(slot.scope, b, slot.identities))));
-                        slot.digest = slot.digest.with(added, addedKeyed);
+                        slot.digest = slot.digest.with(added, PackedDigest.keyed(slot.scope, added, slot.identities,
+                                slot.history::same));
                         grown = slot.digest.size() > 2 * slot.digestSize + 32;
                     }
                     if (grown || !now.isBefore(slot.digestValidUntil)) {

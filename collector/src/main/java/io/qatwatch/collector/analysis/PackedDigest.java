@@ -80,11 +80,17 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
 
     /** As {@link #of(String, List, DatabaseIdentities)}, each keyed form held as {@code same} gives it (an equal one). */
     static PackedDigest of(String scope, List<BackupRecord> digest, DatabaseIdentities ids, UnaryOperator<DatabaseBackup> same) {
-        List<DatabaseBackup> keyed = new ArrayList<>(digest.size());
-        for (BackupRecord b : digest) {
+        return of(digest, keyed(scope, digest, ids, same));
+    }
+
+    /** Each of {@code backups} keyed as {@code scope}'s {@code ids} key it, held as {@code same} gives it: what {@link #with} takes. */
+    static List<DatabaseBackup> keyed(String scope, List<BackupRecord> backups, DatabaseIdentities ids,
+                                      UnaryOperator<DatabaseBackup> same) {
+        List<DatabaseBackup> keyed = new ArrayList<>(backups.size());
+        for (BackupRecord b : backups) {
             keyed.add(same.apply(FleetAnalysis.toBackup(scope, b, ids)));
         }
-        return of(digest, keyed);
+        return keyed;
     }
 
     /** {@code digest} packed with each backup's keyed form ({@code keyed}, the same order). */
