@@ -81,7 +81,7 @@ class AlertServiceTest {
         assertThat(r.sent()).containsExactly("ops rule=agent-silent FIRST");
         JsonObject first = server.received.get(0).body();
         assertThat(first.getString("reason")).isEqualTo("first");
-        assertThat(first.getJsonArray("alerts").getJsonObject(0).getString("summary")).isEqualTo("Agent on sql-x silent for 30 min");
+        assertThat(first.getJsonArray("alerts").getJsonObject(0).getString("summary")).isEqualTo("Agent on sql-x silent since 2026-11-30T05:30Z");
 
         assertThat(await(s.evaluate(silent, T0.plusSeconds(60))).sent()).isEmpty();
 

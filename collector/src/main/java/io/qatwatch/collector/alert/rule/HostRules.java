@@ -15,6 +15,7 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import java.time.Duration;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -279,8 +280,10 @@ final class HostRules {
                 continue;
             }
             String last = h.lastSeen() == null ? "never" : h.lastSeen().atOffset(ZoneOffset.UTC).toString();
+            // the summary names when the silence began, not how long it has lasted: a text that changed every
+            // minute would make every silent host's alert row a write every minute (AlertStore writes what changed)
             String since = h.lastSeen() == null ? "never reported"
-                    : "silent for " + Fmt.minutes(Duration.between(h.lastSeen(), fleet.now()).toSeconds() / 60.0);
+                    : "silent since " + h.lastSeen().truncatedTo(ChronoUnit.MINUTES).atOffset(ZoneOffset.UTC);
             out.add(new Alert("agent-silent", cfg.severity(), h.host(), null, null, null, "Agent on " + h.host() + " " + since,
                     SILENT_WHY, List.of(new Fact("Last report", last), new Fact("Threshold", cfg.silentMinutes() + " min")),
                     List.of()));

@@ -79,7 +79,7 @@ class QatAndHostRulesTest {
         InstanceState amdSql = instance("DR", List.of(Histories.qat("NONE", "NONE_HARDWARE_OFFLOAD_NOT_ENABLED")), 1,
                 List.of(backup("Crm", "D", night, 1800, 1_000_000L, "MS_XPRESS", "LOCAL"),
                         backup("Wiki", "D", night, 1800, 1_000_000L, "MS_XPRESS", "LOCAL")), List.of());
-        // old-01: silent for 40 minutes (threshold 15), so its stale backups raise nothing else.
+        // old-01: silent for 40 minutes, since 09:20 (threshold 15), so its stale backups raise nothing else.
         InstanceState stale = instance("OLD", List.of(), 1, List.of(), List.of());
         FleetState fleet = new FleetState(List.of(
                 host("qat-01", NOW, QAT_4XXX, new LicenceFacts(LicenceVerdict.INTEL_QAT_HARDWARE, List.of(), true, List.of()), fallback),
@@ -111,7 +111,13 @@ class QatAndHostRulesTest {
                 .contains("Lacking QAT: amd-01 (QAT not enabled in SQL Server (HARDWARE_OFFLOAD)); old-01 (no QAT driver or library)");
         assertThat(byRule.get("licence-risk").details()).contains("NIC 8086:1521 I350 Gigabit").contains("no legal advice");
         assertThat(byRule.get("cert-key-not-backed-up").details()).contains("Private key: never backed up").contains("Encrypts backups of: Sales");
-        assertThat(byRule.get("agent-silent").summary()).isEqualTo("Agent on old-01 silent for 40 min");
+        assertThat(byRule.get("agent-silent").summary()).isEqualTo("Agent on old-01 silent since 2026-11-30T09:20Z");
+        // the same silence a minute and an hour later is the same alert: its stored row is not written again each minute
+        for (long later : new long[] {60, 3600}) {
+            assertThat(config.evaluator().evaluate(fleet, NOW.plusSeconds(later)).alerts().stream()
+                    .filter(a -> a.rule().equals("agent-silent") && a.host().equals("old-01")).toList())
+                    .as("%d s later", later).containsExactly(byRule.get("agent-silent"));
+        }
     }
 
     @Test
