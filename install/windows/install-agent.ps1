@@ -44,7 +44,7 @@ Service name, also the virtual account's name (NT SERVICE\<name>). Default: qatw
 Folder for agent.yaml, state\ and logs\. Default: %ProgramData%\qatwatch.
 
 .PARAMETER MaxHeapMB
-Maximum Java heap in MB. Default: 64 (the agent is sized to sit beside production databases).
+Maximum Java heap in MB. Default: 48, as the qatwatch launcher's (the agent is sized to sit beside production databases).
 
 .PARAMETER LogDays
 Days of procrun's daily log files kept in <DataRoot>\logs; the agent deletes older ones. Default: 30.
@@ -67,7 +67,7 @@ param(
     [string] $ServiceName = 'qatwatch-agent',
     [string] $DataRoot = (Join-Path $env:ProgramData 'qatwatch'),
     [ValidateRange(32, 4096)]
-    [int] $MaxHeapMB = 64,
+    [int] $MaxHeapMB = 48,
     [ValidateRange(1, 3650)]
     [int] $LogDays = 30,
     [switch] $Start
@@ -303,7 +303,7 @@ $procrun = @(
     "--Classpath=$jar",
     "--JvmMs=8",
     "--JvmMx=$MaxHeapMB",
-    "--JvmSs=512",
+    "--JvmSs=256",
     # the same small-footprint settings as the qatwatch launcher's agent defaults (docs/benchmarks.md, "Agent
     # footprint"), less the glibc-only TrimNativeHeapInterval; procrun splits them at ';'. java.library.path is bin\,
     # where mssql-jdbc finds its Windows authentication DLL.
