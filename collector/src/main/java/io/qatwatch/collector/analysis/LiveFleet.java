@@ -245,6 +245,12 @@ public final class LiveFleet {
         JobActivity jobs;
         long jobsSeq = -1;
         long jobsSeqRead = -1;
+        /** The state {@link #current()} gave last, and what it was built from that the state itself copies. */
+        InstanceState kept;
+        SqlInstanceSnapshot keptSections;
+        List<io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo> keptDatabases;
+        List<AcceleratorChange> keptAcceleratorHistory;
+        JobActivity keptJobs;
 
         InstanceSlot(String host) {
             this.host = host;
@@ -268,6 +274,25 @@ public final class LiveFleet {
          */
         List<DatabaseBackup> keyed() {
             return digest.keyed();
+        }
+
+        /**
+         * The instance as of this refresh: the state of the previous one while nothing it holds changed, so that a quiet
+         * minute builds nothing again and the rules see the same object.
+         */
+        InstanceState current() {
+            InstanceState k = kept;
+            if (k == null || keptSections != sections || keptDatabases != databases || k.backups() != digest
+                    || keptAcceleratorHistory != acceleratorHistory || k.compression() != compression || keptJobs != jobs
+                    || !java.util.Objects.equals(k.collectedAt(), lastSeen) || !k.runningBackups().equals(running == null ? List.of() : running)) {
+                k = state(digest);
+                kept = k;
+                keptSections = sections;
+                keptDatabases = databases;
+                keptAcceleratorHistory = acceleratorHistory;
+                keptJobs = jobs;
+            }
+            return k;
         }
 
         InstanceState state(List<BackupRecord> backups) {
@@ -365,7 +390,7 @@ public final class LiveFleet {
                 slot.added.clear();
                 fulls(slot, since, now);
                 jobs(store, slot, since);
-                InstanceState state = slot.state(slot.digest);
+                InstanceState state = slot.current();
                 slotOf.put(state, slot);
                 instances.add(state);
             }

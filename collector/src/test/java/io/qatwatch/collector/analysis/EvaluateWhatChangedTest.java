@@ -9,6 +9,7 @@ import io.qatwatch.collector.AlertsConfig;
 import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.rule.AlertEvaluator;
 import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.analysis.FleetState.InstanceState;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.SqlReportStore;
 import io.qatwatch.collector.window.CalendarConfig;
@@ -37,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A simulated week of the alert stage's minutes, each held to a fresh evaluation of the same store: 120 evaluations
  * while hosts report their nights, log backups and accelerator changes, and while tags move hosts from one business
  * calendar to another (by the agent's own tags and by the collector's), so that an instance's nights must be worked out
- * again under its new calendar.
+ * again under its new calendar. Between minutes nothing of an unchanged instance is built again: its
+ * {@link InstanceState} is the same object.
  */
 class EvaluateWhatChangedTest {
 
@@ -82,9 +84,11 @@ class EvaluateWhatChangedTest {
             }
             LiveFleet live = new LiveFleet(CONFIG.analysis(), h -> collectorTags.getOrDefault(h, Set.of()));
             AlertEvaluator evaluator = CONFIG.evaluator();
+            Map<String, InstanceState> before = new HashMap<>();
             Map<String, String> calendarBefore = new HashMap<>();
             Set<String> moved = new TreeSet<>();
             Set<String> rules = new TreeSet<>();
+            int stillKept = 0;
             Instant previous = T0.minusSeconds(60);
             for (int n = 0; n < EVALUATIONS; n++) {
                 Instant now = T0.plus(STEP.multipliedBy(n));
@@ -116,6 +120,19 @@ class EvaluateWhatChangedTest {
                     if (was != null && !was.equals(calendar)) {
                         moved.add(ia.scope() + " " + was + ">" + calendar);
                     }
+                    if (ia.instance() == before.put(ia.scope(), ia.instance()) && ia.scope().startsWith("sql-still/")) {
+                        stillKept++;
+                    }
+                }
+                if (n % 10 == 5) {
+                    // the same minute again, nothing stored since: every instance's state is the one it had
+                    LiveFleet.Refresh again = live.refresh(store, now);
+                    assertThat(again.rebuilt()).isZero();
+                    for (int i = 0; i < again.analysis().instances().size(); i++) {
+                        assertThat(again.analysis().instances().get(i).instance()).as("state of %s at %s, again",
+                                again.analysis().instances().get(i).scope(), now)
+                                .isSameAs(refresh.analysis().instances().get(i).instance());
+                    }
                 }
                 previous = now;
             }
@@ -124,6 +141,8 @@ class EvaluateWhatChangedTest {
                     "sql-team/MSSQLSERVER default>tokyo", "sql-team/MSSQLSERVER tokyo>default");
             assertThat(rules).as("what the comparison covers").contains("backup-window-creep", "qat-fallback",
                     "qat-config-mismatch", "agent-silent");
+            assertThat(stillKept).as("minutes where sql-still, which reports only its nights' backups, kept its state")
+                    .isBetween(40, EVALUATIONS - 8);
         }
     }
 
