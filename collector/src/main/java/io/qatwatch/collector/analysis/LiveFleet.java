@@ -245,6 +245,8 @@ public final class LiveFleet {
         JobActivity jobs;
         long jobsSeq = -1;
         long jobsSeqRead = -1;
+        /** Its rules' results kept between minutes, each for the state it was worked out for. */
+        final InstanceMemo memo = new InstanceMemo();
         /** The state {@link #current()} gave last, and what it was built from that the state itself copies. */
         InstanceState kept;
         SqlInstanceSnapshot keptSections;
@@ -399,7 +401,7 @@ public final class LiveFleet {
         }
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet, failovers(fleet, now)), config, now, i -> slotOf.get(i).history.history(),
                 i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls, lastCompression, i -> slotOf.get(i).identities,
-                i -> slotOf.get(i).chains);
+                i -> slotOf.get(i).chains, i -> slotOf.get(i).memo);
         // a few rows (the RESTOREs the agents saw end within the lookback period): read each refresh
         analysis.withRestoreSpeeds(RestoreSpeeds.of(store.observedRestores(since, keep)));
         lastCompression = analysis.compression();

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A simulated week of the alert stage's minutes, each held to a fresh evaluation of the same store: 120 evaluations
- * while hosts report their nights, log backups and accelerator changes, and while tags move hosts from one business
+ * while hosts report their nights, log backups and accelerator changes (qat-change and qat-fallback, which the alert
+ * stage keeps per instance between minutes, come and go), and while tags move hosts from one business
  * calendar to another (by the agent's own tags and by the collector's), so that an instance's nights must be worked out
  * again under its new calendar. Between minutes nothing of an unchanged instance is built again: its
  * {@link InstanceState} is the same object.
@@ -80,7 +81,7 @@ class EvaluateWhatChangedTest {
         try (Database db = Database.open(dir)) {
             SqlReportStore store = new SqlReportStore(db);
             for (String host : HOSTS) {
-                report(store, host, T0.minusSeconds(60), Instant.MIN, T0.minusSeconds(60), "fra", false);
+                report(store, host, T0.minusSeconds(60), Instant.MIN, T0.minusSeconds(60), "fra", 0);
             }
             LiveFleet live = new LiveFleet(CONFIG.analysis(), h -> collectorTags.getOrDefault(h, Set.of()));
             AlertEvaluator evaluator = CONFIG.evaluator();
@@ -89,6 +90,9 @@ class EvaluateWhatChangedTest {
             Set<String> moved = new TreeSet<>();
             Set<String> rules = new TreeSet<>();
             int stillKept = 0;
+            int changeMinutes = 0;
+            int stillChange = 0;
+            boolean stillChangeEnded = false;
             Instant previous = T0.minusSeconds(60);
             for (int n = 0; n < EVALUATIONS; n++) {
                 Instant now = T0.plus(STEP.multipliedBy(n));
@@ -106,7 +110,7 @@ class EvaluateWhatChangedTest {
                             && !b.finishedAt().isAfter(now));
                     // sql-still reports only when it has a backup to send: between them nothing of it changes
                     if (!host.equals("sql-still") || hasNew) {
-                        report(store, host, now, previous, now, site, host.equals("sql-logs") && n >= 70);
+                        report(store, host, now, previous, now, site, n);
                     }
                 }
                 LiveFleet.Refresh refresh = live.refresh(store, now);
@@ -114,6 +118,10 @@ class EvaluateWhatChangedTest {
                         h -> collectorTags.getOrDefault(h, Set.of())), CONFIG.analysis(), now);
                 List<Alert> alerts = FreshComparison.assertSameAsFresh(refresh.analysis(), fresh, evaluator, LOOKBACK_DAYS);
                 alerts.forEach(a -> rules.add(a.rule()));
+                changeMinutes += alerts.stream().anyMatch(a -> a.rule().equals("qat-change") && a.host().equals("sql-logs")) ? 1 : 0;
+                boolean stillChanged = alerts.stream().anyMatch(a -> a.rule().equals("qat-change") && a.host().equals("sql-still"));
+                stillChange += stillChanged ? 1 : 0;
+                stillChangeEnded |= stillChange > 0 && !stillChanged;
                 for (InstanceAnalysis ia : refresh.analysis().instances()) {
                     String calendar = CONFIG.analysis().calendarNameFor(ia.host().host(), ia.instance().name(), ia.host().tags());
                     String was = calendarBefore.put(ia.scope(), calendar);
@@ -140,7 +148,11 @@ class EvaluateWhatChangedTest {
                     "sql-mover/MSSQLSERVER default>tokyo", "sql-mover/MSSQLSERVER tokyo>default",
                     "sql-team/MSSQLSERVER default>tokyo", "sql-team/MSSQLSERVER tokyo>default");
             assertThat(rules).as("what the comparison covers").contains("backup-window-creep", "qat-fallback",
-                    "qat-config-mismatch", "agent-silent");
+                    "qat-config-mismatch", "qat-change", "agent-silent");
+            assertThat(changeMinutes).as("minutes qat-change fired: from the upgrade (evaluation 30) for its 72 hours")
+                    .isEqualTo(52);
+            assertThat(stillChange).as("minutes sql-still's qat-change fired, kept between its reports").isGreaterThan(40);
+            assertThat(stillChangeEnded).as("sql-still's qat-change ended 72 hours after, without a report").isTrue();
             assertThat(stillKept).as("minutes where sql-still, which reports only its nights' backups, kept its state")
                     .isBetween(40, EVALUATIONS - 8);
         }
@@ -151,13 +163,18 @@ class EvaluateWhatChangedTest {
      * ({@code from} MIN: every one before).
      */
     private void report(SqlReportStore store, String host, Instant at, Instant from, Instant upTo, String site,
-                        boolean qatLost) throws Exception {
+                        int evaluation) throws Exception {
         List<BackupRecord> backups = taken.get(host).stream()
                 .filter(b -> b.finishedAt().isAfter(from) && !b.finishedAt().isAfter(upTo)).toList();
         List<DatabaseInfo> dbs = List.of(db("Sales", "FULL"), db("Stock", "SIMPLE"));
-        List<AcceleratorStatus> accelerators = host.equals("sql-logs")
-                ? List.of(qatLost ? qat("NONE", "NONE_ACCELERATOR_LIBRARY_NOT_FOUND") : qat("HARDWARE", "HARDWARE_MODE_ENTERPRISE_SKU"))
-                : List.of();
+        // the QAT library of sql-logs and sql-still is upgraded at evaluation 30 (qat-change for 72 hours), then lost at 70
+        // (qat-fallback); sql-still reports it only with its next backups, and its alerts are kept between its reports
+        List<AcceleratorStatus> accelerators = !host.equals("sql-logs") && !host.equals("sql-still") ? List.of()
+                : evaluation >= 70 ? List.of(new AcceleratorStatus("QAT", "NONE", "NONE_ACCELERATOR_LIBRARY_NOT_FOUND", false,
+                        "1.10.0-0002", "2.5.0.0014"))
+                : evaluation >= 30 ? List.of(new AcceleratorStatus("QAT", "HARDWARE", "HARDWARE_MODE_ENTERPRISE_SKU", true,
+                        "1.10.0-0002", "2.5.0.0014"))
+                : List.of(qat("HARDWARE", "HARDWARE_MODE_ENTERPRISE_SKU"));
         SqlInstanceSnapshot instance = new SqlInstanceSnapshot("MSSQLSERVER", at, null, List.of(), accelerators, dbs,
                 backups, List.of(), List.of(), null);
         Map<String, String> tags = host.equals("sql-mover") ? Map.of("site", site) : Map.of("site", "fra");
