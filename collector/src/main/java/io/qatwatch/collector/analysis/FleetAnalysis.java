@@ -461,7 +461,7 @@ public final class FleetAnalysis {
                     backup = toBackup(ia.scope(), b, ids);
                 } else {
                     backup = known.get(k);
-                    if (!backup.finishedAt().isAfter(from) || backup.startedAt().isAfter(now)) {
+                    if (!backup.finishedAfter(from) || backup.startedAfter(now)) {
                         continue;
                     }
                 }

@@ -153,11 +153,11 @@ final class AvailabilityGroupRules {
             for (char kind : new char[] {ChainBackup.FULL, ChainBackup.DIFFERENTIAL, ChainBackup.LOG}) {
                 io.qatwatch.collector.window.NightlyWindow.DatabaseBackup newest = null;
                 for (io.qatwatch.collector.window.NightlyWindow.DatabaseBackup b : db.backups()) {
-                    if (kind == kindOf(b.type()) && (newest == null || b.finishedAt().isAfter(newest.finishedAt()))) {
+                    if (kind == kindOf(b.type()) && (newest == null || b.finishedAfter(newest))) {
                         newest = b;
                     }
                 }
-                if (newest == null || !f.before().equals(newest.instance()) || !newest.finishedAt().isBefore(f.at())) {
+                if (newest == null || !f.before().equals(newest.instance()) || !newest.finishedBefore(f.at())) {
                     continue;
                 }
                 Duration usual = oldPrimary == null ? null : oldPrimary.usualGap(kind);

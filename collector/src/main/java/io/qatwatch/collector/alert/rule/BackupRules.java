@@ -90,12 +90,12 @@ final class BackupRules {
 
     /** The newer of two by finish, the first of equals (as {@code Stream.max}). */
     private static DatabaseBackup newer(DatabaseBackup newest, DatabaseBackup b) {
-        return newest == null || b.finishedAt().isAfter(newest.finishedAt()) ? b : newest;
+        return newest == null || b.finishedAfter(newest) ? b : newest;
     }
 
     private static void check(FleetAnalysis fleet, RulesConfig rules, MergedDatabase db, String kind, DatabaseBackup latest,
                               Duration maxAge, Instant due, List<Alert> out) {
-        if (latest != null && !latest.finishedAt().isBefore(due)) {
+        if (latest != null && !latest.finishedBefore(due)) {
             return;
         }
         if (db.appearedAt() != null && db.appearedAt().isAfter(due)) {
