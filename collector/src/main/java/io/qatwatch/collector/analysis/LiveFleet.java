@@ -52,10 +52,12 @@ import org.slf4j.LoggerFactory;
  * it keeps ({@link HostSelection}). A new backup joins the digest; one that
  * counts for the nightly windows joins the open night too. Nights finishing and nights leaving the lookback
  * period are worked out in memory, and so is the digest when a backup crosses the lookback period's start.
- * An instance is rebuilt from its stored backups only when it is new, its sections changed, a backup came
- * late for a finished night or starts in the future, or the kinds of its nights changed so that a creep fit
- * needs a night whose backups are no longer kept. The rest of the analysis (silent agents, spill forecasts,
- * creep projected from today, every rule) runs each time. Not thread-safe: the alert stage runs one
+ * An instance is rebuilt from its stored backups only when it is new, its sections changed, its host's tags moved
+ * it to another calendar, a backup came late for a finished night or starts in the future, or the kinds of its nights
+ * changed so that a creep fit needs a night whose backups are no longer kept. The rest of the analysis (silent agents,
+ * spill forecasts, creep projected from today, every rule) runs each time, over an {@link InstanceState} that is the
+ * previous minute's object while nothing of the instance changed, and each instance's {@link InstanceMemo} keeps the
+ * results of the rules that read only it. Not thread-safe: the alert stage runs one
  * evaluation at a time.
  *
  * <p>What it keeps of each instance's backups is also persisted, as the instance's summary (issue 33,
