@@ -182,9 +182,10 @@ public final class CompressionSamples {
             }
             Key key = new Key(database, kind, in.readString(), in.readBoolean(),
                     Method.shared(in.readString(), in.readString(), in.readString()));
-            Series s = new Series();
+            int backups = in.readSize();
+            Series s = new Series(backups);
             long[] v = new long[Series.WIDE];
-            for (int i = in.readSize(); i > 0; i--) {
+            for (int i = backups; i > 0; i--) {
                 for (int f = 0; f < Series.WIDE; f++) {
                     long read = in.readLong();
                     v[f] = f == 0 || f == 2 || f == 3 ? v[f] + read : read;
@@ -263,10 +264,22 @@ public final class CompressionSamples {
         private static final int STEADY = 1;
 
         /** The backups while they change; null while packed. */
-        private long[] open = new long[2 * WIDE];
+        private long[] open;
         /** The backups while unchanged since an evaluation read them; null while open. */
         private byte[] packed;
         int size;
+
+        Series() {
+            this(2);
+        }
+
+        /**
+         * With room for {@code backups} backups (at most {@link #KEPT_PER_SERIES}): a summary's series read back takes its
+         * backups without growing its array again and again on the way.
+         */
+        Series(int backups) {
+            open = new long[Math.max(2, Math.min(KEPT_PER_SERIES, backups)) * WIDE];
+        }
 
         /** Every backup's five numbers, in order: the open array itself, or the packed ones unpacked (a copy). */
         long[] rows() {

@@ -1,6 +1,7 @@
 package io.qatwatch.collector.compression;
 
 import static io.qatwatch.collector.compression.SeedVerdictsTest.runs;
+import static io.qatwatch.collector.compression.CompressionSamples.KEPT_PER_SERIES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.compression.CompressionSamples.Point;
@@ -166,6 +167,27 @@ class ComparisonsTest {
         all.add(late);
         s.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS);
         assertThat(numbers(s)).as("opened, changed and packed again").containsExactlyElementsOf(numbers(all));
+    }
+
+    @Test
+    void aSeriesReadBackFromASummaryHoldsTheSameNumbersAndComparisonsAndTakesMore() {
+        List<BackupRecord> b = new ArrayList<>(runs("Dw", "MS_XPRESS", "LOCAL", false, 100 * GB, 0.50,
+                1000, 1010, 990, 1020, 980, 1005, 995, 1001, 999, 1003, 997, 1002, 998, 1004, 996, 1006, 994, 1007, 993, 1008,
+                992, 1009, 991, 1011, 989, 1012, 988, 1013, 987, 1014, 986, 1015, 985));
+        b.addAll(runs("Dw", "ZSTD", "LOCAL", false, 100 * GB, 0.35, 700));
+        CompressionSamples s = CompressionSamples.of(b, QatModes.constant(null), 60);
+        assertThat(s.size()).as("a full series and one of one backup").isEqualTo(KEPT_PER_SERIES + 1);
+        List<Comparison> before = s.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS);
+        io.qatwatch.collector.store.SummaryOutput out = new io.qatwatch.collector.store.SummaryOutput(LONG_AGO);
+        s.write(out);
+        io.qatwatch.collector.store.SummaryInput in = new io.qatwatch.collector.store.SummaryInput(out.toByteArray(), x -> x);
+        CompressionSamples read = CompressionSamples.read(in, 60);
+        in.end();
+        assertThat(read.series()).isEqualTo(s.series());
+        assertThat(read.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS)).isEqualTo(before);
+        BackupRecord next = runs("Dw", "ZSTD", "LOCAL", false, 100 * GB, 0.35, 700, 701).get(1);
+        assertThat(read.add(next, QatModes.constant(null))).isTrue();
+        assertThat(read.size()).isEqualTo(KEPT_PER_SERIES + 2);
     }
 
     private static List<String> numbers(List<BackupRecord> backups) {
