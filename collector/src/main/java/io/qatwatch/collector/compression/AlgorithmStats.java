@@ -1,9 +1,8 @@
 package io.qatwatch.collector.compression;
 
-import io.qatwatch.collector.compression.CompressionSamples.Point;
+import io.qatwatch.collector.compression.CompressionSamples.Rows;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -146,29 +145,30 @@ public final class AlgorithmStats {
         }
     }
 
-    /** The statistics of {@code points} (at least one). */
-    public static AlgorithmStats of(Method method, List<Point> points) {
-        int n = points.size();
+    /** The statistics of a series' backups {@code rows} (at least one). */
+    static AlgorithmStats of(Method method, Rows rows) {
+        int n = rows.size();
         double[] seconds = new double[n];
         double[] mbps = new double[n];
         double[] ratio = new double[n];
         int copyOnly = 0;
-        Instant latest = Instant.MIN;
+        long latest = Long.MIN_VALUE;
         double[] cpu = new double[n];
         int cpuBackups = 0;
         for (int i = 0; i < n; i++) {
-            Point p = points.get(i);
-            if (p.cpuObserved()) {
-                cpu[cpuBackups++] = p.cpuSecondsPerGb();
+            long millis = rows.millis(i);
+            long bytes = rows.bytes(i);
+            if (rows.cpuMillis(i) >= 0) {
+                cpu[cpuBackups++] = Rows.cpuSecondsPerGb(rows.cpuMillis(i), bytes);
             }
-            seconds[i] = p.seconds();
-            mbps[i] = p.mbps();
-            ratio[i] = p.ratio();
-            copyOnly += p.copyOnly() ? 1 : 0;
-            latest = p.finishedAt().isAfter(latest) ? p.finishedAt() : latest;
+            seconds[i] = Rows.seconds(millis);
+            mbps[i] = Rows.mbps(bytes, millis);
+            ratio[i] = Rows.ratio(bytes, rows.compressedBytes(i));
+            copyOnly += rows.copyOnly(i) ? 1 : 0;
+            latest = Math.max(latest, rows.finishedMillis(i));
         }
-        return new AlgorithmStats(method, n, copyOnly, Quartiles.of(seconds), Quartiles.of(mbps), Quartiles.of(ratio), latest,
-                cpuBackups, cpuBackups == 0 ? null : Quartiles.of(Arrays.copyOf(cpu, cpuBackups)));
+        return new AlgorithmStats(method, n, copyOnly, Quartiles.of(seconds), Quartiles.of(mbps), Quartiles.of(ratio),
+                Instant.ofEpochMilli(latest), cpuBackups, cpuBackups == 0 ? null : Quartiles.of(Arrays.copyOf(cpu, cpuBackups)));
     }
 
     /** The share of {@code backup_size} compression saved, at the median ratio: {@code 18.8} for a ratio of 1.23. */

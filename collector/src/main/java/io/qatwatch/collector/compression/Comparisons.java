@@ -1,7 +1,7 @@
 package io.qatwatch.collector.compression;
 
 import io.qatwatch.collector.compression.CompressionSamples.Key;
-import io.qatwatch.collector.compression.CompressionSamples.Point;
+import io.qatwatch.collector.compression.CompressionSamples.Rows;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -40,10 +40,10 @@ public final class Comparisons {
      *
      * @param tde each database's TDE state by lower-case name; absent: unknown
      */
-    public static List<Comparison> of(Map<Key, List<Point>> series, Map<String, Boolean> tde, VerdictThresholds t) {
-        Map<Row, List<Map.Entry<Key, List<Point>>>> rows = new TreeMap<>(ORDER);
-        for (Map.Entry<Key, List<Point>> e : series.entrySet()) {
-            if (e.getValue().isEmpty()) {
+    static List<Comparison> of(Map<Key, Rows> series, Map<String, Boolean> tde, VerdictThresholds t) {
+        Map<Row, List<Map.Entry<Key, Rows>>> rows = new TreeMap<>(ORDER);
+        for (Map.Entry<Key, Rows> e : series.entrySet()) {
+            if (e.getValue().size() == 0) {
                 continue;
             }
             rows.computeIfAbsent(new Row(e.getKey()), r -> new ArrayList<>()).add(e);
@@ -53,27 +53,33 @@ public final class Comparisons {
         return out;
     }
 
-    private static Comparison compare(Row row, List<Map.Entry<Key, List<Point>>> members, Boolean tde, VerdictThresholds t) {
+    private static Comparison compare(Row row, List<Map.Entry<Key, Rows>> members, Boolean tde, VerdictThresholds t) {
         List<AlgorithmStats> stats = new ArrayList<>();
         Method current = null;
-        Instant currentAt = null;
-        for (Map.Entry<Key, List<Point>> e : members) {
-            stats.add(AlgorithmStats.of(e.getKey().method(), e.getValue()));
-            for (Point p : e.getValue()) {
-                boolean newer = currentAt == null || p.finishedAt().isAfter(currentAt) || p.finishedAt().equals(currentAt)
+        long currentMillis = 0;
+        for (Map.Entry<Key, Rows> e : members) {
+            Rows r = e.getValue();
+            stats.add(AlgorithmStats.of(e.getKey().method(), r));
+            for (int i = 0; i < r.size(); i++) {
+                long finished = r.finishedMillis(i);
+                boolean newer = current == null || finished > currentMillis || finished == currentMillis
                         && e.getKey().method().label().compareTo(current.label()) > 0;
-                if (!p.copyOnly() && newer) {
+                if (!r.copyOnly(i) && newer) {
                     current = e.getKey().method();
-                    currentAt = p.finishedAt();
+                    currentMillis = finished;
                 }
             }
         }
-        for (AlgorithmStats s : stats) {
-            // the newest backup's finish, held once: the row's and its method's
-            if (s.latest().equals(currentAt)) {
-                currentAt = s.latest();
-                break;
+        Instant currentAt = null;
+        if (current != null) {
+            for (AlgorithmStats s : stats) {
+                // the newest backup's finish, held once: the row's and its method's
+                if (s.latest().toEpochMilli() == currentMillis) {
+                    currentAt = s.latest();
+                    break;
+                }
             }
+            currentAt = currentAt != null ? currentAt : Instant.ofEpochMilli(currentMillis);
         }
         stats.sort(Comparator.comparing(s -> s.method().label()));
         AlgorithmStats baseline = baseline(stats);

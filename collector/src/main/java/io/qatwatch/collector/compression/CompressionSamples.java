@@ -54,12 +54,12 @@ public final class CompressionSamples {
 
         /** CPU seconds per GB of {@code backup_size} (1 GB = 2^30 bytes); NaN when not observed. */
         public double cpuSecondsPerGb() {
-            return cpuObserved() ? cpuMillis / 1000.0 / (bytes / 1_073_741_824.0) : Double.NaN;
+            return cpuObserved() ? Rows.cpuSecondsPerGb(cpuMillis, bytes) : Double.NaN;
         }
 
         /** How long it took. */
         public double seconds() {
-            return millis / 1000.0;
+            return Rows.seconds(millis);
         }
 
         public Instant finishedAt() {
@@ -68,12 +68,72 @@ public final class CompressionSamples {
 
         /** MB/s of {@code backup_size}, as SQL Server prints it (1 MB = 2^20 bytes). */
         public double mbps() {
-            return bytes / 1_048_576.0 / seconds();
+            return Rows.mbps(bytes, millis);
         }
 
         /** {@code backup_size / compressed_backup_size}; 1.0 uncompressed. */
         public double ratio() {
+            return Rows.ratio(bytes, compressedBytes);
+        }
+    }
+
+    /**
+     * One series' backups as the comparison reads them, oldest first: each {@link Point}'s numbers, without an object
+     * for each backup (a restart compares every series of every instance at once).
+     */
+    static final class Rows {
+        private final long[] values;
+        private final int size;
+
+        private Rows(long[] values, int size) {
+            this.values = values;
+            this.size = size;
+        }
+
+        int size() {
+            return size;
+        }
+
+        boolean copyOnly(int i) {
+            return (values[i * Series.WIDE] & 1) == 1;
+        }
+
+        /** The backup's finish, epoch milliseconds. */
+        long finishedMillis(int i) {
+            return (values[i * Series.WIDE] >> 1) + values[i * Series.WIDE + 1];
+        }
+
+        long millis(int i) {
+            return values[i * Series.WIDE + 1];
+        }
+
+        long bytes(int i) {
+            return values[i * Series.WIDE + 2];
+        }
+
+        long compressedBytes(int i) {
+            return values[i * Series.WIDE + 3];
+        }
+
+        /** -1 when not observed. */
+        long cpuMillis(int i) {
+            return values[i * Series.WIDE + 4];
+        }
+
+        static double seconds(long millis) {
+            return millis / 1000.0;
+        }
+
+        static double mbps(long bytes, long millis) {
+            return bytes / 1_048_576.0 / seconds(millis);
+        }
+
+        static double ratio(long bytes, long compressedBytes) {
             return compressedBytes <= 0 ? 1.0 : (double) bytes / compressedBytes;
+        }
+
+        static double cpuSecondsPerGb(long cpuMillis, long bytes) {
+            return cpuMillis / 1000.0 / (bytes / 1_073_741_824.0);
         }
     }
 
@@ -182,9 +242,10 @@ public final class CompressionSamples {
             }
             Key key = new Key(database, kind, in.readString(), in.readBoolean(),
                     Method.shared(in.readString(), in.readString(), in.readString()));
-            Series s = new Series();
+            int backups = in.readSize();
+            Series s = new Series(backups);
             long[] v = new long[Series.WIDE];
-            for (int i = in.readSize(); i > 0; i--) {
+            for (int i = backups; i > 0; i--) {
                 for (int f = 0; f < Series.WIDE; f++) {
                     long read = in.readLong();
                     v[f] = f == 0 || f == 2 || f == 3 ? v[f] + read : read;
@@ -223,7 +284,9 @@ public final class CompressionSamples {
         dropBefore(from);
         List<Object> key = List.of(version, tde, thresholds);
         if (!key.equals(memoKey)) {
-            memo = Collections.unmodifiableList(Comparisons.of(series(), tde, thresholds));
+            Map<Key, Rows> rows = new LinkedHashMap<>();
+            series.forEach((k, s) -> rows.put(k, new Rows(s.rows(), s.size)));
+            memo = Collections.unmodifiableList(Comparisons.of(rows, tde, thresholds));
             memoKey = key;
         }
         // read: packed until a backup is added or dropped
@@ -263,10 +326,22 @@ public final class CompressionSamples {
         private static final int STEADY = 1;
 
         /** The backups while they change; null while packed. */
-        private long[] open = new long[2 * WIDE];
+        private long[] open;
         /** The backups while unchanged since an evaluation read them; null while open. */
         private byte[] packed;
         int size;
+
+        Series() {
+            this(2);
+        }
+
+        /**
+         * With room for {@code backups} backups (at most {@link #KEPT_PER_SERIES}): a summary's series read back takes its
+         * backups without growing its array again and again on the way.
+         */
+        Series(int backups) {
+            open = new long[Math.max(2, Math.min(KEPT_PER_SERIES, backups)) * WIDE];
+        }
 
         /** Every backup's five numbers, in order: the open array itself, or the packed ones unpacked (a copy). */
         long[] rows() {

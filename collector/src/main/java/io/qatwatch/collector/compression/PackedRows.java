@@ -24,24 +24,47 @@ public final class PackedRows {
         if (rows == 0) {
             return EMPTY;
         }
-        byte[] out = new byte[rows * width * 10];
-        int at = 0;
+        // twice over the numbers, first to count the bytes: cheaper than a scratch array of ten bytes a number (the
+        // most a long takes), zeroed and then copied, which was most of a restart's packing
         long[] before = new long[width];
         long[] step = new long[width];
+        int bytes = 0;
         for (int r = 0; r < rows; r++) {
             for (int f = 0; f < width; f++) {
-                long v = values[r * width + f];
-                long change = (plain >>> f & 1) != 0 ? v : v - before[f];
-                long written = change;
-                if (r > 0 && (steady >>> f & 1) != 0) {
-                    written = change - step[f];
-                    step[f] = change;
-                }
-                before[f] = v;
-                at = write(out, at, written << 1 ^ written >> 63);
+                bytes += length(written(values, r, f, width, steady, plain, before, step));
             }
         }
-        return Arrays.copyOf(out, at);
+        byte[] out = new byte[bytes];
+        Arrays.fill(before, 0);
+        Arrays.fill(step, 0);
+        int at = 0;
+        for (int r = 0; r < rows; r++) {
+            for (int f = 0; f < width; f++) {
+                at = write(out, at, written(values, r, f, width, steady, plain, before, step));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The number {@link #pack} writes for field {@code f} of row {@code r}, zigzag-encoded; moves {@code before} and
+     * {@code step} (each field's value and change in the row before) on to this row.
+     */
+    private static long written(long[] values, int r, int f, int width, int steady, int plain, long[] before, long[] step) {
+        long v = values[r * width + f];
+        long change = (plain >>> f & 1) != 0 ? v : v - before[f];
+        long written = change;
+        if (r > 0 && (steady >>> f & 1) != 0) {
+            written = change - step[f];
+            step[f] = change;
+        }
+        before[f] = v;
+        return written << 1 ^ written >> 63;
+    }
+
+    /** Bytes {@link #write} takes for {@code v}: seven bits a byte. */
+    private static int length(long v) {
+        return v == 0 ? 1 : (63 - Long.numberOfLeadingZeros(v)) / 7 + 1;
     }
 
     /** What {@link #pack} packed: {@code rows} rows of {@code width} numbers, into {@code into} (room for them all). */

@@ -1,6 +1,7 @@
 package io.qatwatch.collector.compression;
 
 import static io.qatwatch.collector.compression.SeedVerdictsTest.runs;
+import static io.qatwatch.collector.compression.CompressionSamples.KEPT_PER_SERIES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.compression.CompressionSamples.Point;
@@ -166,6 +167,58 @@ class ComparisonsTest {
         all.add(late);
         s.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS);
         assertThat(numbers(s)).as("opened, changed and packed again").containsExactlyElementsOf(numbers(all));
+    }
+
+    @Test
+    void aSeriesReadBackFromASummaryHoldsTheSameNumbersAndComparisonsAndTakesMore() {
+        List<BackupRecord> b = new ArrayList<>(runs("Dw", "MS_XPRESS", "LOCAL", false, 100 * GB, 0.50,
+                1000, 1010, 990, 1020, 980, 1005, 995, 1001, 999, 1003, 997, 1002, 998, 1004, 996, 1006, 994, 1007, 993, 1008,
+                992, 1009, 991, 1011, 989, 1012, 988, 1013, 987, 1014, 986, 1015, 985));
+        b.addAll(runs("Dw", "ZSTD", "LOCAL", false, 100 * GB, 0.35, 700));
+        CompressionSamples s = CompressionSamples.of(b, QatModes.constant(null), 60);
+        assertThat(s.size()).as("a full series and one of one backup").isEqualTo(KEPT_PER_SERIES + 1);
+        List<Comparison> before = s.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS);
+        io.qatwatch.collector.store.SummaryOutput out = new io.qatwatch.collector.store.SummaryOutput(LONG_AGO);
+        s.write(out);
+        io.qatwatch.collector.store.SummaryInput in = new io.qatwatch.collector.store.SummaryInput(out.toByteArray(), x -> x);
+        CompressionSamples read = CompressionSamples.read(in, 60);
+        in.end();
+        assertThat(read.series()).isEqualTo(s.series());
+        assertThat(read.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS)).isEqualTo(before);
+        BackupRecord next = runs("Dw", "ZSTD", "LOCAL", false, 100 * GB, 0.35, 700, 701).get(1);
+        assertThat(read.add(next, QatModes.constant(null))).isTrue();
+        assertThat(read.size()).isEqualTo(KEPT_PER_SERIES + 2);
+    }
+
+    @Test
+    void aRowsStatisticsAndCurrentMethodAreThoseOfItsBackupsAsPoints() {
+        List<BackupRecord> b = new ArrayList<>(runs("Dw", "MS_XPRESS", "LOCAL", false, 100 * GB, 0.50, 1000, 1010, 990, 1200));
+        b.addAll(runs("Dw", "ZSTD", "LOCAL", false, 70 * GB, 0.35, 700, 650, 720));
+        b.addAll(runs("Dw", "QAT_DEFLATE", "LOCAL", true, 100 * GB, 0.40, 400));
+        CompressionSamples s = CompressionSamples.of(b, QatModes.constant("HARDWARE"), 60);
+        Map<CompressionSamples.Key, List<Point>> series = s.series();
+        Comparison c = s.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS).get(0);
+        assertThat(c.algorithms()).hasSize(3);
+        for (Comparison.Entry e : c.algorithms()) {
+            AlgorithmStats st = e.stats();
+            List<Point> points = series.entrySet().stream().filter(x -> x.getKey().method().equals(st.method()))
+                    .findFirst().orElseThrow().getValue();
+            assertThat(st.backups()).isEqualTo(points.size());
+            assertThat(st.copyOnlyBackups()).isEqualTo((int) points.stream().filter(Point::copyOnly).count());
+            assertThat(st.latest()).isEqualTo(points.stream().map(Point::finishedAt).max(Instant::compareTo).orElseThrow());
+            assertThat(st.seconds()).isEqualTo(AlgorithmStats.Quartiles.of(points.stream().mapToDouble(Point::seconds).toArray()));
+            assertThat(st.mbps()).isEqualTo(AlgorithmStats.Quartiles.of(points.stream().mapToDouble(Point::mbps).toArray()));
+            assertThat(st.ratio()).isEqualTo(AlgorithmStats.Quartiles.of(points.stream().mapToDouble(Point::ratio).toArray()));
+        }
+        // the QAT backup is the newest but copy-only: the jobs' method is that of the newest of the others
+        Map.Entry<CompressionSamples.Key, Point> newestJob = series.entrySet().stream()
+                .flatMap(x -> x.getValue().stream().filter(p -> !p.copyOnly()).map(p -> Map.entry(x.getKey(), p)))
+                .max(java.util.Comparator.comparing(x -> x.getValue().finishedAt())).orElseThrow();
+        assertThat(series.keySet().stream().filter(k -> k.method().algorithm().equals("QAT_DEFLATE")).findFirst()
+                .map(series::get).orElseThrow().get(0).finishedAt()).isAfter(newestJob.getValue().finishedAt());
+        assertThat(c.current()).isEqualTo(newestJob.getKey().method());
+        assertThat(c.currentAt()).isEqualTo(newestJob.getValue().finishedAt())
+                .as("held once: the row's and its method's").isSameAs(c.stats(c.current()).orElseThrow().latest());
     }
 
     private static List<String> numbers(List<BackupRecord> backups) {

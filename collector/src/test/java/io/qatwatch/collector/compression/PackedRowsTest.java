@@ -27,6 +27,21 @@ class PackedRowsTest {
     }
 
     @Test
+    void eachNumberTakesTheBytesItsSevenBitGroupsNeedAndNotOneMore() {
+        // zigzag: 0, -1, 1, -64 fit in one byte; 64, -65, 127 need two; the extremes ten (64 bits in groups of seven)
+        long[] values = {0, -1, 1, -64, 64, -65, 127, Long.MIN_VALUE, Long.MAX_VALUE, 1L << 55, -(1L << 55)};
+        int[] bytes = {1, 1, 1, 1, 2, 2, 2, 10, 10, 9, 8};
+        for (int n = 0; n < values.length; n++) {
+            byte[] packed = PackedRows.pack(new long[] {values[n]}, 1, 1, 0, 1);
+            assertThat(packed).as("%s", values[n]).hasSize(bytes[n]);
+            assertThat(PackedRows.first(packed)).isEqualTo(values[n]);
+        }
+        long[] all = values.clone();
+        int total = java.util.Arrays.stream(bytes).sum();
+        assertThat(PackedRows.pack(all, all.length, 1, 0, 1)).as("the rows together, as they are").hasSize(total);
+    }
+
+    @Test
     void nightlyBackupsTakeUnderFifteenBytesEachInsteadOfForty() {
         // a nightly differential: start 22:00 give or take a second, ~20 min, ~30 GB growing, compressed to ~40 %
         Random random = new Random(12);
