@@ -98,6 +98,10 @@ public final class BenchMain implements Callable<Integer> {
             + "--analysis-nights each (default: --instances; 0 skips it).")
     Integer coldInstances;
 
+    @Option(names = "--restarts", description = "Analysis: restarts from the summaries measured by the cold start, each "
+            + "a new stage on the same store (default 1); the table gives the median by wall time, and the range.")
+    Integer restarts;
+
     @Option(names = "--analysis-split", split = ",", description = "Analysis: also run the stage as one of N collectors "
             + "sharing the fleet on PostgreSQL, for each N given (e.g. 2,3): one collector's share of the slices.")
     List<Integer> analysisSplits;
@@ -208,7 +212,7 @@ public final class BenchMain implements Callable<Integer> {
             int cold = or(coldInstances, or(instances, quick ? 200 : 10_000));
             if (cold > 0) {
                 ColdStartBenchmark start = new ColdStartBenchmark(cold, or(analysisNights, quick ? 30 : 90),
-                        work.resolve("analysis"));
+                        or(restarts, 1), work.resolve("analysis"));
                 md.append("#### Cold start on SQLite\n\n").append(start.markdown(start.run(analysis.config(), log)))
                         .append('\n');
             }

@@ -141,13 +141,16 @@ public final class BaselineFulls {
         removeIf(i -> pathOf(i) == path && finishMillis(i) < cut);
     }
 
-    /** Drops the fulls that finished at or before {@code from}: they left the lookback period. */
+    /**
+     * Drops the fulls that finished at or before {@code from}, or started before it: they left the lookback period, and a
+     * read of it from the store (which takes the backups started since {@code from}) would not have them either.
+     */
     void dropUpTo(Instant from) {
         long cut = from.toEpochMilli();
-        if (cut < minFinish) {
+        if (size == 0 || cut < minFinish && start(0) >= cut) {
             return;
         }
-        removeIf(i -> finishMillis(i) <= cut);
+        removeIf(i -> finishMillis(i) <= cut || start(i) < cut);
     }
 
     private void removeIf(java.util.function.IntPredicate gone) {

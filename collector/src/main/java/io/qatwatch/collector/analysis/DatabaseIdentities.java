@@ -90,18 +90,25 @@ public final class DatabaseIdentities {
      */
     public String key(BackupRecord b) {
         DatabaseInfo d = byName.get(lower(b.databaseName()));
-        String own = b.databaseGuid() != null ? lower(b.databaseGuid()) : scope + "/" + b.databaseName();
         if (d == null) {
-            return own;
+            return own(b);
         }
         if (inGroup(d)) {
             boolean otherFamily = b.familyGuid() != null && d.familyGuid() != null && !b.familyGuid().equalsIgnoreCase(d.familyGuid());
-            return otherFamily ? own + "#family:" + lower(b.familyGuid()) : key(d);
+            return otherFamily ? own(b) + "#family:" + lower(b.familyGuid()) : key(d);
         }
         if (d.databaseGuid() == null || b.databaseGuid() == null || b.databaseGuid().equalsIgnoreCase(d.databaseGuid())) {
             return key(d);
         }
-        return own;
+        return own(b);
+    }
+
+    /**
+     * The identity of a backup of no database the instance holds now, built only for such a backup: most backups are of
+     * the database of their name, whose key is worked out once, and a restart keys every backup of every digest.
+     */
+    private String own(BackupRecord b) {
+        return b.databaseGuid() != null ? lower(b.databaseGuid()) : scope + "/" + b.databaseName();
     }
 
     /** Whether {@code b} is a backup of a database this instance holds as an availability-group secondary. */

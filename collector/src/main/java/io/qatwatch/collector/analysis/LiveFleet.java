@@ -184,6 +184,8 @@ public final class LiveFleet {
         FleetRow row;
         long sectionsSeq;
         Instant lastSeen;
+        /** The tags its instances' calendars were last worked out for; null before the first refresh. */
+        Set<String> tags;
         final Map<String, InstanceSlot> instances = new TreeMap<>();
     }
 
@@ -202,6 +204,11 @@ public final class LiveFleet {
         /** When a digest backup crosses the lookback period's start or {@code now}: the digest is worked out again. */
         Instant digestValidUntil = Instant.MIN;
         KeptHistory history;
+        /**
+         * The calendar {@link #history} was worked out under: when the host's tags move the instance to another (a host
+         * group matching them), its nights are worked out again under the new one.
+         */
+        String calendar;
         /** The QAT mode over time, and the backups the compression comparison reads: kept apart from the digest. */
         QatModes modes;
         CompressionSamples compression;
@@ -238,6 +245,14 @@ public final class LiveFleet {
         JobActivity jobs;
         long jobsSeq = -1;
         long jobsSeqRead = -1;
+        /** Its rules' results kept between minutes, each for the state it was worked out for. */
+        final InstanceMemo memo = new InstanceMemo();
+        /** The state {@link #current()} gave last, and what it was built from that the state itself copies. */
+        InstanceState kept;
+        SqlInstanceSnapshot keptSections;
+        List<io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo> keptDatabases;
+        List<AcceleratorChange> keptAcceleratorHistory;
+        JobActivity keptJobs;
 
         InstanceSlot(String host) {
             this.host = host;
@@ -261,6 +276,25 @@ public final class LiveFleet {
          */
         List<DatabaseBackup> keyed() {
             return digest.keyed();
+        }
+
+        /**
+         * The instance as of this refresh: the state of the previous one while nothing it holds changed, so that a quiet
+         * minute builds nothing again and the rules see the same object.
+         */
+        InstanceState current() {
+            InstanceState k = kept;
+            if (k == null || keptSections != sections || keptDatabases != databases || k.backups() != digest
+                    || keptAcceleratorHistory != acceleratorHistory || k.compression() != compression || keptJobs != jobs
+                    || !java.util.Objects.equals(k.collectedAt(), lastSeen) || !k.runningBackups().equals(running == null ? List.of() : running)) {
+                k = state(digest);
+                kept = k;
+                keptSections = sections;
+                keptDatabases = databases;
+                keptAcceleratorHistory = acceleratorHistory;
+                keptJobs = jobs;
+            }
+            return k;
         }
 
         InstanceState state(List<BackupRecord> backups) {
@@ -326,9 +360,16 @@ public final class LiveFleet {
         List<HostState> fleet = new ArrayList<>(hosts.size());
         for (Map.Entry<String, HostSlot> e : hosts.entrySet()) {
             HostSlot h = e.getValue();
+            Set<String> tags = tags(h.row);
+            boolean retagged = !tags.equals(h.tags);
+            h.tags = tags;
             List<InstanceState> instances = new ArrayList<>(h.instances.size());
             for (InstanceSlot slot : h.instances.values()) {
                 pacer.pace();
+                if (retagged && !slot.stale && !config.calendarNameFor(slot.host, slot.sections.name(), tags).equals(slot.calendar)) {
+                    // its nights, margins and creep fits were worked out under the calendar it left
+                    slot.stale = true;
+                }
                 if (slot.stale || !slot.history.advance(now)) {
                     rebuild(store, slot, since, now);
                     rebuilt++;
@@ -351,16 +392,16 @@ public final class LiveFleet {
                 slot.added.clear();
                 fulls(slot, since, now);
                 jobs(store, slot, since);
-                InstanceState state = slot.state(slot.digest);
+                InstanceState state = slot.current();
                 slotOf.put(state, slot);
                 instances.add(state);
             }
             FleetRow row = h.row;
-            fleet.add(new HostState(e.getKey(), tags(row), h.lastSeen, row.facts(), row.qat(), row.licence(), instances));
+            fleet.add(new HostState(e.getKey(), tags, h.lastSeen, row.facts(), row.qat(), row.licence(), instances));
         }
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet, failovers(fleet, now)), config, now, i -> slotOf.get(i).history.history(),
                 i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls, lastCompression, i -> slotOf.get(i).identities,
-                i -> slotOf.get(i).chains);
+                i -> slotOf.get(i).chains, i -> slotOf.get(i).memo);
         // a few rows (the RESTOREs the agents saw end within the lookback period): read each refresh
         analysis.withRestoreSpeeds(RestoreSpeeds.of(store.observedRestores(since, keep)));
         lastCompression = analysis.compression();
@@ -537,7 +578,7 @@ public final class LiveFleet {
 
     /**
      * Brings the instance's baseline fulls to {@code now}: the backups that started since join them, those that left the
-     * lookback period (by their finish, as the rules count them) go.
+     * lookback period (by their finish, as the rules count them, or by their start, as a read from the store does) go.
      */
     private void fulls(InstanceSlot slot, Instant from, Instant now) {
         if (!slot.future.isEmpty() && !slot.future.get(0).startedAt().isAfter(now)) {
@@ -631,6 +672,7 @@ public final class LiveFleet {
             }
         }
         slot.history = new KeptHistory(scope, known, config, history, future, now);
+        slot.calendar = calendar;
         digest(slot, PackedDigest.of(slot.scope, canonical(BackupDigest.of(loaded, config, now)), slot.identities,
                 slot.history::same), now);
         slot.modes = FleetStates.qatModes(modesHistory, state);
@@ -678,9 +720,10 @@ public final class LiveFleet {
                     : x.writtenAt().isBefore(oldest) ? "written " + x.writtenAt()
                     : x.position() > backupsRead ? "ahead of the store (position " + x.position() + ")" : null;
             InstanceSummaryCodec.Kept kept = null;
+            String calendar = null;
             if (refused == null) {
                 String name = slot.sections.name();
-                String calendar = config.calendarNameFor(slot.host, name, tags(h.row));
+                calendar = config.calendarNameFor(slot.host, name, tags(h.row));
                 NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
                 shareSectionStrings(slot);
                 try {
@@ -691,7 +734,7 @@ public final class LiveFleet {
                     refused = "damaged (" + e + ")";
                 }
             }
-            found.put(slot, new Found(x.position(), x.writtenAt(), kept, refused));
+            found.put(slot, new Found(x.position(), x.writtenAt(), kept, refused, calendar));
         });
         if (found.isEmpty()) {
             return;
@@ -734,6 +777,7 @@ public final class LiveFleet {
                 InstanceSlot slot = batch.get(n);
                 Found f = found.get(slot);
                 restore(slot, f.kept(), changes.get(n), events.getOrDefault(keys.get(n), List.of()), since, historySince);
+                slot.calendar = f.calendar();
                 slot.summarisedMorning = f.kept().history().latestFinishedMorning();
                 slot.summarisedAt = f.writtenAt();
                 slot.restoredFrom = f.position();
@@ -772,7 +816,7 @@ public final class LiveFleet {
     }
 
     /** A summary read for a kept instance: what it decoded to, or why it is not used. */
-    private record Found(long position, Instant writtenAt, InstanceSummaryCodec.Kept kept, String refused) {
+    private record Found(long position, Instant writtenAt, InstanceSummaryCodec.Kept kept, String refused, String calendar) {
     }
 
     /**
@@ -825,8 +869,7 @@ public final class LiveFleet {
                     }
                     pacer.pace();
                     String name = slot.sections.name();
-                    String calendar = config.calendarNameFor(slot.host, name, tags(e.getValue().row));
-                    byte[] body = InstanceSummaryCodec.write(configKey(calendar), new InstanceSummaryCodec.Kept(slot.digest,
+                    byte[] body = InstanceSummaryCodec.write(configKey(slot.calendar), new InstanceSummaryCodec.Kept(slot.digest,
                             slot.digestSize, slot.digestValidUntil, slot.history, slot.compression, slot.fulls, slot.chains),
                             now);
                     batch.add(new InstanceSummary(slot.host, name, InstanceSummaryCodec.FORMAT, backupsRead, slot.sectionsSeq,

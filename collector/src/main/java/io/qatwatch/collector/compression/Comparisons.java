@@ -18,12 +18,19 @@ public final class Comparisons {
             Verdict.FASTER_BUT_COSTLIER, Verdict.CHEAPER, Verdict.SMALLER, Verdict.NO_GAIN, Verdict.COSTLIER, Verdict.SLOWER,
             Verdict.NOT_ENOUGH_DATA);
 
-    private record Row(String database, BackupKind kind, String target, boolean backupEncrypted) {
+    /**
+     * A row's grouping, with its database's name lower-cased once: the sort compares it and the TDE states are keyed by
+     * it, so it is not lower-cased again at every comparison of the sort (a restart compares every instance's rows).
+     */
+    private record Row(String database, String lowerDatabase, BackupKind kind, String target, boolean backupEncrypted) {
+
+        Row(Key k) {
+            this(k.database(), k.database().toLowerCase(Locale.ROOT), k.kind(), k.target(), k.backupEncrypted());
+        }
     }
 
-    private static final Comparator<Row> ORDER = Comparator.comparing((Row r) -> r.database().toLowerCase(Locale.ROOT))
-            .thenComparing(Row::database).thenComparing(Row::kind).thenComparing(Row::target)
-            .thenComparing(Row::backupEncrypted);
+    private static final Comparator<Row> ORDER = Comparator.comparing(Row::lowerDatabase).thenComparing(Row::database)
+            .thenComparing(Row::kind).thenComparing(Row::target).thenComparing(Row::backupEncrypted);
 
     private Comparisons() {
     }
@@ -39,11 +46,10 @@ public final class Comparisons {
             if (e.getValue().isEmpty()) {
                 continue;
             }
-            Key k = e.getKey();
-            rows.computeIfAbsent(new Row(k.database(), k.kind(), k.target(), k.backupEncrypted()), r -> new ArrayList<>()).add(e);
+            rows.computeIfAbsent(new Row(e.getKey()), r -> new ArrayList<>()).add(e);
         }
         List<Comparison> out = new ArrayList<>(rows.size());
-        rows.forEach((row, members) -> out.add(compare(row, members, tde.get(row.database().toLowerCase(Locale.ROOT)), t)));
+        rows.forEach((row, members) -> out.add(compare(row, members, tde.get(row.lowerDatabase()), t)));
         return out;
     }
 

@@ -1,8 +1,6 @@
 package io.qatwatch.collector.store;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import java.io.IOException;
 import java.sql.Connection;
@@ -27,7 +25,6 @@ final class DatabaseChanges {
     /** The {@code instance_changes.section} of a databases change. */
     static final String SECTION = "databases";
 
-    private static final ObjectMapper JSON = ReportJson.mapper();
     private static final TypeReference<List<DatabaseInfo>> LIST = new TypeReference<>() { };
 
     private DatabaseChanges() {
@@ -98,7 +95,7 @@ final class DatabaseChanges {
     private static void add(ResultSet rs, int at, List<DatabaseEvent> into) throws SQLException, IOException {
         String before = rs.getString(at + 1);
         if (before != null) {
-            into.addAll(DatabaseEvent.between(JSON.readValue(before, LIST), JSON.readValue(rs.getString(at + 2), LIST),
+            into.addAll(DatabaseEvent.between(SqlValues.readList(before, LIST), SqlValues.readList(rs.getString(at + 2), LIST),
                     Instant.ofEpochMilli(rs.getLong(at))));
         }
     }

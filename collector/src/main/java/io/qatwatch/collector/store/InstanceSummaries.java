@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import org.postgresql.PGStatement;
 
 /**
  * The {@code instance_summaries} table (issue 33): per instance, what the alert stage keeps of its backups, written as
@@ -65,32 +66,50 @@ final class InstanceSummaries {
     static void read(Connection c, Database.Kind kind, HostSelection only, ReportStore.SummaryReader each)
             throws SQLException {
         boolean pg = kind == Database.Kind.POSTGRESQL;
-        boolean some = pg && !only.all();
         if (pg) {
             // a cursor: PostgreSQL's driver fetches every row at once unless in a transaction with a fetch size
             c.setAutoCommit(false);
         }
-        try (PreparedStatement s = c.prepareStatement("SELECT host, instance, format, position, sections_seq, written_at, body"
-                + " FROM instance_summaries" + (some ? " WHERE " + HostSliceColumn.hostIn("host") : ""))) {
-            s.setFetchSize(256);
-            if (some) {
-                HostSliceColumn.bind(s, 1, only);
-            }
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    String host = rs.getString(1);
-                    if (!only.test(host)) {
-                        continue;
-                    }
-                    each.take(new InstanceSummary(host, rs.getString(2), rs.getInt(3), rs.getLong(4), rs.getLong(5),
-                            java.time.Instant.ofEpochMilli(rs.getLong(6)), rs.getBytes(7)));
+        try (PreparedStatement s = select(c, kind, only); ResultSet rs = s.executeQuery()) {
+            while (rs.next()) {
+                String host = rs.getString(1);
+                if (!only.test(host)) {
+                    continue;
                 }
+                each.take(new InstanceSummary(host, rs.getString(2), rs.getInt(3), rs.getLong(4), rs.getLong(5),
+                        java.time.Instant.ofEpochMilli(rs.getLong(6)), rs.getBytes(7)));
             }
         } finally {
             if (pg) {
                 c.commit();
                 c.setAutoCommit(true);
             }
+        }
+    }
+
+    /**
+     * The statement {@link #read} reads with. On PostgreSQL the bodies come in binary: as text the server sends each
+     * body hex-encoded (twice its bytes) and the driver decodes it again. The driver asks for binary only on a statement
+     * it has prepared on the server, which it does from the fifth execution unless forced (a negative threshold); a
+     * restart executes this once.
+     */
+    static PreparedStatement select(Connection c, Database.Kind kind, HostSelection only) throws SQLException {
+        boolean pg = kind == Database.Kind.POSTGRESQL;
+        boolean some = pg && !only.all();
+        PreparedStatement s = c.prepareStatement("SELECT host, instance, format, position, sections_seq, written_at, body"
+                + " FROM instance_summaries" + (some ? " WHERE " + HostSliceColumn.hostIn("host") : ""));
+        try {
+            s.setFetchSize(256);
+            if (pg) {
+                s.unwrap(PGStatement.class).setPrepareThreshold(-1);
+            }
+            if (some) {
+                HostSliceColumn.bind(s, 1, only);
+            }
+            return s;
+        } catch (SQLException e) {
+            s.close();
+            throw e;
         }
     }
 

@@ -9,8 +9,6 @@ import static io.qatwatch.collector.store.SqlValues.setInstant;
 import static io.qatwatch.collector.store.SqlValues.setInteger;
 import static io.qatwatch.collector.store.SqlValues.setLong;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupCpu;
 import io.qatwatch.protocol.SqlInstanceSnapshot.ObservedRestore;
@@ -214,8 +212,6 @@ final class RestoresTable {
                 cpu, null);
     }
 
-    private static final ObjectMapper JSON = ReportJson.mapper();
-
     /** Every instance by the server name it reports ({@code SERVERPROPERTY('ServerName')}, upper-cased): host, instance. */
     private static Map<String, List<String[]>> servers(Connection c) throws SQLException, IOException {
         Map<String, List<String[]>> out = new HashMap<>();
@@ -223,7 +219,7 @@ final class RestoresTable {
              ResultSet rs = s.executeQuery()) {
             while (rs.next()) {
                 String json = rs.getString(3);
-                ServerInfo server = json == null ? null : JSON.readValue(json, ServerInfo.class);
+                ServerInfo server = SqlValues.read(json, ServerInfo.class);
                 if (server != null && server.serverName() != null) {
                     out.computeIfAbsent(server.serverName().toUpperCase(Locale.ROOT), k -> new ArrayList<>())
                             .add(new String[] {rs.getString(1), rs.getString(2)});

@@ -1068,7 +1068,7 @@ public final class SqlReportStore implements ReportStore {
                     instances.computeIfAbsent(rs.getString("host"), h -> new ArrayList<>()).add(new SqlInstanceSnapshot(
                             rs.getString("name"),
                             Instant.ofEpochMilli(rs.getLong("last_seen")),
-                            read(rs.getString("server_json"), ServerInfo.class),
+                            SqlValues.read(rs.getString("server_json"), ServerInfo.class),
                             SqlValues.readList(rs.getString("configuration_json"), new TypeReference<List<ConfigOption>>() { }),
                             SqlValues.readList(rs.getString("accelerators_json"), new TypeReference<List<AcceleratorStatus>>() { }),
                             SqlValues.readList(rs.getString("databases_json"), new TypeReference<List<DatabaseInfo>>() { }),
@@ -1092,10 +1092,10 @@ public final class SqlReportStore implements ReportStore {
                     rows.add(new FleetRow(host,
                             Instant.ofEpochMilli(rs.getLong("first_seen")),
                             Instant.ofEpochMilli(rs.getLong("last_seen")),
-                            read(rs.getString("agent_json"), AgentInfo.class),
-                            read(rs.getString("facts_json"), HostFacts.class),
-                            read(rs.getString("qat_json"), QatFacts.class),
-                            read(rs.getString("licence_json"), LicenceFacts.class),
+                            SqlValues.read(rs.getString("agent_json"), AgentInfo.class),
+                            SqlValues.read(rs.getString("facts_json"), HostFacts.class),
+                            SqlValues.read(rs.getString("qat_json"), QatFacts.class),
+                            SqlValues.read(rs.getString("licence_json"), LicenceFacts.class),
                             SqlValues.readList(rs.getString("probes_json"), new TypeReference<List<ProbeStatus>>() { }),
                             instances.getOrDefault(host, List.of())));
                 }
@@ -1314,9 +1314,5 @@ public final class SqlReportStore implements ReportStore {
             InstanceSummaries.prune(c);
             return deleted;
         }
-    }
-
-    private static <T> T read(String json, Class<T> type) throws IOException {
-        return json == null ? null : JSON.readValue(json, type);
     }
 }

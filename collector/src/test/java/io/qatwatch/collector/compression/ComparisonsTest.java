@@ -63,6 +63,19 @@ class ComparisonsTest {
     }
 
     @Test
+    void rowsSortByNameWhateverItsCaseAndFindTheirTdeStateByTheLowerCaseName() {
+        List<BackupRecord> b = new ArrayList<>();
+        for (String db : List.of("sales", "Archive", "SALES", "Sales", "crm")) {
+            b.addAll(runs(db, "MS_XPRESS", "LOCAL", false, 100 * GB, 0.50, 1000, 1010, 990));
+        }
+        List<Comparison> rows = CompressionSamples.of(b, QatModes.constant(null), 60)
+                .comparisons(LONG_AGO, Map.of("archive", true, "sales", false), VerdictThresholds.DEFAULTS);
+        assertThat(rows).extracting(Comparison::database).as("by lower-case name, then as spelled")
+                .containsExactly("Archive", "crm", "SALES", "Sales", "sales");
+        assertThat(rows).extracting(Comparison::tde).containsExactly(true, null, false, false, false);
+    }
+
+    @Test
     void eachQatBackupIsJudgedInTheModeItRanIn() {
         List<BackupRecord> b = new ArrayList<>(runs("Dw", "QAT_DEFLATE", "LOCAL", false, 100 * GB, 0.40, 500, 505, 495, 700, 710, 690));
         // nights 1-3 (newest) ran after the driver failed and SQL Server fell back to software

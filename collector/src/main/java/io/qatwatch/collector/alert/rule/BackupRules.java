@@ -10,6 +10,7 @@ import io.qatwatch.collector.window.TheilSen;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -101,7 +102,6 @@ final class BackupRules {
             // a new database: its objective counts from when it appeared (create_date, else first seen), not the epoch
             return;
         }
-        Duration age = latest == null ? null : Duration.between(latest.finishedAt(), fleet.now());
         List<Fact> facts = new ArrayList<>();
         facts.add(new Fact("Objective", "a " + kind + " backup at least every " + human(maxAge)));
         String summary;
@@ -110,7 +110,10 @@ final class BackupRules {
                     + fleet.config().windows().lookbackDays() + " days";
         } else {
             DatabaseBackup b = latest;
-            summary = "Newest " + kind + " backup of " + db.name() + " is " + human(age) + " old";
+            // the summary names when the newest backup finished, not its age: an age in minutes or hours changed
+            // every minute or hour, and AlertStore writes every alert row whose text changed
+            summary = "No " + kind + " backup of " + db.name() + " since "
+                    + b.finishedAt().truncatedTo(ChronoUnit.MINUTES).atOffset(ZoneOffset.UTC);
             facts.add(new Fact("Newest", b.finishedAt().atOffset(ZoneOffset.UTC) + " on " + b.instance()
                     + (b.copyOnly() ? " (copy-only)" : "")));
         }

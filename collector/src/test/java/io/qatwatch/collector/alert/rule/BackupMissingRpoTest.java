@@ -6,6 +6,7 @@ import static io.qatwatch.collector.testing.Histories.fired;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.AlertsConfig;
+import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.analysis.FleetState;
 import io.qatwatch.collector.testing.Histories;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -51,5 +52,24 @@ class BackupMissingRpoTest {
         assertThat(missing(history(true), mondayNight)).isEmpty();
         assertThat(missing(history(false), mondayNight)).as("without Sunday's full the differentials alone are late")
                 .containsExactly("backup-missing sql01 / PROD / Sales [full or differential]");
+    }
+
+    @Test
+    void anOverdueBackupIsTheSameAlertAMinuteAndAnHourLater() {
+        // without Sunday's full the differentials' objective is missed from Sunday 13:30 Berlin (Saturday 01:30 + 36 h)
+        Instant first = berlin(SUNDAY.plusDays(1), 0, 30);
+        List<Alert> at = overdue(history(false), first);
+        assertThat(at).singleElement().extracting(Alert::summary)
+                .isEqualTo("No full or differential backup of Sales since 2026-11-28T00:30Z");
+        // the alert names when the newest backup finished, not its age: its stored row is not rewritten each minute
+        for (long later : new long[] {60, 3600, 86_400}) {
+            assertThat(overdue(history(false), first.plusSeconds(later))).as("%d s later", later).isEqualTo(at);
+        }
+    }
+
+    private static List<Alert> overdue(List<BackupRecord> backups, Instant now) {
+        FleetState fleet = new FleetState(List.of(Histories.host("sql01", now, Histories.instance("PROD", now,
+                List.of(Histories.db("Sales", "SIMPLE")), backups, List.of()))));
+        return CONFIG.evaluator().evaluate(fleet, now).alerts().stream().filter(a -> a.rule().equals("backup-missing") && "full or differential".equals(a.subject())).toList();
     }
 }
