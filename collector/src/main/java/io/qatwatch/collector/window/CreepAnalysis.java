@@ -69,18 +69,20 @@ public final class CreepAnalysis {
         List<NightlyWindow> fitted = comparable;
         double[] x = new double[comparable.size()];
         double[] y = new double[comparable.size()];
-        List<NightMargin> nights = new ArrayList<>();
+        LocalDate[] mornings = new LocalDate[comparable.size()];
         for (int i = 0; i < comparable.size(); i++) {
             NightlyWindow w = comparable.get(i);
             x[i] = days(origin, w.businessStart());
             y[i] = w.marginMinutes();
-            nights.add(new NightMargin(w.morning(), w.marginMinutes()));
+            mornings[i] = w.morning();
         }
+        // y is the margins, which the fit only reads: the nights hold it
+        List<NightMargin> nights = new NightMargins(mornings, y);
         TheilSen line = TheilSen.fit(x, y);
         double safety = calendar.safetyMargin().getSeconds() / 60.0;
         NightlyWindow latest = comparable.get(comparable.size() - 1);
         long step = line.slope() < 0 ? Math.max(1, Math.round(medianSpacingDays(x))) : 1;
-        return Optional.of(new Fit(latest.scope(), kind, List.copyOf(nights), line, x[x.length - 1], latest.morning(), step,
+        return Optional.of(new Fit(latest.scope(), kind, nights, line, x[x.length - 1], latest.morning(), step,
                 safety, new DriversOnDemand(() -> drivers(fitted, origin))));
     }
 

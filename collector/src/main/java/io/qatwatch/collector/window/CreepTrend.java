@@ -26,7 +26,8 @@ public record CreepTrend(
         List<DatabaseDriver> drivers) {
 
     public CreepTrend {
-        nights = List.copyOf(nights);
+        // a fit's nights are held compactly and are immutable already
+        nights = nights instanceof NightMargins ? nights : List.copyOf(nights);
         drivers = drivers instanceof DriversOnDemand ? drivers : List.copyOf(drivers);
     }
 
