@@ -208,7 +208,7 @@ final class KeptHistory {
             h.series[n] = in.readString();
         }
         for (int n = in.readSize(); n > 0; n--) {
-            NightlyWindow w = readWindow(in);
+            NightlyWindow w = readWindow(in, nights);
             int fulls = in.readSize();
             String[] keys = fulls == 0 ? NO_KEYS : new String[fulls];
             long[] sizes = fulls == 0 ? NO_SIZES : new long[fulls];
@@ -253,7 +253,11 @@ final class KeptHistory {
         out.writeCount(w.backupCount());
     }
 
-    private static NightlyWindow readWindow(SummaryInput in) {
+    /**
+     * A finished night as {@link #writeWindow} wrote it; its morning and business hours are the calendar's night's own
+     * objects (as a night built from rows has them), not three more for every night of every instance read back.
+     */
+    private static NightlyWindow readWindow(SummaryInput in, NightlyWindows.Nights nights) {
         String scope = in.readString();
         LocalDate morning = LocalDate.ofEpochDay(in.readLong());
         long kind = in.readCount();
@@ -262,6 +266,13 @@ final class KeptHistory {
         }
         Instant businessEnd = in.readInstant();
         Instant businessStart = in.readInstant();
+        Night night = nights.containing(businessEnd);
+        if (night != null && night.businessEnd().equals(businessEnd) && night.businessStart().equals(businessStart)
+                && night.morning().equals(morning)) {
+            businessEnd = night.businessEnd();
+            businessStart = night.businessStart();
+            morning = night.morning();
+        }
         Instant firstStart = in.readInstant();
         Instant lastFinish = in.readInstant();
         long margin = in.readLong();
