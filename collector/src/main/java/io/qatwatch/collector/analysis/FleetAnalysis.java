@@ -53,8 +53,6 @@ public final class FleetAnalysis {
     private final FleetCompression previousCompression;
     private final Function<InstanceState, DatabaseIdentities> identities;
     private final Function<InstanceState, Map<String, LogChain>> chains;
-    /** Each instance's memo of rule results kept between minutes (the alert stage's); null: none kept. */
-    private final Function<InstanceState, InstanceMemo> memos;
     /** The fleet's restore speeds (issue 30): set by the alert stage from the store's observed restores; none by default. */
     private volatile RestoreSpeeds restoreSpeeds = RestoreSpeeds.NONE;
 
@@ -92,21 +90,16 @@ public final class FleetAnalysis {
     public FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
                          Function<InstanceState, List<DatabaseBackup>> keyed,
                          Function<InstanceState, Map<String, BaselineFulls>> baselines) {
-        this(fleet, config, now, known, keyed, baselines, null, null, null, null);
+        this(fleet, config, now, known, keyed, baselines, null, null, null);
     }
 
-    /**
-     * As above, reusing of {@code previous} (the alert stage's last compression) every host whose comparisons are the same,
-     * and with each instance's {@link InstanceMemo} ({@code memos}) kept between minutes.
-     */
+    /** As above, reusing of {@code previous} (the alert stage's last compression) every host whose comparisons are the same. */
     FleetAnalysis(FleetState fleet, AnalysisConfig config, Instant now, Function<InstanceState, History> known,
                   Function<InstanceState, List<DatabaseBackup>> keyed,
                   Function<InstanceState, Map<String, BaselineFulls>> baselines, FleetCompression previous,
-                  Function<InstanceState, DatabaseIdentities> identities, Function<InstanceState, Map<String, LogChain>> chains,
-                  Function<InstanceState, InstanceMemo> memos) {
+                  Function<InstanceState, DatabaseIdentities> identities, Function<InstanceState, Map<String, LogChain>> chains) {
         this.identities = identities;
         this.chains = chains;
-        this.memos = memos;
         int count = 0;
         for (HostState h : fleet.hosts()) {
             for (InstanceState i : h.instances()) {
@@ -345,11 +338,6 @@ public final class FleetAnalysis {
     /** Nightly windows of each availability group, merged across its replicas, by group name. */
     public Map<String, List<NightlyWindow>> availabilityGroupWindows() {
         return groupWindows;
-    }
-
-    /** The instance's memo of rule results: kept between minutes by the alert stage, a new (empty) one otherwise. */
-    public InstanceMemo memo(InstanceAnalysis ia) {
-        return memos == null ? new InstanceMemo() : memos.apply(ia.instance());
     }
 
     /** The calendar that applies to a host and instance. */

@@ -56,8 +56,7 @@ import org.slf4j.LoggerFactory;
  * it to another calendar, a backup came late for a finished night or starts in the future, or the kinds of its nights
  * changed so that a creep fit needs a night whose backups are no longer kept. The rest of the analysis (silent agents,
  * spill forecasts, creep projected from today, every rule) runs each time, over an {@link InstanceState} that is the
- * previous minute's object while nothing of the instance changed, and each instance's {@link InstanceMemo} keeps the
- * results of the rules that read only it. Not thread-safe: the alert stage runs one
+ * previous minute's object while nothing of the instance changed. Not thread-safe: the alert stage runs one
  * evaluation at a time.
  *
  * <p>What it keeps of each instance's backups is also persisted, as the instance's summary (issue 33,
@@ -247,8 +246,6 @@ public final class LiveFleet {
         JobActivity jobs;
         long jobsSeq = -1;
         long jobsSeqRead = -1;
-        /** Its rules' results kept between minutes, each for the state it was worked out for. */
-        final InstanceMemo memo = new InstanceMemo();
         /** The state {@link #current()} gave last, and what it was built from that the state itself copies. */
         InstanceState kept;
         SqlInstanceSnapshot keptSections;
@@ -403,7 +400,7 @@ public final class LiveFleet {
         }
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet, failovers(fleet, now)), config, now, i -> slotOf.get(i).history.history(),
                 i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls, lastCompression, i -> slotOf.get(i).identities,
-                i -> slotOf.get(i).chains, i -> slotOf.get(i).memo);
+                i -> slotOf.get(i).chains);
         // a few rows (the RESTOREs the agents saw end within the lookback period): read each refresh
         analysis.withRestoreSpeeds(RestoreSpeeds.of(store.observedRestores(since, keep)));
         lastCompression = analysis.compression();

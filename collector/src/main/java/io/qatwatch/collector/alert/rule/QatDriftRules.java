@@ -4,7 +4,6 @@ import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Alert.Fact;
 import io.qatwatch.collector.analysis.FleetAnalysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
-import io.qatwatch.collector.analysis.InstanceMemo;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.HostGroupConfig;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
@@ -36,47 +35,38 @@ final class QatDriftRules {
     private QatDriftRules() {
     }
 
-    /**
-     * qat-change: a library or driver version, or a chosen mode, changed within {@code recentHours}. Each instance's alert
-     * is kept between minutes ({@link InstanceMemo}) until the change leaves that period; an instance without one has none
-     * until it changes, as time alone only takes changes out of the period.
-     */
+    /** qat-change: a library or driver version, or a chosen mode, changed within {@code recentHours}. */
     static List<Alert> change(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.QatChange cfg = rules.qatChange();
+        Instant since = fleet.now().minusSeconds(cfg.recentHours() * 3600L);
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
-            out.addAll(fleet.memo(ia).get("qat-change", ia.instance(), rules, List.of(ia.host().host(), ia.calendar().zone()),
-                    fleet.now(), () -> change(ia, rules, fleet.now())));
+            Optional<QatTimeline.Change> c = QatTimeline.of(ia.instance()).lastChange(since);
+            if (c.isEmpty()) {
+                continue;
+            }
+            QatTimeline.Point before = c.get().before();
+            QatTimeline.Point after = c.get().after();
+            List<String> what = new ArrayList<>();
+            if (!java.util.Objects.equals(before.library(), after.library())) {
+                what.add("library " + nz(before.library()) + " → " + nz(after.library()));
+            }
+            if (!java.util.Objects.equals(before.driver(), after.driver())) {
+                what.add("driver " + nz(before.driver()) + " → " + nz(after.driver()));
+            }
+            if (!before.mode().equals(after.mode())) {
+                what.add("mode " + before.mode() + " → " + after.mode() + " (" + nz(after.reason()) + ")");
+            }
+            String at = Fmt.when(after.at(), ia.calendar().zone());
+            out.add(new Alert("qat-change", cfg.severity(), ia.host().host(), ia.instance().name(), null, null,
+                    "QAT " + String.join(", ", what) + " at " + at, CHANGE_WHY,
+                    List.of(new Fact("Changed", at + ", the first report showing it"),
+                            new Fact("Before", stack(before) + " since " + Fmt.when(before.at(), ia.calendar().zone())),
+                            new Fact("Now", stack(after)),
+                            new Fact("Shown for", cfg.recentHours() + " h after the change (alerts.rules.qatChange.recentHours)")),
+                    List.of()));
         }
         return out;
-    }
-
-    private static InstanceMemo.Result<List<Alert>> change(InstanceAnalysis ia, RulesConfig rules, Instant now) {
-        RulesConfig.QatChange cfg = rules.qatChange();
-        Instant since = now.minusSeconds(cfg.recentHours() * 3600L);
-        Optional<QatTimeline.Change> c = QatTimeline.of(ia.instance()).lastChange(since);
-        if (c.isEmpty()) {
-            return new InstanceMemo.Result<>(List.of(), Instant.MAX);
-        }
-        QatTimeline.Point before = c.get().before();
-        QatTimeline.Point after = c.get().after();
-        List<String> what = new ArrayList<>();
-        if (!java.util.Objects.equals(before.library(), after.library())) {
-            what.add("library " + nz(before.library()) + " → " + nz(after.library()));
-        }
-        if (!java.util.Objects.equals(before.driver(), after.driver())) {
-            what.add("driver " + nz(before.driver()) + " → " + nz(after.driver()));
-        }
-        if (!before.mode().equals(after.mode())) {
-            what.add("mode " + before.mode() + " → " + after.mode() + " (" + nz(after.reason()) + ")");
-        }
-        String at = Fmt.when(after.at(), ia.calendar().zone());
-        return new InstanceMemo.Result<>(List.of(new Alert("qat-change", cfg.severity(), ia.host().host(), ia.instance().name(), null, null,
-                "QAT " + String.join(", ", what) + " at " + at, CHANGE_WHY,
-                List.of(new Fact("Changed", at + ", the first report showing it"),
-                        new Fact("Before", stack(before) + " since " + Fmt.when(before.at(), ia.calendar().zone())),
-                        new Fact("Now", stack(after)),
-                        new Fact("Shown for", cfg.recentHours() + " h after the change (alerts.rules.qatChange.recentHours)")),
-                List.of())), after.at().plusSeconds(cfg.recentHours() * 3600L));
     }
 
     /**

@@ -8,14 +8,12 @@ import io.qatwatch.collector.analysis.FleetAnalysis.MergedDatabase;
 import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.HostGroupConfig;
-import io.qatwatch.collector.analysis.InstanceMemo;
 import io.qatwatch.collector.analysis.PackedDigest;
 import io.qatwatch.protocol.QatDevice;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -55,149 +53,115 @@ final class QatRules {
         return "HARDWARE".equalsIgnoreCase(a.modeDesc()) || "SOFTWARE".equalsIgnoreCase(a.modeDesc());
     }
 
-    /**
-     * qat-fallback, each instance's alert kept between minutes ({@link InstanceMemo}): it reads the instance, its host's
-     * name and QAT facts and its calendar's zone, and not the time.
-     */
     static List<Alert> fallback(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.Basic cfg = rules.qatFallback();
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
+            Optional<AcceleratorStatus> q = qat(ia);
+            Optional<QatTimeline.Fall> fall = QatTimeline.of(ia.instance()).fall();
+            boolean failing = q.isPresent() && q.get().modeReasonDesc() != null
+                    && FAILURES.contains(q.get().modeReasonDesc().toUpperCase(Locale.ROOT));
+            if (!failing && fall.isEmpty()) {
+                continue;
+            }
+            AcceleratorStatus a = q.orElse(new AcceleratorStatus("QAT", "NONE", null, null, null, null));
+            String to = "SOFTWARE".equalsIgnoreCase(a.modeDesc()) ? "software mode" : "no QAT";
+            List<Fact> facts = new ArrayList<>(List.of(
+                    new Fact("Mode", a.modeDesc() + " (" + nz(a.modeReasonDesc()) + ")"),
+                    new Fact("Hardware detected", String.valueOf(a.hardwareDetected())),
+                    new Fact("Library / driver", nz(a.libraryVersion()) + " / " + nz(a.driverVersion()))));
+            String summary = "QAT backup compression fell back to " + to + ": " + nz(a.modeReasonDesc());
+            if (fall.isPresent()) {
+                QatTimeline.Point before = fall.get().before();
+                QatTimeline.Point after = fall.get().after();
+                String at = Fmt.when(after.at(), ia.calendar().zone());
+                summary = "QAT backup compression fell back from " + before.mode().toLowerCase(Locale.ROOT) + " to " + to
+                        + " at " + at + ": " + nz(a.modeReasonDesc());
+                facts.add(0, new Fact("Fell back", at + ", the first report showing it; before: " + before.mode() + " ("
+                        + nz(before.reason()) + ") since " + Fmt.when(before.at(), ia.calendar().zone())));
+                if (before.hardwareDetected() && !after.hardwareDetected()) {
+                    facts.add(new Fact("Hardware gone", "detected until then, not since: SQL Server looks for the device "
+                            + "when it starts, so it was missing when the server or SQL Server restarted"));
+                }
+            }
             HostState h = ia.host();
-            out.addAll(fleet.memo(ia).get("qat-fallback", ia.instance(), rules, Arrays.asList(h.host(), h.qat(),
-                    ia.calendar().zone()), fleet.now(), () -> new InstanceMemo.Result<>(fallback(ia, rules), Instant.MAX)));
+            if (h.qat() != null) {
+                facts.add(new Fact("Host QAT devices", h.qat().devices().isEmpty() ? "none found"
+                        : h.qat().devices().stream().map(QatRules::device).reduce((x, y) -> x + ", " + y).orElse("")));
+            }
+            out.add(new Alert("qat-fallback", cfg.severity(), h.host(), ia.instance().name(), null, null, summary,
+                    FALLBACK_WHY, facts, List.of()));
         }
         return out;
-    }
-
-    private static List<Alert> fallback(InstanceAnalysis ia, RulesConfig rules) {
-        RulesConfig.Basic cfg = rules.qatFallback();
-        Optional<AcceleratorStatus> q = qat(ia);
-        Optional<QatTimeline.Fall> fall = QatTimeline.of(ia.instance()).fall();
-        boolean failing = q.isPresent() && q.get().modeReasonDesc() != null
-                && FAILURES.contains(q.get().modeReasonDesc().toUpperCase(Locale.ROOT));
-        if (!failing && fall.isEmpty()) {
-            return List.of();
-        }
-        AcceleratorStatus a = q.orElse(new AcceleratorStatus("QAT", "NONE", null, null, null, null));
-        String to = "SOFTWARE".equalsIgnoreCase(a.modeDesc()) ? "software mode" : "no QAT";
-        List<Fact> facts = new ArrayList<>(List.of(
-                new Fact("Mode", a.modeDesc() + " (" + nz(a.modeReasonDesc()) + ")"),
-                new Fact("Hardware detected", String.valueOf(a.hardwareDetected())),
-                new Fact("Library / driver", nz(a.libraryVersion()) + " / " + nz(a.driverVersion()))));
-        String summary = "QAT backup compression fell back to " + to + ": " + nz(a.modeReasonDesc());
-        if (fall.isPresent()) {
-            QatTimeline.Point before = fall.get().before();
-            QatTimeline.Point after = fall.get().after();
-            String at = Fmt.when(after.at(), ia.calendar().zone());
-            summary = "QAT backup compression fell back from " + before.mode().toLowerCase(Locale.ROOT) + " to " + to
-                    + " at " + at + ": " + nz(a.modeReasonDesc());
-            facts.add(0, new Fact("Fell back", at + ", the first report showing it; before: " + before.mode() + " ("
-                    + nz(before.reason()) + ") since " + Fmt.when(before.at(), ia.calendar().zone())));
-            if (before.hardwareDetected() && !after.hardwareDetected()) {
-                facts.add(new Fact("Hardware gone", "detected until then, not since: SQL Server looks for the device "
-                        + "when it starts, so it was missing when the server or SQL Server restarted"));
-            }
-        }
-        HostState h = ia.host();
-        if (h.qat() != null) {
-            facts.add(new Fact("Host QAT devices", h.qat().devices().isEmpty() ? "none found"
-                    : h.qat().devices().stream().map(QatRules::device).reduce((x, y) -> x + ", " + y).orElse("")));
-        }
-        return List.of(new Alert("qat-fallback", cfg.severity(), h.host(), ia.instance().name(), null, null, summary,
-                FALLBACK_WHY, facts, List.of()));
     }
 
     private static String device(QatDevice d) {
         return d.address() + " " + d.pciId() + " " + nz(d.driver()) + " " + nz(d.state());
     }
 
-    /**
-     * qat-config-mismatch, each instance's alerts kept between minutes ({@link InstanceMemo}): it reads the instance, its
-     * host's name and the time only through the backups and CommandLog rows of the last {@code recentHours}, so the
-     * alerts hold until one of those leaves that period.
-     */
     static List<Alert> configMismatch(FleetAnalysis fleet, RulesConfig rules) {
+        RulesConfig.QatConfigMismatch cfg = rules.qatConfigMismatch();
+        Instant since = fleet.now().minusSeconds(cfg.recentHours() * 3600L);
         List<Alert> out = new ArrayList<>();
         for (InstanceAnalysis ia : fleet.instances()) {
-            if (qat(ia).isEmpty()) {
+            Optional<AcceleratorStatus> q = qat(ia);
+            if (q.isEmpty()) {
                 continue;
             }
-            out.addAll(fleet.memo(ia).get("qat-config-mismatch", ia.instance(), rules, ia.host().host(), fleet.now(),
-                    () -> configMismatch(ia, rules, fleet.now())));
+            AcceleratorStatus a = q.get();
+            boolean wantXpress = enabled(a);
+            boolean wantQatDeflate = "NONE".equalsIgnoreCase(a.modeDesc());
+            if (!wantXpress && !wantQatDeflate) {
+                continue;
+            }
+            Set<String> xpress = new TreeSet<>();
+            Set<String> qatDeflate = new TreeSet<>();
+            // of a packed digest, only the backups of the algorithm that would fire: most QAT instances have none
+            int wanted = (wantXpress ? PackedDigest.MS_XPRESS : 0) | (wantQatDeflate ? PackedDigest.QAT_DEFLATE : 0);
+            for (BackupRecord b : PackedDigest.only(ia.instance().backups(), wanted)) {
+                if (b.finishedAt().isBefore(since) || "L".equals(b.type()) || b.sizeIsEstimate()) {
+                    continue;
+                }
+                if ("MS_XPRESS".equalsIgnoreCase(b.compressionAlgorithm())) {
+                    xpress.add(b.databaseName());
+                } else if ("QAT_DEFLATE".equalsIgnoreCase(b.compressionAlgorithm())) {
+                    qatDeflate.add(b.databaseName());
+                }
+            }
+            boolean xpressFires = wantXpress && !xpress.isEmpty();
+            boolean qatDeflateFires = wantQatDeflate && !qatDeflate.isEmpty();
+            if (!xpressFires && !qatDeflateFires) {
+                // most QAT instances, every minute: nothing to say, so no facts and no CommandLog walk
+                continue;
+            }
+            Fact mode = new Fact("Engine says", "QAT mode " + a.modeDesc() + " (" + nz(a.modeReasonDesc()) + ")");
+            Fact dflt = new Fact("'backup compression algorithm'", JobCommands.instanceDefault(ia.instance()));
+            String named = JobCommands.commands(ia.instance(), since);
+            Fact jobs = named == null ? null : new Fact("The jobs' commands (CommandLog)", named);
+            if (xpressFires) {
+                // the jobs' own commands (CommandLog) win over the instance default for their databases
+                Map<String, String> commands = JobCommands.commandAlgorithms(ia.instance(), since);
+                Set<String> inJob = new TreeSet<>();
+                xpress.stream().filter(d -> commands.getOrDefault(d, "").startsWith("MS_XPRESS")).forEach(inJob::add);
+                String fix = inJob.isEmpty() ? "add COMPRESSION (ALGORITHM = QAT_DEFLATE) to the jobs, or set "
+                        + "'backup compression algorithm' to 2"
+                        : "the jobs' commands name ALGORITHM = MS_XPRESS for " + String.join(", ", inJob)
+                                + ", which the instance default does not change: set QAT_DEFLATE in the job (Ola Hallengren's "
+                                + "DatabaseBackup: @CompressionAlgorithm = 'QAT_DEFLATE')";
+                out.add(new Alert("qat-config-mismatch", cfg.severity(), ia.host().host(), ia.instance().name(), null, "xpress",
+                        "QAT is enabled but " + xpress.size() + " database(s) still back up with MS_XPRESS", MISMATCH_WHY,
+                        facts(mode, dflt, jobs, new Fact("MS_XPRESS in the last " + cfg.recentHours() + " h", String.join(", ", xpress)),
+                                new Fact("Fix", fix)),
+                        List.of()));
+            }
+            if (qatDeflateFires) {
+                out.add(new Alert("qat-config-mismatch", cfg.severity(), ia.host().host(), ia.instance().name(), null, "engine-none",
+                        "QAT_DEFLATE backups while the engine reports QAT mode NONE", MISMATCH_WHY,
+                        facts(mode, dflt, jobs, new Fact("QAT_DEFLATE in the last " + cfg.recentHours() + " h", String.join(", ", qatDeflate))),
+                        List.of()));
+            }
         }
         return out;
-    }
-
-    private static InstanceMemo.Result<List<Alert>> configMismatch(InstanceAnalysis ia, RulesConfig rules, Instant now) {
-        RulesConfig.QatConfigMismatch cfg = rules.qatConfigMismatch();
-        long recent = cfg.recentHours() * 3600L;
-        Instant since = now.minusSeconds(recent);
-        AcceleratorStatus a = qat(ia).orElseThrow();
-        boolean wantXpress = enabled(a);
-        boolean wantQatDeflate = "NONE".equalsIgnoreCase(a.modeDesc());
-        if (!wantXpress && !wantQatDeflate) {
-            return new InstanceMemo.Result<>(List.of(), Instant.MAX);
-        }
-        Set<String> xpress = new TreeSet<>();
-        Set<String> qatDeflate = new TreeSet<>();
-        // the first backup read to leave the period: the alerts may change then
-        Instant due = Instant.MAX;
-        // of a packed digest, only the backups of the algorithm that would fire: most QAT instances have none
-        int wanted = (wantXpress ? PackedDigest.MS_XPRESS : 0) | (wantQatDeflate ? PackedDigest.QAT_DEFLATE : 0);
-        for (BackupRecord b : PackedDigest.only(ia.instance().backups(), wanted)) {
-            if (b.finishedAt().isBefore(since) || "L".equals(b.type()) || b.sizeIsEstimate()) {
-                continue;
-            }
-            if ("MS_XPRESS".equalsIgnoreCase(b.compressionAlgorithm())) {
-                xpress.add(b.databaseName());
-            } else if ("QAT_DEFLATE".equalsIgnoreCase(b.compressionAlgorithm())) {
-                qatDeflate.add(b.databaseName());
-            }
-            due = min(due, b.finishedAt().plusSeconds(recent));
-        }
-        boolean xpressFires = wantXpress && !xpress.isEmpty();
-        boolean qatDeflateFires = wantQatDeflate && !qatDeflate.isEmpty();
-        if (!xpressFires && !qatDeflateFires) {
-            // most QAT instances, every minute: nothing to say, so no facts and no CommandLog walk
-            return new InstanceMemo.Result<>(List.of(), due);
-        }
-        for (var e : ia.instance().jobs().commandLog()) {
-            if (e.startedAt() != null && !e.startedAt().isBefore(since)) {
-                due = min(due, e.startedAt().plusSeconds(recent));
-            }
-        }
-        List<Alert> out = new ArrayList<>(2);
-        Fact mode = new Fact("Engine says", "QAT mode " + a.modeDesc() + " (" + nz(a.modeReasonDesc()) + ")");
-        Fact dflt = new Fact("'backup compression algorithm'", JobCommands.instanceDefault(ia.instance()));
-        String named = JobCommands.commands(ia.instance(), since);
-        Fact jobs = named == null ? null : new Fact("The jobs' commands (CommandLog)", named);
-        if (xpressFires) {
-            // the jobs' own commands (CommandLog) win over the instance default for their databases
-            Map<String, String> commands = JobCommands.commandAlgorithms(ia.instance(), since);
-            Set<String> inJob = new TreeSet<>();
-            xpress.stream().filter(d -> commands.getOrDefault(d, "").startsWith("MS_XPRESS")).forEach(inJob::add);
-            String fix = inJob.isEmpty() ? "add COMPRESSION (ALGORITHM = QAT_DEFLATE) to the jobs, or set "
-                    + "'backup compression algorithm' to 2"
-                    : "the jobs' commands name ALGORITHM = MS_XPRESS for " + String.join(", ", inJob)
-                            + ", which the instance default does not change: set QAT_DEFLATE in the job (Ola Hallengren's "
-                            + "DatabaseBackup: @CompressionAlgorithm = 'QAT_DEFLATE')";
-            out.add(new Alert("qat-config-mismatch", cfg.severity(), ia.host().host(), ia.instance().name(), null, "xpress",
-                    "QAT is enabled but " + xpress.size() + " database(s) still back up with MS_XPRESS", MISMATCH_WHY,
-                    facts(mode, dflt, jobs, new Fact("MS_XPRESS in the last " + cfg.recentHours() + " h", String.join(", ", xpress)),
-                            new Fact("Fix", fix)),
-                    List.of()));
-        }
-        if (qatDeflateFires) {
-            out.add(new Alert("qat-config-mismatch", cfg.severity(), ia.host().host(), ia.instance().name(), null, "engine-none",
-                    "QAT_DEFLATE backups while the engine reports QAT mode NONE", MISMATCH_WHY,
-                    facts(mode, dflt, jobs, new Fact("QAT_DEFLATE in the last " + cfg.recentHours() + " h", String.join(", ", qatDeflate))),
-                    List.of()));
-        }
-        return new InstanceMemo.Result<>(out, due);
-    }
-
-    private static Instant min(Instant a, Instant b) {
-        return a.isBefore(b) ? a : b;
     }
 
     /** The facts given, leaving out the nulls (a fact that does not apply). */
