@@ -40,32 +40,32 @@ public final class Comparisons {
      *
      * @param tde each database's TDE state by lower-case name; absent: unknown
      */
-    static List<Comparison> of(Map<Key, Rows> series, Map<String, Boolean> tde, VerdictThresholds t) {
-        Map<Row, List<Map.Entry<Key, Rows>>> rows = new TreeMap<>(ORDER);
-        for (Map.Entry<Key, Rows> e : series.entrySet()) {
-            if (e.getValue().size() == 0) {
+    static List<Comparison> of(List<Rows> series, Map<String, Boolean> tde, VerdictThresholds t) {
+        Map<Row, List<Rows>> rows = new TreeMap<>(ORDER);
+        for (Rows r : series) {
+            if (r.size() == 0) {
                 continue;
             }
-            rows.computeIfAbsent(new Row(e.getKey()), r -> new ArrayList<>()).add(e);
+            rows.computeIfAbsent(new Row(r.key()), x -> new ArrayList<>()).add(r);
         }
         List<Comparison> out = new ArrayList<>(rows.size());
         rows.forEach((row, members) -> out.add(compare(row, members, tde.get(row.lowerDatabase()), t)));
         return out;
     }
 
-    private static Comparison compare(Row row, List<Map.Entry<Key, Rows>> members, Boolean tde, VerdictThresholds t) {
+    private static Comparison compare(Row row, List<Rows> members, Boolean tde, VerdictThresholds t) {
         List<AlgorithmStats> stats = new ArrayList<>();
         Method current = null;
         long currentMillis = 0;
-        for (Map.Entry<Key, Rows> e : members) {
-            Rows r = e.getValue();
-            stats.add(AlgorithmStats.of(e.getKey().method(), r));
+        for (Rows r : members) {
+            Method method = r.key().method();
+            stats.add(AlgorithmStats.of(method, r));
             for (int i = 0; i < r.size(); i++) {
                 long finished = r.finishedMillis(i);
                 boolean newer = current == null || finished > currentMillis || finished == currentMillis
-                        && e.getKey().method().label().compareTo(current.label()) > 0;
+                        && method.label().compareTo(current.label()) > 0;
                 if (!r.copyOnly(i) && newer) {
-                    current = e.getKey().method();
+                    current = method;
                     currentMillis = finished;
                 }
             }

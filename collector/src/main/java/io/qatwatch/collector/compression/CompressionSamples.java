@@ -82,12 +82,18 @@ public final class CompressionSamples {
      * for each backup (a restart compares every series of every instance at once).
      */
     static final class Rows {
+        private final Key key;
         private final long[] values;
         private final int size;
 
-        private Rows(long[] values, int size) {
+        private Rows(Key key, long[] values, int size) {
+            this.key = key;
             this.values = values;
             this.size = size;
+        }
+
+        Key key() {
+            return key;
         }
 
         int size() {
@@ -284,8 +290,8 @@ public final class CompressionSamples {
         dropBefore(from);
         List<Object> key = List.of(version, tde, thresholds);
         if (!key.equals(memoKey)) {
-            Map<Key, Rows> rows = new LinkedHashMap<>();
-            series.forEach((k, s) -> rows.put(k, new Rows(s.rows(), s.size)));
+            List<Rows> rows = new ArrayList<>(series.size());
+            series.forEach((k, s) -> rows.add(new Rows(k, s.rows(), s.size)));
             memo = Collections.unmodifiableList(Comparisons.of(rows, tde, thresholds));
             memoKey = key;
         }
