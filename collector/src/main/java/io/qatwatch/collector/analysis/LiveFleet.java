@@ -722,7 +722,9 @@ public final class LiveFleet {
             String calendar = null;
             if (refused == null) {
                 String name = slot.sections.name();
-                calendar = config.calendarNameFor(slot.host, name, tags(h.row));
+                // the tags its calendar is worked out for: the refresh that follows finds the host not re-tagged
+                h.tags = tags(h.row);
+                calendar = config.calendarNameFor(slot.host, name, h.tags);
                 NightlyWindows.Nights known = nights.computeIfAbsent(calendar, c -> new NightlyWindows.Nights(calendars.get(c)));
                 shareSectionStrings(slot);
                 try {
