@@ -13,7 +13,14 @@ import java.util.Map;
  */
 public final class SummaryOutput {
 
-    private byte[] buf = new byte[512];
+    /** A buffer kept per thread between bodies (at most {@link #KEPT_BYTES}): a writer that grew one to an instance's
+     * size from 512 bytes by doubling allocated twice the body again each time, every instance every morning. */
+    private static final ThreadLocal<byte[]> SCRATCH = new ThreadLocal<>();
+    private static final int FIRST_BYTES = 512;
+    static final int KEPT_BYTES = 1 << 20;
+
+    /** The thread's kept buffer while this body is written (taken, so a second body on the thread gets its own). */
+    private byte[] buf;
     private int size;
     private final Map<String, Integer> strings = new HashMap<>();
     /** Instants are written as seconds from this one (a summary's are mostly within its lookback period of it). */
@@ -21,6 +28,9 @@ public final class SummaryOutput {
 
     /** A body whose instants are written from {@code base} (which it starts with). */
     public SummaryOutput(Instant base) {
+        byte[] kept = SCRATCH.get();
+        SCRATCH.remove();
+        this.buf = kept != null ? kept : new byte[FIRST_BYTES];
         this.baseSeconds = base.getEpochSecond();
         writeLong(baseSeconds);
     }
@@ -133,8 +143,14 @@ public final class SummaryOutput {
         buf[size++] = b;
     }
 
-    /** What was written, then the CRC-32 of it (four bytes), so that {@link SummaryInput} tells a damaged body. */
+    /**
+     * What was written, then the CRC-32 of it (four bytes), so that {@link SummaryInput} tells a damaged body. The body
+     * is done: its buffer goes back to the thread for the next one, and nothing more may be written to this one.
+     */
     public byte[] toByteArray() {
+        if (buf == null) {
+            throw new IllegalStateException("a summary body is read out once");
+        }
         java.util.zip.CRC32 crc = new java.util.zip.CRC32();
         crc.update(buf, 0, size);
         long sum = crc.getValue();
@@ -142,6 +158,10 @@ public final class SummaryOutput {
         for (int i = 0; i < 4; i++) {
             out[size + i] = (byte) (sum >>> 8 * i);
         }
+        if (buf.length <= KEPT_BYTES) {
+            SCRATCH.set(buf);
+        }
+        buf = null;
         return out;
     }
 }
