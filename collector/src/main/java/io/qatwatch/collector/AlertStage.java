@@ -345,8 +345,8 @@ public final class AlertStage {
                     running = false;
                     if (began[1] != 0) {
                         LiveFleet.SummaryCounts counts = fleet.summaryCounts();
-                        collector.metrics().evaluated(began[0], System.nanoTime() - began[1], rebuilt, instances,
-                                counts.restored(), counts.written());
+                        collector.metrics().evaluated(started.succeeded(), began[0], System.nanoTime() - began[1],
+                                rebuilt, instances, counts.restored(), counts.written());
                     }
                     if (worthCollecting(rebuilt, instances)) {
                         LOG.debug("alerts: {} of {} instances rebuilt; asking for a collection", rebuilt, instances);

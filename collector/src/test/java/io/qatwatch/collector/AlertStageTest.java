@@ -1,9 +1,12 @@
 package io.qatwatch.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.qatwatch.collector.metrics.PrometheusText;
 import io.qatwatch.collector.notify.ChannelConfig;
 import io.qatwatch.collector.store.TokenStore;
+import io.qatwatch.collector.testing.MovableClock;
 import io.qatwatch.collector.testing.RunningCollector;
 import io.qatwatch.protocol.GoldenReports;
 import io.vertx.core.Vertx;
@@ -14,7 +17,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -219,6 +224,41 @@ class AlertStageTest {
                 .contains("<tr data-channel=\"gone\"><td data-label=\"Channel\">gone <span class=\"tag bad\">failing</span>")
                 .contains("gone: HTTP 404 no_team")
                 .contains("<tr data-channel=\"webhook\"><td data-label=\"Channel\">webhook</td><td data-label=\"Delivered\">1");
+    }
+
+    @Test
+    void anEvaluationThatFailsIsNotCountedAsFinishedInMetrics() throws Exception {
+        MovableClock clock = new MovableClock(CLOCK.instant());
+        running = RunningCollector.withAlertStage(CollectorConfig.defaults(), data, clock);
+        String agent = running.token("sql01", TokenStore.Kind.AGENT);
+        assertThat(running.postReport(agent, GoldenReports.bytes(GoldenReports.COMPLETE), false).statusCode()).isEqualTo(202);
+        running.evaluate();
+        assertThat(evaluationsFinished()).isPositive();
+
+        // the store is found damaged, and 20 minutes on the silent agent is a new alert the stage cannot save
+        running.collector().database().condition().failed(new SQLException("database disk image is malformed", "XX001"));
+        clock.advance(Duration.ofMinutes(20));
+        assertThatThrownBy(running::evaluate).hasMessageContaining("the store is damaged");
+        long before = evaluationsFinished();
+        String lastStart = stageFigure("qatwatch_alert_evaluation_last_start_seconds");
+        // a failed save leaves the stage writing its alerts whole at the next evaluation, which fails again
+        assertThatThrownBy(running::evaluate).hasMessageContaining("the store is damaged");
+
+        assertThat(evaluationsFinished()).as("a failed evaluation is not a finished one").isEqualTo(before);
+        assertThat(stageFigure("qatwatch_alert_evaluation_last_start_seconds"))
+                .as("the latest finished evaluation's start stays").isEqualTo(lastStart);
+    }
+
+    private long evaluationsFinished() {
+        return (long) Double.parseDouble(stageFigure("qatwatch_alert_evaluations_total"));
+    }
+
+    /** One of the alert stage's unlabelled figures as {@code /metrics} writes it. */
+    private String stageFigure(String family) {
+        PrometheusText text = new PrometheusText();
+        running.collector().metrics().writeTo(text);
+        return text.toString().lines().filter(l -> l.startsWith(family + " ")).findFirst()
+                .map(l -> l.substring(family.length() + 1)).orElseThrow();
     }
 
     @Test

@@ -65,21 +65,25 @@ public final class CollectorMetrics implements MetricsSource {
     /**
      * One evaluation ended: it started at {@code startedEpochMillis} and took {@code nanos}, rebuilt {@code rebuilt}
      * instances from their rows, and the stage holds {@code instances}; since it started, it restored {@code restored}
-     * instances from their persisted summaries and wrote {@code summariesWritten} summaries.
+     * instances from their persisted summaries and wrote {@code summariesWritten} summaries. Only a {@code finished}
+     * one (its alerts saved) counts as an evaluation and moves the latest one's start and duration: one that failed
+     * (the store away or damaged) or was ended by a stop does not, so a stage that fails every minute shows it.
      */
-    public void evaluated(long startedEpochMillis, long nanos, int rebuilt, long instances, long restored,
+    public void evaluated(boolean finished, long startedEpochMillis, long nanos, int rebuilt, long instances, long restored,
             long summariesWritten) {
         StageFigures s = stage;
         if (s == null) {
             return;
         }
-        s.lastStartedSeconds = startedEpochMillis / 1000.0;
-        s.lastDurationSeconds = nanos / 1e9;
         s.rebuilt.add(rebuilt);
         s.restored = restored;
         s.summariesWritten = summariesWritten;
         s.instances = instances;
-        s.evaluations.increment();
+        if (finished) {
+            s.lastStartedSeconds = startedEpochMillis / 1000.0;
+            s.lastDurationSeconds = nanos / 1e9;
+            s.evaluations.increment();
+        }
     }
 
     public void accepted(int newBackups, boolean duplicate) {
