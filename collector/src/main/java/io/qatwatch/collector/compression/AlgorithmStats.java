@@ -9,14 +9,17 @@ import java.util.Objects;
  * How one method's backups of one series did: count, and the median with its spread (the interquartile range,
  * Q1 to Q3) of duration, MB/s of {@code backup_size}, compression ratio and, over the backups whose CPU was observed,
  * CPU seconds per GB of {@code backup_size}. A record's parts, equality and printing, with the four quartiles held as
- * numbers rather than objects (the alert stage holds a fleet's comparisons between evaluations).
+ * numbers rather than objects, and the newest finish as numbers too (the alert stage holds a fleet's comparisons between
+ * evaluations).
  */
 public final class AlgorithmStats {
 
     private final Method method;
     private final int backups;
     private final int copyOnlyBackups;
-    private final Instant latest;
+    /** The newest finish as epoch seconds and nanoseconds (-1 for none), not an {@code Instant} of its own. */
+    private final long latestSecond;
+    private final int latestNano;
     private final int cpuBackups;
     /** Q1, median and Q3 of seconds, MB/s, ratio and CPU seconds per GB, in that order, of those {@link #present}. */
     private final double[] quartiles;
@@ -34,7 +37,8 @@ public final class AlgorithmStats {
         this.method = method;
         this.backups = backups;
         this.copyOnlyBackups = copyOnlyBackups;
-        this.latest = latest;
+        this.latestSecond = latest == null ? 0 : latest.getEpochSecond();
+        this.latestNano = latest == null ? -1 : latest.getNano();
         this.cpuBackups = cpuBackups;
         Quartiles[] all = {seconds, mbps, ratio, cpuSecondsPerGb};
         int count = 0;
@@ -82,7 +86,7 @@ public final class AlgorithmStats {
     }
 
     public Instant latest() {
-        return latest;
+        return latestNano < 0 ? null : Instant.ofEpochSecond(latestSecond, latestNano);
     }
 
     public int cpuBackups() {
@@ -107,19 +111,19 @@ public final class AlgorithmStats {
     public boolean equals(Object o) {
         return o instanceof AlgorithmStats s && backups == s.backups && copyOnlyBackups == s.copyOnlyBackups
                 && cpuBackups == s.cpuBackups && present == s.present && Objects.equals(method, s.method)
-                && Objects.equals(latest, s.latest) && Arrays.equals(quartiles, s.quartiles);
+                && latestSecond == s.latestSecond && latestNano == s.latestNano && Arrays.equals(quartiles, s.quartiles);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(method, backups, copyOnlyBackups, seconds(), mbps(), ratio(), latest, cpuBackups, cpuSecondsPerGb());
+        return Objects.hash(method, backups, copyOnlyBackups, seconds(), mbps(), ratio(), latest(), cpuBackups, cpuSecondsPerGb());
     }
 
     /** As a record prints itself. */
     @Override
     public String toString() {
         return "AlgorithmStats[method=" + method + ", backups=" + backups + ", copyOnlyBackups=" + copyOnlyBackups
-                + ", seconds=" + seconds() + ", mbps=" + mbps() + ", ratio=" + ratio() + ", latest=" + latest
+                + ", seconds=" + seconds() + ", mbps=" + mbps() + ", ratio=" + ratio() + ", latest=" + latest()
                 + ", cpuBackups=" + cpuBackups + ", cpuSecondsPerGb=" + cpuSecondsPerGb() + "]";
     }
 
