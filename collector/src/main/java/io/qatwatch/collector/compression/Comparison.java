@@ -7,29 +7,37 @@ import java.util.Objects;
 /**
  * One database's backups of one kind to one kind of target, with one encryption, compared across the compression
  * methods they were taken with (what {@code GET /api/v1/compression} answers per row, without host and instance).
- * A record's parts, equality, hash and printing, held in fewer objects: a row of one method (most rows) holds its
- * statistics without a list and an entry around them, and the newest backup's finish as numbers (the alert stage holds
- * every instance's comparisons between evaluations).
+ * A record's parts, equality, hash and printing, held in fewer objects and bytes: a row of one method (most rows) holds
+ * its statistics without a list and an entry around them and no alternative or gains, its kind, verdict, TDE state and
+ * encryption in one int, and the newest backup's finish as numbers (the alert stage holds every instance's comparisons
+ * between evaluations).
  */
 public final class Comparison {
 
+    private static final BackupKind[] KINDS = BackupKind.values();
+    private static final Verdict[] VERDICTS = Verdict.values();
+    private static final int TDE_SHIFT = 16;
+    private static final int ENCRYPTED = 1 << 18;
+
     private final String database;
-    private final BackupKind kind;
     private final String target;
-    private final Boolean tde;
-    private final boolean backupEncrypted;
     /** The one method's statistics when the row has one entry and no judgement (the baseline alone), else the entries. */
     private final Object algorithms;
     private final Method baseline;
-    private final Method alternative;
-    private final Verdict verdict;
-    private final Double speedGainPercent;
-    private final Double sizeGainPercent;
-    private final Double cpuGainPercent;
     private final Method current;
+    /** The alternative and the gains; null when all four are (a row of one method: most rows). */
+    private final Judged judged;
+    /**
+     * The kind and the verdict (each its ordinal plus one, 0 for null: bits 0-7 and 8-15), the TDE state (bits 16-17: 0
+     * unknown, 1 off, 2 on) and the backup encryption (bit 18) in one int, not three references and a boolean.
+     */
+    private final int parts;
     /** {@code currentAt} as epoch seconds and nanoseconds; -1 nanoseconds for none. */
     private final long currentAtSecond;
     private final int currentAtNano;
+
+    private record Judged(Method alternative, Double speedGainPercent, Double sizeGainPercent, Double cpuGainPercent) {
+    }
 
     /**
      * @param tde          the database's TDE state as the instance reports it now (msdb keeps none per backup); null unknown
@@ -46,20 +54,16 @@ public final class Comparison {
                       Double speedGainPercent, Double sizeGainPercent, Double cpuGainPercent, Method current,
                       Instant currentAt) {
         this.database = database;
-        this.kind = kind;
         this.target = target;
-        this.tde = tde;
-        this.backupEncrypted = backupEncrypted;
         List<Entry> entries = List.copyOf(algorithms);
         this.algorithms = entries.size() == 1 && entries.get(0).judgement() == null && entries.get(0).stats() != null
                 ? entries.get(0).stats() : entries;
         this.baseline = baseline;
-        this.alternative = alternative;
-        this.verdict = verdict;
-        this.speedGainPercent = speedGainPercent;
-        this.sizeGainPercent = sizeGainPercent;
-        this.cpuGainPercent = cpuGainPercent;
         this.current = current;
+        this.judged = alternative == null && speedGainPercent == null && sizeGainPercent == null && cpuGainPercent == null
+                ? null : new Judged(alternative, speedGainPercent, sizeGainPercent, cpuGainPercent);
+        this.parts = (kind == null ? 0 : kind.ordinal() + 1) | (verdict == null ? 0 : verdict.ordinal() + 1) << 8
+                | (tde == null ? 0 : tde ? 2 : 1) << TDE_SHIFT | (backupEncrypted ? ENCRYPTED : 0);
         this.currentAtSecond = currentAt == null ? 0 : currentAt.getEpochSecond();
         this.currentAtNano = currentAt == null ? -1 : currentAt.getNano();
     }
@@ -81,7 +85,8 @@ public final class Comparison {
     }
 
     public BackupKind kind() {
-        return kind;
+        int k = parts & 0xFF;
+        return k == 0 ? null : KINDS[k - 1];
     }
 
     public String target() {
@@ -89,11 +94,12 @@ public final class Comparison {
     }
 
     public Boolean tde() {
-        return tde;
+        int t = parts >> TDE_SHIFT & 3;
+        return t == 0 ? null : t == 2;
     }
 
     public boolean backupEncrypted() {
-        return backupEncrypted;
+        return (parts & ENCRYPTED) != 0;
     }
 
     /** The entries, the baseline first: an unmodifiable list, equal from call to call. */
@@ -107,23 +113,24 @@ public final class Comparison {
     }
 
     public Method alternative() {
-        return alternative;
+        return judged == null ? null : judged.alternative();
     }
 
     public Verdict verdict() {
-        return verdict;
+        int v = parts >> 8 & 0xFF;
+        return v == 0 ? null : VERDICTS[v - 1];
     }
 
     public Double speedGainPercent() {
-        return speedGainPercent;
+        return judged == null ? null : judged.speedGainPercent();
     }
 
     public Double sizeGainPercent() {
-        return sizeGainPercent;
+        return judged == null ? null : judged.sizeGainPercent();
     }
 
     public Double cpuGainPercent() {
-        return cpuGainPercent;
+        return judged == null ? null : judged.cpuGainPercent();
     }
 
     public Method current() {
@@ -137,12 +144,10 @@ public final class Comparison {
     /** Equal when every part is, as a record's. */
     @Override
     public boolean equals(Object o) {
-        return o instanceof Comparison c && backupEncrypted == c.backupEncrypted && currentAtSecond == c.currentAtSecond
-                && currentAtNano == c.currentAtNano && kind == c.kind && verdict == c.verdict
-                && Objects.equals(database, c.database) && Objects.equals(target, c.target) && Objects.equals(tde, c.tde)
-                && Objects.equals(algorithms, c.algorithms) && Objects.equals(baseline, c.baseline)
-                && Objects.equals(alternative, c.alternative) && Objects.equals(speedGainPercent, c.speedGainPercent)
-                && Objects.equals(sizeGainPercent, c.sizeGainPercent) && Objects.equals(cpuGainPercent, c.cpuGainPercent)
+        return o instanceof Comparison c && parts == c.parts && currentAtSecond == c.currentAtSecond
+                && currentAtNano == c.currentAtNano && Objects.equals(database, c.database)
+                && Objects.equals(target, c.target) && Objects.equals(algorithms, c.algorithms)
+                && Objects.equals(baseline, c.baseline) && Objects.equals(judged, c.judged)
                 && Objects.equals(current, c.current);
     }
 
@@ -150,17 +155,17 @@ public final class Comparison {
     @Override
     public int hashCode() {
         int h = Objects.hashCode(database);
-        h = 31 * h + Objects.hashCode(kind);
+        h = 31 * h + Objects.hashCode(kind());
         h = 31 * h + Objects.hashCode(target);
-        h = 31 * h + Objects.hashCode(tde);
-        h = 31 * h + Boolean.hashCode(backupEncrypted);
+        h = 31 * h + Objects.hashCode(tde());
+        h = 31 * h + Boolean.hashCode(backupEncrypted());
         h = 31 * h + algorithms().hashCode();
         h = 31 * h + Objects.hashCode(baseline);
-        h = 31 * h + Objects.hashCode(alternative);
-        h = 31 * h + Objects.hashCode(verdict);
-        h = 31 * h + Objects.hashCode(speedGainPercent);
-        h = 31 * h + Objects.hashCode(sizeGainPercent);
-        h = 31 * h + Objects.hashCode(cpuGainPercent);
+        h = 31 * h + Objects.hashCode(alternative());
+        h = 31 * h + Objects.hashCode(verdict());
+        h = 31 * h + Objects.hashCode(speedGainPercent());
+        h = 31 * h + Objects.hashCode(sizeGainPercent());
+        h = 31 * h + Objects.hashCode(cpuGainPercent());
         h = 31 * h + Objects.hashCode(current);
         return 31 * h + Objects.hashCode(currentAt());
     }
@@ -168,10 +173,10 @@ public final class Comparison {
     /** As a record prints itself. */
     @Override
     public String toString() {
-        return "Comparison[database=" + database + ", kind=" + kind + ", target=" + target + ", tde=" + tde
-                + ", backupEncrypted=" + backupEncrypted + ", algorithms=" + algorithms() + ", baseline=" + baseline
-                + ", alternative=" + alternative + ", verdict=" + verdict + ", speedGainPercent=" + speedGainPercent
-                + ", sizeGainPercent=" + sizeGainPercent + ", cpuGainPercent=" + cpuGainPercent + ", current=" + current
+        return "Comparison[database=" + database + ", kind=" + kind() + ", target=" + target + ", tde=" + tde()
+                + ", backupEncrypted=" + backupEncrypted() + ", algorithms=" + algorithms() + ", baseline=" + baseline
+                + ", alternative=" + alternative() + ", verdict=" + verdict() + ", speedGainPercent=" + speedGainPercent()
+                + ", sizeGainPercent=" + sizeGainPercent() + ", cpuGainPercent=" + cpuGainPercent() + ", current=" + current
                 + ", currentAt=" + currentAt() + "]";
     }
 }

@@ -72,6 +72,19 @@ class ComparisonAsRecordTest {
         out.add(new Record("Sales", BackupKind.FULL, "LOCAL", null, false, List.of(new Entry(qat, judged)), XPRESS,
                 QAT, Verdict.FASTER, 30.5, -2.25, 12.0, QAT, LATEST));
         out.add(new Record(null, null, null, null, false, List.of(), null, null, null, null, null, null, null, null));
+        // each of the alternative and the gains without the others, every verdict, TDE on with encryption
+        out.add(new Record("Sales", BackupKind.FULL, "LOCAL", null, false, List.of(new Entry(base, null)), XPRESS, QAT,
+                Verdict.SINGLE_ALGORITHM, null, null, null, XPRESS, LATEST));
+        out.add(new Record("Sales", BackupKind.FULL, "LOCAL", null, false, List.of(new Entry(base, null)), XPRESS, null,
+                Verdict.SINGLE_ALGORITHM, 1.5, null, null, XPRESS, LATEST));
+        out.add(new Record("Sales", BackupKind.FULL, "LOCAL", null, false, List.of(new Entry(base, null)), XPRESS, null,
+                Verdict.SINGLE_ALGORITHM, null, -0.0, null, XPRESS, LATEST));
+        out.add(new Record("Sales", BackupKind.FULL, "LOCAL", null, false, List.of(new Entry(base, null)), XPRESS, null,
+                Verdict.SINGLE_ALGORITHM, null, null, Double.NaN, XPRESS, LATEST));
+        for (Verdict v : Verdict.values()) {
+            out.add(new Record("Sales", BackupKind.DIFFERENTIAL, "URL", true, true, List.of(new Entry(base, null)), XPRESS,
+                    null, v, null, null, null, XPRESS, LATEST));
+        }
         out.add(new Record("Sales", BackupKind.FULL, "LOCAL", false, false, List.of(new Entry(base, null),
                 new Entry(qat, judged)), XPRESS, QAT, Verdict.FASTER, 30.5, -2.25, 12.0, QAT, LATEST.plusSeconds(86_400)));
         out.add(new Record("Sales", BackupKind.FULL, "LOCAL", false, false, List.of(new Entry(base, null),
