@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
@@ -95,16 +96,18 @@ public final class GrowthBenchmark {
 
     /**
      * The collector's heap at the end of a size: committed (without collecting), then live (its class histogram, which
-     * collects fully first), then the process's RSS after that collection. -1 where not measured.
+     * collects fully first), then the process's RSS after that collection, and then, when the server JVM runs with
+     * {@code -XX:NativeMemoryTracking=summary}, what it has committed per category (empty without). -1 where not measured.
      */
-    public record Heap(long committedBytes, long liveBytes, long rssAfterBytes) {
+    public record Heap(long committedBytes, long liveBytes, long rssAfterBytes, Map<String, Long> nativeCommitted) {
 
-        static final Heap NOT_MEASURED = new Heap(-1, -1, -1);
+        static final Heap NOT_MEASURED = new Heap(-1, -1, -1, Map.of());
 
         static Heap of(ServerProcess server) throws InterruptedException {
             long committed = JcmdHeap.committedBytes(server.pid());
             long live = JcmdHeap.liveBytes(server.pid());
-            return new Heap(committed, live, settledRss(server));
+            long settled = settledRss(server);
+            return new Heap(committed, live, settled, JcmdHeap.nativeCommitted(server.pid()));
         }
 
         /**
@@ -346,6 +349,19 @@ public final class GrowthBenchmark {
             if (s.failure() != null) {
                 md.append(String.format(Locale.ROOT, "%n- **%d agents: the collector %s**%n", s.agents(),
                         s.failure().replace('|', '/')));
+            }
+        }
+        for (Size s : sizes) {
+            Map<String, Long> nmt = s.heap().nativeCommitted();
+            if (!nmt.isEmpty()) {
+                md.append(String.format(Locale.ROOT, "%n%d agents, after the full collection: RSS %s MiB; the JVM's native "
+                        + "memory tracking (`jcmd VM.native_memory summary`), committed MiB: ", s.agents(), mib(s.heap().rssAfterBytes())));
+                md.append(nmt.entrySet().stream().filter(e -> e.getValue() >= 1 << 20 || e.getKey().equals("Total"))
+                        .map(e -> e.getKey() + " " + mib(e.getValue())).collect(java.util.stream.Collectors.joining(", ")));
+                long total = nmt.getOrDefault("Total", -1L);
+                md.append(String.format(Locale.ROOT, "; RSS beyond what it tracks (the native libraries' own allocations, "
+                        + "SQLite's page caches among them, and the C allocator's free memory) %s MiB "
+                        + "(negative: committed but not resident).%n", total < 0 ? "?" : Long.toString((s.heap().rssAfterBytes() - total) >> 20)));
             }
         }
         endpointTable(md, sizes, Size::queries);

@@ -3,6 +3,8 @@ package io.qatwatch.bench;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,6 +18,8 @@ final class JcmdHeap {
 
     /** G1's first line: {@code garbage-first heap   total 262144K, used 123456K [...} (the serial collector's differs). */
     private static final Pattern HEAP_TOTAL = Pattern.compile("heap\\s+total (\\d+)K, used (\\d+)K");
+    private static final Pattern NMT_TOTAL = Pattern.compile("^Total: reserved=\\d+KB, committed=(\\d+)KB");
+    private static final Pattern NMT_CATEGORY = Pattern.compile("^-\\s+(.+?) \\(reserved=\\d+KB, committed=(\\d+)KB\\)");
 
     private JcmdHeap() {
     }
@@ -30,6 +34,35 @@ final class JcmdHeap {
     static long committedBytes(long pid) throws InterruptedException {
         String out = jcmd(pid, "GC.heap_info");
         return out == null ? -1 : heapInfoTotalBytes(out);
+    }
+
+    /**
+     * What native memory tracking says process {@code pid} has committed, per category in its order (with "Total"
+     * first), in bytes; empty when the JVM runs without {@code -XX:NativeMemoryTracking} or jcmd failed.
+     */
+    static Map<String, Long> nativeCommitted(long pid) throws InterruptedException {
+        String out = jcmd(pid, "VM.native_memory summary");
+        return out == null ? Map.of() : nativeSummaryCommitted(out);
+    }
+
+    /**
+     * The committed bytes of each category of a {@code VM.native_memory summary} (JDK 17: {@code Total: reserved=...KB,
+     * committed=...KB} and {@code -  Java Heap (reserved=...KB, committed=...KB)} lines), "Total" first.
+     */
+    static Map<String, Long> nativeSummaryCommitted(String summary) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String line : summary.split("\n")) {
+            Matcher total = NMT_TOTAL.matcher(line);
+            if (total.find()) {
+                out.put("Total", Long.parseLong(total.group(1)) << 10);
+                continue;
+            }
+            Matcher category = NMT_CATEGORY.matcher(line);
+            if (category.find()) {
+                out.put(category.group(1).trim(), Long.parseLong(category.group(2)) << 10);
+            }
+        }
+        return out;
     }
 
     /** The bytes of a class histogram's {@code Total <instances> <bytes>} line; -1 when it has none. */

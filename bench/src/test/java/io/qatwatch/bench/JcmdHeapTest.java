@@ -2,6 +2,9 @@ package io.qatwatch.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class JcmdHeapTest {
@@ -42,5 +45,44 @@ class JcmdHeapTest {
         assertThat(JcmdHeap.heapInfoTotalBytes("4242:\n def new generation   total 2496K, used 1024K [0x...)\n"
                 + " tenured generation   total 5504K, used 2000K [0x...)")).isEqualTo(-1);
         assertThat(JcmdHeap.heapInfoTotalBytes("4242:\ncom.sun.tools.attach.AttachNotSupportedException")).isEqualTo(-1);
+    }
+
+    @Test
+    void nativeMemoryTrackingIsReadPerCategoryFromAJvmThatTracksIt() throws Exception {
+        // a real JVM with tracking on and a heap of exactly 64 MiB committed from its start
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:NativeMemoryTracking=summary", "-Xms64m", "-Xmx64m", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"), UntilStdinCloses.class.getName())
+                .redirectErrorStream(true).start();
+        try {
+            assertThat(child.getInputStream().read()).as("the child's ready byte").isEqualTo('R');
+
+            Map<String, Long> committed = JcmdHeap.nativeCommitted(child.pid());
+
+            assertThat(committed.keySet()).first().isEqualTo("Total");
+            assertThat(committed).containsEntry("Java Heap", 64L << 20).containsKeys("Class", "Thread", "Code", "GC");
+            assertThat(committed.get("Total")).isGreaterThan(committed.get("Java Heap") + committed.get("Class"));
+        } finally {
+            child.getOutputStream().close();
+            child.waitFor(30, TimeUnit.SECONDS);
+            child.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aJvmWithoutTrackingHasNoNativeCategories() throws Exception {
+        assertThat(JcmdHeap.nativeCommitted(ProcessHandle.current().pid())).as("this test JVM runs without -XX:NativeMemoryTracking")
+                .isEmpty();
+    }
+
+    /** The child JVM of the tracking test: says it is up, then waits for its stdin to close. */
+    static final class UntilStdinCloses {
+        public static void main(String[] args) throws Exception {
+            System.out.print('R');
+            System.out.flush();
+            while (System.in.read() >= 0) {
+                // until the test closes it
+            }
+        }
     }
 }

@@ -23,6 +23,7 @@ import io.qatwatch.collector.metrics.CollectorMetrics;
 import io.qatwatch.collector.notify.all.Notifiers;
 import io.qatwatch.collector.pacing.IngestFirstPacer;
 import io.qatwatch.collector.pacing.MachineCpu;
+import io.qatwatch.collector.pacing.StoppablePacer;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.HostSelection;
 import io.qatwatch.collector.store.HostSlices;
@@ -80,6 +81,8 @@ public final class AlertStage {
     private long timer = -1;
     private boolean running;
     private final LiveFleet fleet;
+    /** Paces the fleet's refreshes and ends them at their next instance or batch once the stage stops. */
+    private volatile StoppablePacer stoppable;
     /** Per instance, the windows last written to InfluxDB (the list the fleet holds until it rebuilds them). */
     private final Map<String, List<NightlyWindow>> windowsWritten = new HashMap<>();
     private Map<String, AlertRecord> lastActive = Map.of();
@@ -273,7 +276,9 @@ public final class AlertStage {
             service = s;
             IngestFirstPacer pacer = new IngestFirstPacer(evaluation.busyCoreShare(), Runtime.getRuntime().availableProcessors(),
                     running.metrics()::reportsAccepted, MachineCpu.busyNanos());
-            fleet.pacedBy(pacer);
+            stoppable = new StoppablePacer(pacer);
+            fleet.pacedBy(stoppable);
+            // saving an evaluation's alerts is not ended early: the store would hold half of its changes
             s.pacedBy(pacer);
             running.metrics().alertStage(pacer::heldBackNanos);
             LOG.info("alerts: {} calendar(s), {} channel(s): {}{}", config.calendars().size(), s.channels().size(),
@@ -307,7 +312,8 @@ public final class AlertStage {
      * completes when the notifications it decided on have each been tried once.
      */
     public Future<AlertService.Result> evaluate() {
-        if (running || service == null) {
+        StoppablePacer p = stoppable;
+        if (running || service == null || p != null && p.stopped()) {
             return Future.succeededFuture();
         }
         running = true;
@@ -325,7 +331,16 @@ public final class AlertStage {
             return analysis;
         }, now);
         started.onSuccess(result -> collector.influx().ifPresent(sink -> writePoints(sink, result.evaluation(), now)))
-                .onFailure(e -> LOG.warn("alert evaluation failed: {}", e.toString()))
+                .onFailure(e -> {
+                    if (e instanceof StoppablePacer.Stopped) {
+                        LOG.info("alerts: evaluation ended early: {}", e.getMessage());
+                    } else if (p != null && p.stopped()) {
+                        // the store closed under it (SQLite's reads fail at once; a pool waits for its connections)
+                        LOG.info("alerts: evaluation ended early: the collector is stopping ({})", e.toString());
+                    } else {
+                        LOG.warn("alert evaluation failed: {}", e.toString());
+                    }
+                })
                 .eventually(() -> {
                     running = false;
                     if (began[1] != 0) {
@@ -505,7 +520,15 @@ public final class AlertStage {
         return InfluxPoints.alert(r.alert(), groupOf(r.alert().host()), firing, now);
     }
 
+    /**
+     * Stops evaluating: no further evaluation starts, and one in hand (a first evaluation of a large fleet takes
+     * minutes) ends at its next instance or batch, so the collector closes its store without waiting for it.
+     */
     public void stop() {
+        StoppablePacer p = stoppable;
+        if (p != null) {
+            p.stop();
+        }
         if (timer >= 0) {
             vertx.cancelTimer(timer);
         }

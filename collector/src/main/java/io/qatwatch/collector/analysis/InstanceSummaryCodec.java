@@ -34,9 +34,11 @@ final class InstanceSummaryCodec {
      * its fields ({@code InstanceSummaryFormatTest} pins their fingerprint next to this number): a summary of another
      * format is rebuilt from the rows, never read with the wrong layout. Bump it too when what a written value means
      * changes: 2 weighs a snapshot full's size as nothing in a finished night's fulls, as a rebuild does; 3 keeps a
-     * digest backup's number of media families (the URLs backup-url-size-ceiling divides the ceiling by).
+     * digest backup's number of media families (the URLs backup-url-size-ceiling divides the ceiling by); 4 holds the
+     * kept nights' points and the compression series as the stage holds them in memory, packed ({@code PackedRows}), so a
+     * restart takes the bytes as they are instead of decoding every number and packing them again.
      */
-    static final int FORMAT = 3;
+    static final int FORMAT = 4;
 
     private InstanceSummaryCodec() {
     }

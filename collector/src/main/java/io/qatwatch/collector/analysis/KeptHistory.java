@@ -44,10 +44,6 @@ final class KeptHistory {
 
     private static final String[] NO_KEYS = new String[0];
     private static final long[] NO_SIZES = new long[0];
-    /** Series numbers the narrow form of {@link Points} holds (the rest of its int is a size's remainder). */
-    private static final int SERIES_LIMIT = 1 << 21;
-    private static final int UNIT_BITS = 10;
-    private static final int UNIT_MASK = (1 << UNIT_BITS) - 1;
 
     private final String scope;
     private final NightlyWindows.Nights nights;
@@ -669,8 +665,7 @@ final class KeptHistory {
      * One finished night's backups as the creep drivers read them: each one's series, whole seconds (0 to
      * {@link Integer#MAX_VALUE}) and bytes, packed ({@link PackedRows}: the series as its change from the backup before,
      * the seconds and bytes as they are, about 8 bytes a backup instead of 12 in ints); exactly the numbers given. A
-     * persisted summary holds them as it did before they were packed: three ints a backup (the size in units of 1,024,
-     * its remainder beside the series) while every number fits, else two longs.
+     * persisted summary holds the packed bytes as they are, so a restart takes them back without unpacking them.
      */
     static final class Points {
         static final int WIDTH = 3;
@@ -686,6 +681,12 @@ final class KeptHistory {
             this.packed = PackedRows.pack(rows, size, WIDTH, 0, PLAIN);
         }
 
+        /** {@code size} backups as {@link PackedRows} packed them. */
+        private Points(byte[] packed, int size) {
+            this.packed = packed;
+            this.size = size;
+        }
+
         int size() {
             return size;
         }
@@ -697,57 +698,28 @@ final class KeptHistory {
             return out;
         }
 
-        /** Writes them as a persisted summary of format 2 holds them: form 1 (ints) while every number fits, else 2 (longs). */
+        /** Writes them for a persisted summary (format 4): form 1, the number of backups and the packed bytes as held. */
         void write(SummaryOutput out) {
-            long[] rows = rows();
-            boolean narrow = true;
-            for (int p = 0; p < size; p++) {
-                long bytes = rows[WIDTH * p + 2];
-                narrow &= rows[WIDTH * p] < SERIES_LIMIT && bytes >= 0 && bytes >>> UNIT_BITS <= 0xFFFF_FFFFL;
-            }
-            out.writeCount(narrow ? 1 : 2);
-            out.writeCount((narrow ? 3L : 2L) * size);
-            for (int p = 0; p < size; p++) {
-                long series = rows[WIDTH * p];
-                long seconds = rows[WIDTH * p + 1];
-                long bytes = rows[WIDTH * p + 2];
-                if (narrow) {
-                    out.writeInt((int) series << UNIT_BITS | (int) (bytes & UNIT_MASK));
-                    out.writeInt((int) seconds);
-                    out.writeInt((int) (bytes >>> UNIT_BITS));
-                } else {
-                    out.writeLong(series << 32 | seconds);
-                    out.writeLong(bytes);
-                }
-            }
+            out.writeCount(1);
+            out.writeCount(size);
+            out.writeBytes(packed);
         }
 
-        /** What {@link #write} wrote (or a count of 0 for a night without points: null). */
+        /** What {@link #write} wrote (or a form of 0 for a night without points: null). */
         static Points read(SummaryInput in) {
             long form = in.readCount();
             if (form == 0) {
                 return null;
             }
-            if (form != 1 && form != 2) {
+            if (form != 1) {
                 throw new IllegalArgumentException("summary body holds points of form " + form);
             }
-            int values = in.readSize();
-            int per = form == 1 ? 3 : 2;
-            long[] rows = new long[WIDTH * (values / per)];
-            for (int p = 0; p < values / per; p++) {
-                if (form == 1) {
-                    int seriesAndRest = in.readInt();
-                    rows[WIDTH * p] = seriesAndRest >>> UNIT_BITS;
-                    rows[WIDTH * p + 1] = in.readInt() & 0xFFFF_FFFFL;
-                    rows[WIDTH * p + 2] = (in.readInt() & 0xFFFF_FFFFL) << UNIT_BITS | seriesAndRest & UNIT_MASK;
-                } else {
-                    long seriesAndSeconds = in.readLong();
-                    rows[WIDTH * p] = seriesAndSeconds >>> 32;
-                    rows[WIDTH * p + 1] = seriesAndSeconds & 0xFFFF_FFFFL;
-                    rows[WIDTH * p + 2] = in.readLong();
-                }
+            int size = in.readSize();
+            byte[] packed = in.readBytes();
+            if (!PackedRows.holds(packed, size, WIDTH)) {
+                throw new IllegalArgumentException("summary body's points do not hold " + size + " backups");
             }
-            return new Points(rows);
+            return new Points(packed, size);
         }
     }
 }

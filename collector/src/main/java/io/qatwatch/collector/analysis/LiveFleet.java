@@ -8,6 +8,7 @@ import io.qatwatch.collector.chain.LogChain;
 import io.qatwatch.collector.compression.CompressionSamples;
 import io.qatwatch.collector.compression.QatModes;
 import io.qatwatch.collector.pacing.Pacer;
+import io.qatwatch.collector.pacing.StoppablePacer;
 import io.qatwatch.collector.store.AcceleratorChange;
 import io.qatwatch.collector.store.DatabaseEvent;
 import io.qatwatch.collector.store.FleetRow;
@@ -886,6 +887,9 @@ public final class LiveFleet {
                 }
             }
             flush(store, batch, batched);
+        } catch (StoppablePacer.Stopped e) {
+            // the collector is stopping: the instances not written are rebuilt from their backups at the next start
+            throw e;
         } catch (Exception e) {
             LOG.warn("alert stage: writing {} instance summaries failed ({}); they are written again at the next evaluation,"
                     + " and a restart meanwhile reads those instances' backups instead", batch.size(), e.toString());

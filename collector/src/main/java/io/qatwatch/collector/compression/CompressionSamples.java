@@ -222,16 +222,8 @@ public final class CompressionSamples {
             out.writeString(k.method().level());
             out.writeString(k.method().mode());
             out.writeCount(s.size);
-            // the start and the two sizes from the backup before's (a series' backups are alike), the rest as they are
-            long[] before = new long[Series.WIDE];
-            long[] rows = s.rows();
-            for (int i = 0; i < s.size; i++) {
-                for (int f = 0; f < Series.WIDE; f++) {
-                    long v = rows[i * Series.WIDE + f];
-                    out.writeLong(f == 0 || f == 2 || f == 3 ? v - before[f] : v);
-                    before[f] = v;
-                }
-            }
+            // packed as held: a restart takes the bytes back as they are, never unpacked and packed again
+            out.writeBytes(s.packedRows());
         });
     }
 
@@ -249,16 +241,11 @@ public final class CompressionSamples {
             Key key = new Key(database, kind, in.readString(), in.readBoolean(),
                     Method.shared(in.readString(), in.readString(), in.readString()));
             int backups = in.readSize();
-            Series s = new Series(backups);
-            long[] v = new long[Series.WIDE];
-            for (int i = backups; i > 0; i--) {
-                for (int f = 0; f < Series.WIDE; f++) {
-                    long read = in.readLong();
-                    v[f] = f == 0 || f == 2 || f == 3 ? v[f] + read : read;
-                }
-                s.add(v[0] >> 1, v[1], v[2], v[3], (v[0] & 1) == 1, v[4]);
+            byte[] packed = in.readBytes();
+            if (backups > KEPT_PER_SERIES || !PackedRows.holds(packed, backups, Series.WIDE)) {
+                throw new IllegalArgumentException("summary body's series does not hold " + backups + " backups");
             }
-            s.pack();
+            Series s = new Series(packed, backups);
             out.series.put(key, s);
         }
         return out;
@@ -338,15 +325,13 @@ public final class CompressionSamples {
         int size;
 
         Series() {
-            this(2);
+            open = new long[2 * WIDE];
         }
 
-        /**
-         * With room for {@code backups} backups (at most {@link #KEPT_PER_SERIES}): a summary's series read back takes its
-         * backups without growing its array again and again on the way.
-         */
-        Series(int backups) {
-            open = new long[Math.max(2, Math.min(KEPT_PER_SERIES, backups)) * WIDE];
+        /** {@code size} backups as {@link PackedRows} packed them (a persisted summary's, read back): packed. */
+        Series(byte[] packed, int size) {
+            this.packed = packed;
+            this.size = size;
         }
 
         /** Every backup's five numbers, in order: the open array itself, or the packed ones unpacked (a copy). */
@@ -357,6 +342,11 @@ public final class CompressionSamples {
             long[] out = new long[size * WIDE];
             PackedRows.unpack(packed, size, WIDE, STEADY, 0, out);
             return out;
+        }
+
+        /** The backups packed: the packed bytes themselves, or the open ones packed (a copy; the series stays open). */
+        byte[] packedRows() {
+            return packed != null ? packed : PackedRows.pack(open, size, WIDE, STEADY, 0);
         }
 
         /** Open for a change: unpacked, with room for one more backup. */

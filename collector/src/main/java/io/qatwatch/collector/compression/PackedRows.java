@@ -85,6 +85,20 @@ public final class PackedRows {
         }
     }
 
+    /**
+     * Whether {@code packed} holds exactly {@code rows} rows of {@code width} numbers, each complete: what a persisted
+     * summary hands back is checked so, without unpacking it, before {@link #unpack} is ever asked to read it.
+     */
+    public static boolean holds(byte[] packed, int rows, int width) {
+        long numbers = 0;
+        for (byte b : packed) {
+            if (b >= 0) {
+                numbers++;
+            }
+        }
+        return numbers == (long) rows * width && (packed.length == 0 || packed[packed.length - 1] >= 0);
+    }
+
     /** The first row's first number, without reading the rest (a packed series' oldest start, checked every minute). */
     public static long first(byte[] packed) {
         return new Reader(packed).next();

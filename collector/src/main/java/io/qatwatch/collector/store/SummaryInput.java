@@ -146,6 +146,14 @@ public final class SummaryInput {
         return new BigInteger(bytes);
     }
 
+    /** What {@link SummaryOutput#writeBytes} wrote: a copy of the bytes. */
+    public byte[] readBytes() {
+        int n = readSize();
+        byte[] out = java.util.Arrays.copyOfRange(buf, at, at + n);
+        at += n;
+        return out;
+    }
+
     public Boolean readFlag() {
         byte b = get();
         return switch (b) {

@@ -108,6 +108,19 @@ public final class SummaryOutput {
         }
     }
 
+    /**
+     * Bytes as they are, after their count: what the stage already holds packed ({@code PackedRows}) goes into the body
+     * and comes back without being unpacked and packed again.
+     */
+    public void writeBytes(byte[] bytes) {
+        writeCount(bytes.length);
+        if (size + bytes.length > buf.length) {
+            buf = java.util.Arrays.copyOf(buf, Math.max(2 * buf.length, size + bytes.length));
+        }
+        System.arraycopy(bytes, 0, buf, size, bytes.length);
+        size += bytes.length;
+    }
+
     /** Nullable three-state flag: 0 null, 1 false, 2 true. */
     public void writeFlag(Boolean v) {
         put((byte) (v == null ? 0 : v ? 2 : 1));

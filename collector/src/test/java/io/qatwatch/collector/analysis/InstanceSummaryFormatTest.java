@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class InstanceSummaryFormatTest {
 
     /** The format the fingerprint below was taken at. */
-    private static final int FORMAT = 3;
+    private static final int FORMAT = 4;
     private static final String FINGERPRINT = "f8bf5ba2fdca8111602e6b97";
 
     /** Every class whose fields a summary writes (or, for the stage's slot, whose fields decide what it must write). */

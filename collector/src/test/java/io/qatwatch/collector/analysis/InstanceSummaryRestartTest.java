@@ -45,7 +45,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class InstanceSummaryRestartTest {
 
-    private final AlertEvaluator evaluator = CONFIG.evaluator();
+    private static final AlertEvaluator EVALUATOR = CONFIG.evaluator();
 
     @ParameterizedTest
     @EnumSource(Database.Kind.class)
@@ -170,7 +170,7 @@ class InstanceSummaryRestartTest {
     }
 
     /** Every answer the same, each one that differs named with both texts. */
-    private static void same(Map<String, String> restored, Map<String, String> other, String what, Instant now) {
+    static void same(Map<String, String> restored, Map<String, String> other, String what, Instant now) {
         List<String> differ = new ArrayList<>();
         for (String key : new java.util.TreeSet<>(other.keySet())) {
             if (!other.get(key).equals(restored.get(key))) {
@@ -182,7 +182,7 @@ class InstanceSummaryRestartTest {
     }
 
     /** The answers a user sees (not what the stage keeps to work them out). */
-    private static Map<String, String> visible(Map<String, String> answers) {
+    static Map<String, String> visible(Map<String, String> answers) {
         Map<String, String> out = new TreeMap<>(answers);
         out.keySet().removeIf(k -> k.startsWith("fulls ") || k.startsWith("gaps "));
         return out;
@@ -192,10 +192,10 @@ class InstanceSummaryRestartTest {
      * What users see of an analysis: the alerts, each instance's windows API and creep, each database's restore plan and
      * usual gaps between backups, the compression comparison.
      */
-    private Map<String, String> answers(FleetAnalysis analysis) {
+    static Map<String, String> answers(FleetAnalysis analysis) {
         Map<String, String> out = new TreeMap<>();
         List<String> alerts = new ArrayList<>();
-        for (Alert a : evaluator.evaluate(analysis).alerts()) {
+        for (Alert a : EVALUATOR.evaluate(analysis).alerts()) {
             alerts.add(GeneratedFleetGoldenTest.json(a).encode());
         }
         alerts.sort(Comparator.naturalOrder());
@@ -228,7 +228,7 @@ class InstanceSummaryRestartTest {
     }
 
     /** {@code store} as one that keeps no summaries: a start from it reads every row. */
-    private static ReportStore withoutSummaries(ReportStore store) {
+    static ReportStore withoutSummaries(ReportStore store) {
         return (ReportStore) Proxy.newProxyInstance(ReportStore.class.getClassLoader(), new Class<?>[] {ReportStore.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("summaries") || method.getName().equals("writeSummaries")) {

@@ -1,7 +1,9 @@
 package io.qatwatch.collector.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.qatwatch.collector.compression.PackedRows;
 import io.qatwatch.collector.store.SummaryInput;
 import io.qatwatch.collector.store.SummaryOutput;
 import java.time.Instant;
@@ -9,15 +11,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A finished night's points as the creep drivers read them back: exactly the numbers given, packed, and through a
- * persisted summary in either of its forms (three ints a backup, or two longs once a number does not fit the ints: a
- * backup of 4 TiB or more, or a series number of 2^21).
+ * persisted summary, which holds the packed bytes as they are (format 4), whatever the numbers (a backup of 4 TiB or
+ * more, a series number of 2^21, none at all).
  */
 class KeptPointsTest {
 
     private static final long FIVE_TIB = 5L << 40;
+    /** How {@code KeptHistory.Points} packs its rows: the seconds and bytes as they are. */
+    private static final int PLAIN = 0b110;
 
     @Test
-    void readsBackWhatItWasGivenPackedAndThroughASummaryInEitherForm() {
+    void readsBackWhatItWasGivenPackedAndThroughASummary() {
         long[] narrow = {0, 3_600, 123_456_789_012L, 7, Integer.MAX_VALUE, 1_023, 6, 0, 0};
         long[] wide = {2, 59, 987_654_321L, 3, 86_400, FIVE_TIB + 17, 4, 1, 0};
         long[] manySeries = {(1 << 21) + 5, 600, 4_096, 1, 600, 4_096};
@@ -28,19 +32,41 @@ class KeptPointsTest {
             SummaryOutput out = new SummaryOutput(Instant.EPOCH);
             points.write(out);
             SummaryInput in = new SummaryInput(out.toByteArray(), s -> s);
-            assertThat(KeptHistory.Points.read(in).rows()).containsExactly(rows);
+            KeptHistory.Points read = KeptHistory.Points.read(in);
             in.end();
+            assertThat(read.size()).isEqualTo(rows.length / 3);
+            assertThat(read.rows()).containsExactly(rows);
+        }
+    }
+
+    @Test
+    void aSummaryHoldsThePackedBytesAsTheyAreHeld() {
+        long[] rows = {0, 3_600, 123_456_789_012L, 1, 1_800, 2_048, 2, 60, FIVE_TIB};
+        SummaryOutput out = new SummaryOutput(Instant.EPOCH);
+        new KeptHistory.Points(rows).write(out);
+        SummaryInput in = new SummaryInput(out.toByteArray(), s -> s);
+        assertThat(in.readCount()).as("the packed form").isEqualTo(1);
+        assertThat(in.readCount()).as("backups").isEqualTo(3);
+        assertThat(in.readBytes()).containsExactly(PackedRows.pack(rows, 3, 3, 0, PLAIN));
+        in.end();
+    }
+
+    @Test
+    void packedBytesThatDoNotHoldTheirBackupsAreADamagedBody() {
+        byte[] packed = PackedRows.pack(new long[] {0, 3_600, 1L << 40, 1, 1_800, 2_048}, 2, 3, 0, PLAIN);
+        for (int backups : new int[] {1, 3}) {
+            SummaryOutput out = new SummaryOutput(Instant.EPOCH);
+            out.writeCount(1);
+            out.writeCount(backups);
+            out.writeBytes(packed);
+            SummaryInput in = new SummaryInput(out.toByteArray(), s -> s);
+            assertThatThrownBy(() -> KeptHistory.Points.read(in)).as("%s backups announced", backups)
+                    .isInstanceOf(IllegalArgumentException.class);
         }
         SummaryOutput out = new SummaryOutput(Instant.EPOCH);
-        new KeptHistory.Points(narrow).write(out);
-        new KeptHistory.Points(wide).write(out);
+        out.writeCount(2);
         SummaryInput in = new SummaryInput(out.toByteArray(), s -> s);
-        assertThat(in.readCount()).as("ints while every number fits").isEqualTo(1);
-        assertThat(in.readCount()).isEqualTo(9);
-        for (int n = 0; n < 9; n++) {
-            in.readInt();
-        }
-        assertThat(in.readCount()).as("longs for a backup of 5 TiB").isEqualTo(2);
-        assertThat(in.readCount()).isEqualTo(6);
+        assertThatThrownBy(() -> KeptHistory.Points.read(in)).as("a form of another format")
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -178,16 +178,27 @@ class ComparisonsTest {
         CompressionSamples s = CompressionSamples.of(b, QatModes.constant(null), 60);
         assertThat(s.size()).as("a full series and one of one backup").isEqualTo(KEPT_PER_SERIES + 1);
         List<Comparison> before = s.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS);
-        io.qatwatch.collector.store.SummaryOutput out = new io.qatwatch.collector.store.SummaryOutput(LONG_AGO);
-        s.write(out);
-        io.qatwatch.collector.store.SummaryInput in = new io.qatwatch.collector.store.SummaryInput(out.toByteArray(), x -> x);
-        CompressionSamples read = CompressionSamples.read(in, 60);
-        in.end();
+        CompressionSamples read = throughASummary(s);
         assertThat(read.series()).isEqualTo(s.series());
         assertThat(read.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS)).isEqualTo(before);
         BackupRecord next = runs("Dw", "ZSTD", "LOCAL", false, 100 * GB, 0.35, 700, 701).get(1);
         assertThat(read.add(next, QatModes.constant(null))).isTrue();
         assertThat(read.size()).isEqualTo(KEPT_PER_SERIES + 2);
+        // a series open for a change (the backup just added) is written packed too, and stays open
+        CompressionSamples readAgain = throughASummary(read);
+        assertThat(readAgain.series()).isEqualTo(read.series());
+        assertThat(readAgain.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS))
+                .isEqualTo(read.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS));
+    }
+
+    /** {@code s} written into a summary body and read back from it, every byte of the body read. */
+    private static CompressionSamples throughASummary(CompressionSamples s) {
+        io.qatwatch.collector.store.SummaryOutput out = new io.qatwatch.collector.store.SummaryOutput(LONG_AGO);
+        s.write(out);
+        io.qatwatch.collector.store.SummaryInput in = new io.qatwatch.collector.store.SummaryInput(out.toByteArray(), x -> x);
+        CompressionSamples read = CompressionSamples.read(in, 60);
+        in.end();
+        return read;
     }
 
     @Test

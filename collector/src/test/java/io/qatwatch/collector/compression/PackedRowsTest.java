@@ -27,6 +27,18 @@ class PackedRowsTest {
     }
 
     @Test
+    void tellsWhetherBytesHoldExactlyTheirRowsWithoutUnpackingThem() {
+        long[] values = {5, -300, 1L << 40, 7, 0, Long.MIN_VALUE};
+        byte[] packed = PackedRows.pack(values, 2, 3, 1, 2);
+        assertThat(PackedRows.holds(packed, 2, 3)).isTrue();
+        assertThat(PackedRows.holds(packed, 1, 3)).as("more numbers than the rows announced").isFalse();
+        assertThat(PackedRows.holds(packed, 3, 3)).as("fewer").isFalse();
+        assertThat(PackedRows.holds(java.util.Arrays.copyOf(packed, packed.length - 1), 2, 3))
+                .as("the last number cut short").isFalse();
+        assertThat(PackedRows.holds(PackedRows.pack(values, 0, 3, 1, 2), 0, 3)).as("no rows").isTrue();
+    }
+
+    @Test
     void eachNumberTakesTheBytesItsSevenBitGroupsNeedAndNotOneMore() {
         // zigzag: 0, -1, 1, -64 fit in one byte; 64, -65, 127 need two; the extremes ten (64 bits in groups of seven)
         long[] values = {0, -1, 1, -64, 64, -65, 127, Long.MIN_VALUE, Long.MAX_VALUE, 1L << 55, -(1L << 55)};
