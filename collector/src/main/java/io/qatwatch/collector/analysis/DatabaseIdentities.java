@@ -6,6 +6,7 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * Which database a database row or a backup of one instance is, across the fleet. A replica of an availability
@@ -40,6 +41,17 @@ public final class DatabaseIdentities {
         }
         ids.byName = Map.copyOf(byName);
         return ids;
+    }
+
+    /**
+     * The same identities with each lower-case name {@code canon} gives instead of its own copy: the alert stage holds
+     * one lower-case name per database, shared with the spill tails' (which are keyed by the same names).
+     */
+    void shareNames(UnaryOperator<String> canon) {
+        Map<String, DatabaseInfo> shared = new HashMap<>();
+        byName.forEach((name, d) -> shared.put(canon.apply(name), d));
+        byName = Map.copyOf(shared);
+        tde = null;
     }
 
     /**

@@ -491,5 +491,10 @@ public final class FleetAnalysis {
         }
         agBackups.forEach((ag, backups) -> groupWindows.put(ag, NightlyWindows.build("ag:" + ag, backups,
                 agCalendar.get(ag), config.windows())));
+        // the evaluation is held until the next: each database's lists as immutable ones of the size they came to (one
+        // or two backups and at most one replica's fulls hold no array), not the growable ones the merge filled
+        databases.replaceAll((key, m) -> new MergedDatabase(m.key(), m.name(), m.availabilityGroup(), m.host(), m.instance(),
+                m.recoveryModel(), m.replicas(), List.copyOf(m.backups()), m.silent(), List.copyOf(m.fulls()),
+                m.chains() == NO_CHAINS ? NO_CHAINS : List.copyOf(m.chains()), m.appearedAt()));
     }
 }

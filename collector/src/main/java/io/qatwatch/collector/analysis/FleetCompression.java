@@ -86,9 +86,10 @@ public final class FleetCompression {
 
     /**
      * One host's share, kept so that the next evaluation reuses it while the host's instances and their comparison lists
-     * are the same objects (the alert stage's samples give the same list while nothing changed).
+     * are the same objects (the alert stage's samples give the same list while nothing changed). Its rows are those
+     * lists' comparisons in order, each instance's after the one before.
      */
-    private record HostPart(List<String> instances, List<List<Comparison>> lists, List<Row> rows, List<Row> qatCurrent,
+    private record HostPart(List<String> instances, List<List<Comparison>> lists, List<Row> qatCurrent,
                             Map<String, Map<String, Map<Verdict, Integer>>> counts, HostVerdict verdict) {
 
         boolean sameAs(List<String> names, List<List<Comparison>> of) {
@@ -101,6 +102,32 @@ public final class FleetCompression {
                 }
             }
             return true;
+        }
+    }
+
+    /**
+     * The fleet's rows as three columns (host, instance, comparison), each {@link Row} made when read: the alert stage
+     * holds the last evaluation's rows, about 33 an instance, until the next. Unmodifiable.
+     */
+    private static final class Rows extends java.util.AbstractList<Row> implements java.util.RandomAccess {
+        private final String[] hosts;
+        private final String[] instances;
+        private final Comparison[] comparisons;
+
+        Rows(int size) {
+            hosts = new String[size];
+            instances = new String[size];
+            comparisons = new Comparison[size];
+        }
+
+        @Override
+        public Row get(int index) {
+            return new Row(hosts[index], instances[index], comparisons[index]);
+        }
+
+        @Override
+        public int size() {
+            return comparisons.length;
         }
     }
 
@@ -117,7 +144,8 @@ public final class FleetCompression {
      * host whose instances' comparison lists are the same objects.
      */
     FleetCompression(FleetState state, Map<InstanceState, List<Comparison>> comparisons, FleetCompression previous) {
-        List<Row> all = new ArrayList<>();
+        List<HostPart> inOrder = new ArrayList<>(state.hosts().size());
+        int count = 0;
         List<Row> qatNow = new ArrayList<>();
         Map<String, Map<String, Map<Verdict, Integer>>> fleetCounts = new TreeMap<>();
         TreeSet<String> ready = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
@@ -137,13 +165,16 @@ public final class FleetCompression {
                 part = part(h.host(), names, lists);
             }
             parts.put(h.host(), part);
-            int from = all.size();
-            all.addAll(part.rows());
+            inOrder.add(part);
+            int from = count;
+            for (List<Comparison> list : part.lists()) {
+                count += list.size();
+            }
             qatNow.addAll(part.qatCurrent());
             part.counts().forEach((method, byTarget) -> byTarget.forEach((target, verdicts) -> verdicts.forEach(
                     (v, n) -> fleetCounts.computeIfAbsent(method, m -> new TreeMap<>())
                             .computeIfAbsent(target, t -> new EnumMap<>(Verdict.class)).merge(v, n, Integer::sum))));
-            hostRows.put(h.host(), new int[] {from, all.size()});
+            hostRows.put(h.host(), new int[] {from, count});
             hosts.put(h.host(), part.verdict());
             // every host that reported counts: one whose agent sent no QAT facts cannot be shown able to restore
             probed++;
@@ -153,7 +184,20 @@ public final class FleetCompression {
                 ready.add(h.host());
             }
         }
-        this.rows = List.copyOf(all);
+        Rows all = new Rows(count);
+        int at = 0;
+        for (int p = 0; p < inOrder.size(); p++) {
+            HostPart part = inOrder.get(p);
+            String host = part.verdict().host();
+            for (int n = 0; n < part.instances().size(); n++) {
+                for (Comparison c : part.lists().get(n)) {
+                    all.hosts[at] = host;
+                    all.instances[at] = part.instances().get(n);
+                    all.comparisons[at++] = c;
+                }
+            }
+        }
+        this.rows = all;
         this.qatCurrent = List.copyOf(qatNow);
         this.fleet = verdicts(fleetCounts);
         this.restoreReady = List.copyOf(ready);
@@ -163,16 +207,13 @@ public final class FleetCompression {
 
     /** One host's rows, verdict counts and whether it took QAT_DEFLATE backups. */
     private static HostPart part(String host, List<String> names, List<List<Comparison>> lists) {
-        List<Row> rows = new ArrayList<>();
         List<Row> qatNow = new ArrayList<>();
         Map<String, Map<String, Map<Verdict, Integer>>> hostCounts = new TreeMap<>();
         boolean qat = false;
         for (int n = 0; n < names.size(); n++) {
             for (Comparison c : lists.get(n)) {
-                Row row = new Row(host, names.get(n), c);
-                rows.add(row);
                 if (qatWithoutGain(c)) {
-                    qatNow.add(row);
+                    qatNow.add(new Row(host, names.get(n), c));
                 }
                 qat |= c.algorithms().stream().anyMatch(e -> e.stats().method().isQat());
                 if (c.kind() != BackupKind.FULL) {
@@ -187,7 +228,7 @@ public final class FleetCompression {
             }
         }
         List<TargetVerdicts> targets = verdicts(hostCounts);
-        return new HostPart(List.copyOf(names), List.copyOf(lists), List.copyOf(rows), List.copyOf(qatNow), hostCounts,
+        return new HostPart(List.copyOf(names), List.copyOf(lists), List.copyOf(qatNow), hostCounts,
                 new HostVerdict(host, sentence(targets), targets, qat));
     }
 

@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 
 /**
  * One instance's {@link History} kept up to date in memory, so that neither a night finishing, nor a night
@@ -310,6 +311,21 @@ final class KeptHistory {
         return new History(List.copyOf(windows), fits, new TailSeconds(tails), until);
     }
 
+    /**
+     * Keys the tails by the lower-case names {@code canon} gives (the fleet's shared strings, which the instance's
+     * database identities key by too) instead of copies of their own. A later night's tail of a database keeps the key
+     * it replaces; a database new to the tails (one the instance did not list: a listed one rebuilds the instance) has
+     * its own until then.
+     */
+    void shareNames(UnaryOperator<String> canon) {
+        if (!tails.isEmpty()) {
+            Map<String, Tail> shared = new HashMap<>();
+            tails.forEach((db, t) -> shared.put(canon.apply(db), t));
+            tails = Map.copyOf(shared);
+            history = new History(history.windows(), history.fits(), new TailSeconds(tails), history.validUntil());
+        }
+    }
+
     /** The morning of the latest finished night kept, null when none: it moves when a night finishes. */
     LocalDate latestFinishedMorning() {
         return finished.isEmpty() ? null : finished.get(finished.size() - 1).window.morning();
@@ -529,6 +545,7 @@ final class KeptHistory {
         Map<String, Long> night = SpillForecast.tails(List.of(w));
         if (!night.isEmpty()) {
             Map<String, Tail> next = new HashMap<>(tails);
+            // a database's key stays the one it had (a map keeps the key it holds when a value is put again)
             night.forEach((db, t) -> next.put(db, new Tail(t, w.morning())));
             tails = Map.copyOf(next);
         }

@@ -531,6 +531,7 @@ public final class LiveFleet {
             canon(d.name());
             canon(d.databaseGuid());
         }
+        slot.identities.shareNames(this::canon);
     }
 
     /**
@@ -672,6 +673,7 @@ public final class LiveFleet {
             }
         }
         slot.history = new KeptHistory(scope, known, config, history, future, now);
+        slot.history.shareNames(this::canon);
         slot.calendar = calendar;
         digest(slot, PackedDigest.of(slot.scope, canonical(BackupDigest.of(loaded, config, now)), slot.identities,
                 slot.history::same), now);
@@ -779,6 +781,7 @@ public final class LiveFleet {
                 InstanceSlot slot = batch.get(n);
                 Found f = found.get(slot);
                 restore(slot, f.kept(), changes.get(n), events.getOrDefault(keys.get(n), List.of()), since, historySince);
+                slot.history.shareNames(this::canon);
                 slot.calendar = f.calendar();
                 slot.summarisedMorning = f.kept().history().latestFinishedMorning();
                 slot.summarisedAt = f.writtenAt();

@@ -9,19 +9,35 @@ import java.util.Objects;
  * How one method's backups of one series did: count, and the median with its spread (the interquartile range,
  * Q1 to Q3) of duration, MB/s of {@code backup_size}, compression ratio and, over the backups whose CPU was observed,
  * CPU seconds per GB of {@code backup_size}. A record's parts, equality and printing, with the four quartiles held as
- * numbers rather than objects (the alert stage holds a fleet's comparisons between evaluations).
+ * numbers rather than objects (the first three in fields of their own), and the newest finish as numbers too (the alert stage holds a fleet's comparisons between
+ * evaluations).
  */
 public final class AlgorithmStats {
 
     private final Method method;
     private final int backups;
     private final int copyOnlyBackups;
-    private final Instant latest;
+    /** The newest finish as epoch seconds and nanoseconds (-1 for none), not an {@code Instant} of its own. */
+    private final long latestSecond;
+    private final int latestNano;
     private final int cpuBackups;
-    /** Q1, median and Q3 of seconds, MB/s, ratio and CPU seconds per GB, in that order, of those {@link #present}. */
-    private final double[] quartiles;
     /** Which of the four quartiles were given (bit 0 seconds .. bit 3 CPU): a null one stays null. */
     private final int present;
+    /**
+     * Q1, median and Q3 of seconds, MB/s and ratio (0 when not given), as fields: every row has them, and an array would
+     * add its header and a reference to each of a fleet's ~33 rows an instance.
+     */
+    private final double secondsQ1;
+    private final double secondsMedian;
+    private final double secondsQ3;
+    private final double mbpsQ1;
+    private final double mbpsMedian;
+    private final double mbpsQ3;
+    private final double ratioQ1;
+    private final double ratioMedian;
+    private final double ratioQ3;
+    /** Q1, median and Q3 of CPU seconds per GB; null when not given (most rows: CPU is seldom observed). */
+    private final double[] cpu;
 
     /**
      * @param copyOnlyBackups how many of them were {@code COPY_ONLY} (a DBA's test)
@@ -34,27 +50,22 @@ public final class AlgorithmStats {
         this.method = method;
         this.backups = backups;
         this.copyOnlyBackups = copyOnlyBackups;
-        this.latest = latest;
+        this.latestSecond = latest == null ? 0 : latest.getEpochSecond();
+        this.latestNano = latest == null ? -1 : latest.getNano();
         this.cpuBackups = cpuBackups;
-        Quartiles[] all = {seconds, mbps, ratio, cpuSecondsPerGb};
-        int count = 0;
-        int bits = 0;
-        for (int n = 0; n < all.length; n++) {
-            if (all[n] != null) {
-                bits |= 1 << n;
-                count++;
-            }
-        }
-        this.present = bits;
-        this.quartiles = new double[3 * count];
-        int at = 0;
-        for (Quartiles q : all) {
-            if (q != null) {
-                quartiles[at++] = q.q1();
-                quartiles[at++] = q.median();
-                quartiles[at++] = q.q3();
-            }
-        }
+        this.present = (seconds != null ? 1 : 0) | (mbps != null ? 2 : 0) | (ratio != null ? 4 : 0)
+                | (cpuSecondsPerGb != null ? 8 : 0);
+        this.secondsQ1 = seconds == null ? 0 : seconds.q1();
+        this.secondsMedian = seconds == null ? 0 : seconds.median();
+        this.secondsQ3 = seconds == null ? 0 : seconds.q3();
+        this.mbpsQ1 = mbps == null ? 0 : mbps.q1();
+        this.mbpsMedian = mbps == null ? 0 : mbps.median();
+        this.mbpsQ3 = mbps == null ? 0 : mbps.q3();
+        this.ratioQ1 = ratio == null ? 0 : ratio.q1();
+        this.ratioMedian = ratio == null ? 0 : ratio.median();
+        this.ratioQ3 = ratio == null ? 0 : ratio.q3();
+        this.cpu = cpuSecondsPerGb == null ? null
+                : new double[] {cpuSecondsPerGb.q1(), cpuSecondsPerGb.median(), cpuSecondsPerGb.q3()};
     }
 
     public Method method() {
@@ -82,7 +93,7 @@ public final class AlgorithmStats {
     }
 
     public Instant latest() {
-        return latest;
+        return latestNano < 0 ? null : Instant.ofEpochSecond(latestSecond, latestNano);
     }
 
     public int cpuBackups() {
@@ -98,8 +109,24 @@ public final class AlgorithmStats {
         if ((present & 1 << n) == 0) {
             return null;
         }
-        int at = 3 * Integer.bitCount(present & (1 << n) - 1);
-        return new Quartiles(quartiles[at], quartiles[at + 1], quartiles[at + 2]);
+        return switch (n) {
+            case 0 -> new Quartiles(secondsQ1, secondsMedian, secondsQ3);
+            case 1 -> new Quartiles(mbpsQ1, mbpsMedian, mbpsQ3);
+            case 2 -> new Quartiles(ratioQ1, ratioMedian, ratioQ3);
+            default -> new Quartiles(cpu[0], cpu[1], cpu[2]);
+        };
+    }
+
+    /** The nine quartiles held as fields, in order, as {@code Arrays.equals} compares them (bit for bit). */
+    private boolean sameQuartiles(AlgorithmStats s) {
+        return same(secondsQ1, s.secondsQ1) && same(secondsMedian, s.secondsMedian) && same(secondsQ3, s.secondsQ3)
+                && same(mbpsQ1, s.mbpsQ1) && same(mbpsMedian, s.mbpsMedian) && same(mbpsQ3, s.mbpsQ3)
+                && same(ratioQ1, s.ratioQ1) && same(ratioMedian, s.ratioMedian) && same(ratioQ3, s.ratioQ3)
+                && Arrays.equals(cpu, s.cpu);
+    }
+
+    private static boolean same(double a, double b) {
+        return Double.doubleToLongBits(a) == Double.doubleToLongBits(b);
     }
 
     /** Equal when every part is, as a record's (quartiles compared as {@link Double#compare} does). */
@@ -107,19 +134,19 @@ public final class AlgorithmStats {
     public boolean equals(Object o) {
         return o instanceof AlgorithmStats s && backups == s.backups && copyOnlyBackups == s.copyOnlyBackups
                 && cpuBackups == s.cpuBackups && present == s.present && Objects.equals(method, s.method)
-                && Objects.equals(latest, s.latest) && Arrays.equals(quartiles, s.quartiles);
+                && latestSecond == s.latestSecond && latestNano == s.latestNano && sameQuartiles(s);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(method, backups, copyOnlyBackups, seconds(), mbps(), ratio(), latest, cpuBackups, cpuSecondsPerGb());
+        return Objects.hash(method, backups, copyOnlyBackups, seconds(), mbps(), ratio(), latest(), cpuBackups, cpuSecondsPerGb());
     }
 
     /** As a record prints itself. */
     @Override
     public String toString() {
         return "AlgorithmStats[method=" + method + ", backups=" + backups + ", copyOnlyBackups=" + copyOnlyBackups
-                + ", seconds=" + seconds() + ", mbps=" + mbps() + ", ratio=" + ratio() + ", latest=" + latest
+                + ", seconds=" + seconds() + ", mbps=" + mbps() + ", ratio=" + ratio() + ", latest=" + latest()
                 + ", cpuBackups=" + cpuBackups + ", cpuSecondsPerGb=" + cpuSecondsPerGb() + "]";
     }
 

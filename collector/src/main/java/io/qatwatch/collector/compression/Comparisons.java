@@ -70,17 +70,7 @@ public final class Comparisons {
                 }
             }
         }
-        Instant currentAt = null;
-        if (current != null) {
-            for (AlgorithmStats s : stats) {
-                // the newest backup's finish, held once: the row's and its method's
-                if (s.latest().toEpochMilli() == currentMillis) {
-                    currentAt = s.latest();
-                    break;
-                }
-            }
-            currentAt = currentAt != null ? currentAt : Instant.ofEpochMilli(currentMillis);
-        }
+        Instant currentAt = current == null ? null : Instant.ofEpochMilli(currentMillis);
         stats.sort(Comparator.comparing(s -> s.method().label()));
         AlgorithmStats baseline = baseline(stats);
         List<Comparison.Entry> entries = new ArrayList<>();

@@ -132,6 +132,13 @@ final class BackupRules {
         return m >= 120 ? m / 60 + " h" : m + " min";
     }
 
+    /**
+     * What a database's memoised backup-throughput-drop verdict was worked out for: one small record, not a list and its
+     * array, held beside each single-copy database's fulls (~15 an instance) between evaluations.
+     */
+    private record VerdictKey(RulesConfig.ThroughputDrop cfg, String name, String host, String instance) {
+    }
+
     static List<Alert> throughputDrop(FleetAnalysis fleet, RulesConfig rules) {
         RulesConfig.ThroughputDrop cfg = rules.backupThroughputDrop();
         List<Alert> out = new ArrayList<>();
@@ -139,7 +146,7 @@ final class BackupRules {
             // every database every minute: a database with one copy keeps its verdict while its fulls stay the same
             List<BaselineFulls> replicas = db.fulls();
             Optional<Alert> alert = replicas.size() == 1
-                    ? replicas.get(0).memo(Arrays.asList(cfg, db.name(), db.host(), db.instance()), () -> throughputDrop(db, cfg))
+                    ? replicas.get(0).memo(new VerdictKey(cfg, db.name(), db.host(), db.instance()), () -> throughputDrop(db, cfg))
                     : throughputDrop(db, cfg);
             alert.ifPresent(out::add);
         }
