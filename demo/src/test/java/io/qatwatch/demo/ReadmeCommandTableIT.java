@@ -39,7 +39,7 @@ class ReadmeCommandTableIT {
 
     /** The rows' commands as the README lists them, in order: what this test walks. */
     private static final List<String> ROWS = List.of("demo", "up", "probe", "probe ... --capture", "tds-server", "agent",
-            "collector", "collector token", "version");
+            "collector", "collector token", "collector store", "version");
 
     @TempDir
     Path cwd;
@@ -253,6 +253,15 @@ class ReadmeCommandTableIT {
         Run revoke = qatwatch("collector token", "collector", "token", "revoke", "test1");
         assertThat(revoke.output()).contains("Revoked 1 token(s) of test1");
         waitFor(() -> postReport(upPort, token, report).statusCode() == 401, "the revoked token refused within 5 s");
+
+        // collector store backup: a checked copy of up's running store, which holds the reader's token
+        // (store copy --to postgresql needs a PostgreSQL: StoreCopyCommandTest runs it against a real one)
+        Run backup = qatwatch("collector store", "collector", "store", "backup", "--data", ".qatwatch", "--to", "store-backup.db");
+        assertThat(backup.exit()).as(backup.output()).isZero();
+        assertThat(cwd.resolve("store-backup.db")).isNotEmptyFile();
+        Run again = qatwatch("collector store", "collector", "store", "backup", "--data", ".qatwatch", "--to", "store-backup.db");
+        assertThat(again.exit()).as("a second backup onto the same file: %s", again.output()).isNotZero();
+        assertThat(cwd.resolve("store-backup.db")).isNotEmptyFile();
 
         // version
         Run version = qatwatch("version", "version");
