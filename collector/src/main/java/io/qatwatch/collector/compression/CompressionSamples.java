@@ -146,7 +146,10 @@ public final class CompressionSamples {
     private final int minDurationSeconds;
     private final Map<Key, Series> series = new HashMap<>();
     private int version;
-    private Object memoKey;
+    /** What {@link #memo} was worked out for: the samples' version, the TDE states and the thresholds (null: none yet). */
+    private int memoVersion;
+    private Map<String, Boolean> memoTde;
+    private VerdictThresholds memoThresholds;
     private List<Comparison> memo;
 
     /** Empty; backups shorter than {@code minDurationSeconds} will not count (their time is mostly fixed cost). */
@@ -275,12 +278,14 @@ public final class CompressionSamples {
      */
     public List<Comparison> comparisons(Instant from, Map<String, Boolean> tde, VerdictThresholds thresholds) {
         dropBefore(from);
-        List<Object> key = List.of(version, tde, thresholds);
-        if (!key.equals(memoKey)) {
+        // compared part by part, as a list of the three would be, without making one every minute for every instance
+        if (memo == null || memoVersion != version || !tde.equals(memoTde) || !thresholds.equals(memoThresholds)) {
             List<Rows> rows = new ArrayList<>(series.size());
             series.forEach((k, s) -> rows.add(new Rows(k, s.rows(), s.size)));
             memo = Collections.unmodifiableList(Comparisons.of(rows, tde, thresholds));
-            memoKey = key;
+            memoVersion = version;
+            memoTde = tde;
+            memoThresholds = thresholds;
         }
         // read: packed until a backup is added or dropped
         for (Series s : series.values()) {
