@@ -79,9 +79,7 @@ public final class SummaryOutput {
         writeCount(1);
         byte[] utf8 = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         writeCount(utf8.length);
-        for (byte b : utf8) {
-            put(b);
-        }
+        append(utf8);
     }
 
     /**
@@ -113,9 +111,7 @@ public final class SummaryOutput {
         }
         byte[] bytes = v.toByteArray();
         writeCount(bytes.length + 1L);
-        for (byte b : bytes) {
-            put(b);
-        }
+        append(bytes);
     }
 
     /**
@@ -124,11 +120,7 @@ public final class SummaryOutput {
      */
     public void writeBytes(byte[] bytes) {
         writeCount(bytes.length);
-        if (size + bytes.length > buf.length) {
-            buf = java.util.Arrays.copyOf(buf, Math.max(2 * buf.length, size + bytes.length));
-        }
-        System.arraycopy(bytes, 0, buf, size, bytes.length);
-        size += bytes.length;
+        append(bytes);
     }
 
     /** Nullable three-state flag: 0 null, 1 false, 2 true. */
@@ -137,10 +129,21 @@ public final class SummaryOutput {
     }
 
     private void put(byte b) {
-        if (size == buf.length) {
-            buf = java.util.Arrays.copyOf(buf, 2 * size);
-        }
+        room(1);
         buf[size++] = b;
+    }
+
+    private void append(byte[] bytes) {
+        room(bytes.length);
+        System.arraycopy(bytes, 0, buf, size, bytes.length);
+        size += bytes.length;
+    }
+
+    /** Grows the buffer, doubling at least, so that {@code more} bytes fit after what is written. */
+    private void room(int more) {
+        if (size + more > buf.length) {
+            buf = java.util.Arrays.copyOf(buf, Math.max(2 * buf.length, size + more));
+        }
     }
 
     /**
