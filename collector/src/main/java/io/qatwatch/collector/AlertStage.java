@@ -332,11 +332,10 @@ public final class AlertStage {
         }, now);
         started.onSuccess(result -> collector.influx().ifPresent(sink -> writePoints(sink, result.evaluation(), now)))
                 .onFailure(e -> {
-                    if (e instanceof StoppablePacer.Stopped) {
-                        LOG.info("alerts: evaluation ended early: {}", e.getMessage());
-                    } else if (p != null && p.stopped()) {
-                        // the store closed under it (SQLite's reads fail at once; a pool waits for its connections)
-                        LOG.info("alerts: evaluation ended early: the collector is stopping ({})", e.toString());
+                    if (p != null && p.stopped()) {
+                        // ended at its next unit, or by the store closing under it (SQLite's reads fail at once)
+                        LOG.info("alerts: evaluation ended early: the collector is stopping{}",
+                                e instanceof StoppablePacer.Stopped ? "" : " (" + e + ")");
                     } else {
                         LOG.warn("alert evaluation failed: {}", e.toString());
                     }
