@@ -281,7 +281,8 @@ final class KeptHistory {
                 lastFinish, margin, backups, in.readSize());
     }
 
-    private static void writeBackup(SummaryOutput out, DatabaseBackup b) {
+    /** A backup as a summary holds it, in a kept night or the open one ({@link PackedDigest#write} too). */
+    static void writeBackup(SummaryOutput out, DatabaseBackup b) {
         out.writeString(b.instance());
         out.writeString(b.database());
         out.writeString(b.databaseKey());
@@ -297,7 +298,8 @@ final class KeptHistory {
         out.writeBoolean(b.snapshot());
     }
 
-    private static DatabaseBackup readBackup(SummaryInput in) {
+    /** What {@link #writeBackup} wrote. */
+    static DatabaseBackup readBackup(SummaryInput in) {
         return new DatabaseBackup(in.readString(), in.readString(), in.readString(), in.readString(), in.readBoolean(),
                 in.readInstant(), in.readInstant(), in.readLong(), in.readNullableLong(), in.readString(), in.readString(),
                 in.readBoolean(), in.readBoolean());
@@ -342,6 +344,11 @@ final class KeptHistory {
             }
         }
         return b;
+    }
+
+    /** The open night's backups (not a copy): what a summary's digest names by their place. */
+    List<DatabaseBackup> openBackups() {
+        return Collections.unmodifiableList(open);
     }
 
     /** The history as of the last {@link #advance}. */

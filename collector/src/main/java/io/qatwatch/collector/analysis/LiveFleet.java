@@ -836,7 +836,7 @@ public final class LiveFleet {
         slot.databases = firstSeen(slot, events);
         slot.modes = FleetStates.qatModes(AcceleratorChange.since(changes, since), slot.state(List.of()));
         slot.history = kept.history();
-        slot.digest = PackedDigest.of(slot.scope, kept.digest(), slot.identities, slot.history::same);
+        slot.digest = kept.digest();
         slot.digestSize = kept.digestSize();
         slot.digestValidUntil = kept.digestValidUntil();
         slot.compression = kept.compression();
