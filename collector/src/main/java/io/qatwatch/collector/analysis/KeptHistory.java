@@ -204,6 +204,8 @@ final class KeptHistory {
         for (int n = 0; n < h.series.length; n++) {
             h.series[n] = in.readString();
         }
+        // the latest night with fulls so far, as latestFullKeys() gives it, without looking back over the nights each time
+        String[] latestFullKeys = NO_KEYS;
         for (int n = in.readSize(); n > 0; n--) {
             NightlyWindow w = readWindow(in, nights);
             int fulls = in.readSize();
@@ -213,7 +215,10 @@ final class KeptHistory {
                 keys[f] = in.readString();
                 sizes[f] = in.readLong();
             }
-            Kept k = new Kept(w, Arrays.equals(keys, h.latestFullKeys()) ? h.latestFullKeys() : keys, sizes);
+            if (fulls > 0) {
+                latestFullKeys = Arrays.equals(keys, latestFullKeys) ? latestFullKeys : keys;
+            }
+            Kept k = new Kept(w, fulls == 0 ? NO_KEYS : latestFullKeys, sizes);
             k.points = Points.read(in);
             h.finished.add(k);
         }
