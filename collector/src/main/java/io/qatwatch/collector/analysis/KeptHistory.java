@@ -124,10 +124,11 @@ final class KeptHistory {
 
     /**
      * The kept form of {@code built}, the history {@link FleetAnalysis#history} built as of {@code now};
-     * {@code futureStart} is the earliest start of a backup that starts after {@code now}.
+     * {@code futureStart} is the earliest start of a backup that starts after {@code now}. Its tails are keyed by the
+     * names {@code canon} gives ({@link #shareNames}).
      */
     KeptHistory(String scope, NightlyWindows.Nights nights, AnalysisConfig config, History built,
-                Instant futureStart, Instant now) {
+                Instant futureStart, Instant now, UnaryOperator<String> canon) {
         this.scope = scope;
         this.nights = nights;
         this.config = config;
@@ -147,6 +148,7 @@ final class KeptHistory {
         built.windows().stream().filter(w -> w.businessStart().isAfter(now)).forEach(w -> openWindows.add(w.summary()));
         this.validUntil = built.validUntil();
         this.history = current(openWindows, validUntil);
+        shareNames(canon);
     }
 
     private KeptHistory(String scope, NightlyWindows.Nights nights, AnalysisConfig config, Instant futureStart) {
@@ -195,7 +197,8 @@ final class KeptHistory {
 
     /**
      * What {@link #write} wrote, for the instance {@code scope} on {@code nights}: the fits worked out again from the
-     * finished nights, the history itself at the first {@link #advance} (which the caller makes before reading it).
+     * finished nights, the history itself at the first {@link #advance} (which the caller makes before reading it). Its
+     * tails are keyed by the names {@code in}'s strings go through, shared as {@link #shareNames} shares them.
      */
     static KeptHistory read(SummaryInput in, String scope, NightlyWindows.Nights nights, AnalysisConfig config) {
         KeptHistory h = new KeptHistory(scope, nights, config, in.readInstant());
@@ -324,7 +327,7 @@ final class KeptHistory {
      * it replaces; a database new to the tails (one the instance did not list: a listed one rebuilds the instance) has
      * its own until then.
      */
-    void shareNames(UnaryOperator<String> canon) {
+    private void shareNames(UnaryOperator<String> canon) {
         if (!tails.isEmpty()) {
             Map<String, Tail> shared = new HashMap<>();
             tails.forEach((db, t) -> shared.put(canon.apply(db), t));

@@ -672,8 +672,7 @@ public final class LiveFleet {
                 future = min(future, b.startedAt());
             }
         }
-        slot.history = new KeptHistory(scope, known, config, history, future, now);
-        slot.history.shareNames(this::canon);
+        slot.history = new KeptHistory(scope, known, config, history, future, now, this::canon);
         slot.calendar = calendar;
         digest(slot, PackedDigest.of(slot.scope, canonical(BackupDigest.of(loaded, config, now)), slot.identities,
                 slot.history::same), now);
@@ -781,7 +780,6 @@ public final class LiveFleet {
                 InstanceSlot slot = batch.get(n);
                 Found f = found.get(slot);
                 restore(slot, f.kept(), changes.get(n), events.getOrDefault(keys.get(n), List.of()), since, historySince);
-                slot.history.shareNames(this::canon);
                 slot.calendar = f.calendar();
                 slot.summarisedMorning = f.kept().history().latestFinishedMorning();
                 slot.summarisedAt = f.writtenAt();
