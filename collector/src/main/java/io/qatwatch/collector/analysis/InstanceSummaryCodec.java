@@ -35,7 +35,8 @@ final class InstanceSummaryCodec {
      * kept nights' points and the compression series as the stage holds them in memory, packed ({@code PackedRows}), so a
      * restart takes the bytes as they are instead of decoding every number and packing them again; 5 holds the digest as
      * the stage holds it ({@code PackedDigest}: its sets of strings, flags and keyed forms, those of the open night by
-     * their place there), after the history, so a restart neither makes a record of each backup nor keys it again.
+     * their place there), after the history, so a restart neither makes a record of each backup nor keys it again, and
+     * each creep fit's line and step, so a restart does not fit the nights again.
      */
     static final int FORMAT = 5;
 

@@ -12,6 +12,7 @@ import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
 import io.qatwatch.collector.window.NightlyWindows;
 import io.qatwatch.collector.window.SpillForecast;
+import io.qatwatch.collector.window.TheilSen;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -43,6 +44,7 @@ import java.util.function.UnaryOperator;
 final class KeptHistory {
 
     private static final String[] NO_KEYS = new String[0];
+    private static final NightKind[] NIGHT_KINDS = NightKind.values();
     private static final long[] NO_SIZES = new long[0];
 
     private final String scope;
@@ -160,7 +162,8 @@ final class KeptHistory {
 
     /**
      * Writes what this keeps for the instance's persisted summary (issue 33): the finished nights with their fulls and
-     * points, the open night's backups, the tails and series; not the fits, which {@link #read} works out again from the
+     * points, the open night's backups, the tails and series, and of each fit its line and step (fitting the nights again
+     * was 4 % of a restart's evaluating thread); not the rest of the fits, which {@link #read} makes again from the
      * finished nights as {@link FleetAnalysis#history} does, nor the scope, calendar nights and configuration it shares.
      */
     void write(SummaryOutput out) {
@@ -193,12 +196,22 @@ final class KeptHistory {
             out.writeLong(t.seconds());
             out.writeLong(t.morning().toEpochDay());
         });
+        // each kind's fitted line and step: the fit itself (its nights, safety, drivers) is made again from the nights
+        for (NightKind kind : NIGHT_KINDS) {
+            CreepAnalysis.Fit fit = fits.get(kind);
+            out.writeBoolean(fit != null);
+            if (fit != null) {
+                out.writeDouble(fit.line().slope());
+                out.writeDouble(fit.line().intercept());
+                out.writeCount(fit.step());
+            }
+        }
     }
 
     /**
-     * What {@link #write} wrote, for the instance {@code scope} on {@code nights}: the fits worked out again from the
-     * finished nights, the history itself at the first {@link #advance} (which the caller makes before reading it). Its
-     * tails are keyed by the names {@code in}'s strings go through, shared as {@link #shareNames} shares them.
+     * What {@link #write} wrote, for the instance {@code scope} on {@code nights}: the fits made again from the finished
+     * nights with the lines written, the history itself at the first {@link #advance} (which the caller makes before
+     * reading it). Its tails are keyed by the names {@code in}'s strings go through, shared as {@link #shareNames} does.
      */
     static KeptHistory read(SummaryInput in, String scope, NightlyWindows.Nights nights, AnalysisConfig config) {
         KeptHistory h = new KeptHistory(scope, nights, config, in.readInstant());
@@ -236,7 +249,18 @@ final class KeptHistory {
         List<NightlyWindow> windows = new ArrayList<>(h.finished.size());
         h.finished.forEach(k -> windows.add(k.window));
         h.fits = new EnumMap<>(NightKind.class);
-        h.fits.putAll(CreepAnalysis.fits(windows, nights.calendar(), config.creep()));
+        for (NightKind kind : NIGHT_KINDS) {
+            if (!in.readBoolean()) {
+                // none was fitted: too few nights of the kind, which the fit finds out at once
+                CreepAnalysis.fit(windows, kind, nights.calendar(), config.creep()).ifPresent(f -> h.fits.put(kind, f));
+                continue;
+            }
+            TheilSen line = new TheilSen(in.readDouble(), in.readDouble());
+            long step = in.readCount();
+            h.fits.put(kind, CreepAnalysis.fitted(windows, kind, nights.calendar(), config.creep(), line, step)
+                    .orElseThrow(() -> new IllegalArgumentException("summary body holds a creep fit of " + kind
+                            + " nights over fewer nights than a fit needs")));
+        }
         h.onKeptPoints(h.fits.keySet());
         h.history = h.current(List.of(), h.validUntil);
         // the open nights' summaries are not kept: the first advance works them out, as after a backup was added
