@@ -36,9 +36,10 @@ final class InstanceSummaryCodec {
      * changes: 2 weighs a snapshot full's size as nothing in a finished night's fulls, as a rebuild does; 3 keeps a
      * digest backup's number of media families (the URLs backup-url-size-ceiling divides the ceiling by); 4 holds the
      * kept nights' points and the compression series as the stage holds them in memory, packed ({@code PackedRows}), so a
-     * restart takes the bytes as they are instead of decoding every number and packing them again.
+     * restart takes the bytes as they are instead of decoding every number and packing them again; 5 packs them field by
+     * field, divided and in bits where that is smaller, the bytes counting their own rows.
      */
-    static final int FORMAT = 4;
+    static final int FORMAT = 5;
 
     private InstanceSummaryCodec() {
     }

@@ -224,8 +224,7 @@ public final class CompressionSamples {
             out.writeString(k.method().algorithm());
             out.writeString(k.method().level());
             out.writeString(k.method().mode());
-            out.writeCount(s.size);
-            // packed as held: a restart takes the bytes back as they are, never unpacked and packed again
+            // packed as held (the bytes count their backups): a restart takes the bytes back as they are, never unpacked and packed again
             out.writeBytes(s.packedRows());
         });
     }
@@ -243,13 +242,8 @@ public final class CompressionSamples {
             }
             Key key = new Key(database, kind, in.readString(), in.readBoolean(),
                     Method.shared(in.readString(), in.readString(), in.readString()));
-            int backups = in.readSize();
-            byte[] packed = in.readBytes();
-            if (backups > KEPT_PER_SERIES || !PackedRows.holds(packed, backups, Series.WIDE)) {
-                throw new IllegalArgumentException("summary body's series does not hold " + backups + " backups");
-            }
-            Series s = new Series(packed, backups);
-            out.series.put(key, s);
+            byte[] packed = PackedRows.read(in, Series.WIDE, KEPT_PER_SERIES, "compression series' backups");
+            out.series.put(key, new Series(packed, PackedRows.rows(packed)));
         }
         return out;
     }
@@ -345,7 +339,7 @@ public final class CompressionSamples {
                 return open;
             }
             long[] out = new long[size * WIDE];
-            PackedRows.unpack(packed, size, WIDE, STEADY, 0, out);
+            PackedRows.unpack(packed, WIDE, STEADY, 0, out);
             return out;
         }
 
@@ -358,7 +352,7 @@ public final class CompressionSamples {
         private void openUp() {
             if (open == null) {
                 long[] out = new long[Math.min(KEPT_PER_SERIES, size + 1) * WIDE];
-                PackedRows.unpack(packed, size, WIDE, STEADY, 0, out);
+                PackedRows.unpack(packed, WIDE, STEADY, 0, out);
                 open = out;
                 packed = null;
             }
