@@ -66,12 +66,12 @@ public final class PackedRows {
                 at = writeCount(out, at, zigzag(least[f]));
                 Bits w = new Bits(out, at);
                 for (int r = 1; r < rows; r++) {
-                    w.write(written[r * width + f] / g - least[f], bits[f]);
+                    w.write((g == 1 ? written[r * width + f] : written[r * width + f] / g) - least[f], bits[f]);
                 }
                 at = w.end();
             } else {
                 for (int r = 1; r < rows; r++) {
-                    at = writeCount(out, at, zigzag(written[r * width + f] / g));
+                    at = writeCount(out, at, zigzag(g == 1 ? written[r * width + f] : written[r * width + f] / g));
                 }
             }
         }
@@ -93,13 +93,16 @@ public final class PackedRows {
                 break;
             }
             g = gcd(g, Math.abs(w));
+            if (g == 1) {
+                break;
+            }
         }
         g = Math.max(g, 1);
         long asCounts = 0;
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         for (int r = 1; r < rows; r++) {
-            long q = written[r * width + f] / g;
+            long q = g == 1 ? written[r * width + f] : written[r * width + f] / g;
             asCounts += length(zigzag(q));
             min = Math.min(min, q);
             max = Math.max(max, q);
@@ -114,13 +117,23 @@ public final class PackedRows {
         return head + Math.min(asBits, asCounts);
     }
 
+    /** Of two numbers not negative, by shifts and subtractions (Stein's): a division a number made packing slow. */
     private static long gcd(long a, long b) {
-        while (b != 0) {
-            long t = a % b;
-            a = b;
-            b = t;
+        if (a == 0 || b == 0) {
+            return a | b;
         }
-        return a;
+        int twos = Long.numberOfTrailingZeros(a | b);
+        a >>>= Long.numberOfTrailingZeros(a);
+        do {
+            b >>>= Long.numberOfTrailingZeros(b);
+            if (a > b) {
+                long t = a;
+                a = b;
+                b = t;
+            }
+            b -= a;
+        } while (b != 0);
+        return a << twos;
     }
 
     /**
