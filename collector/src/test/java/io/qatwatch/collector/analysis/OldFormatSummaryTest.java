@@ -42,7 +42,7 @@ class OldFormatSummaryTest {
             new GeneratedFleetGoldenTest().fill(store);
             new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(store, MORNING);
             InstanceSummary now = gen0(store);
-            assertThat(now.format()).isEqualTo(InstanceSummaryCodec.FORMAT).isEqualTo(4);
+            assertThat(now.format()).isEqualTo(InstanceSummaryCodec.FORMAT).isEqualTo(5);
             assertThat(now.body()).as("the body the current format writes for the same instance at the same moment")
                     .isNotEqualTo(old);
             store.writeSummaries(List.of(new InstanceSummary(now.host(), now.instance(), 3, now.position(), now.sectionsSeq(),
