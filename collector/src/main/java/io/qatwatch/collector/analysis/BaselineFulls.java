@@ -214,7 +214,10 @@ public final class BaselineFulls {
             out.paths[n] = in.readString();
         }
         long finish = 0;
-        for (int n = in.readSize(); n > 0; n--) {
+        int fulls = in.readSize();
+        // sized once: grown a few fulls at a time, the copies were most of reading them back
+        out.narrow = new int[fulls * NARROW];
+        for (int n = fulls; n > 0; n--) {
             finish += in.readLong();
             long sizeBytes = in.readLong();
             long durationAndPath = in.readLong();

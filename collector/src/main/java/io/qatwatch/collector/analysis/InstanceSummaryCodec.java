@@ -6,15 +6,12 @@ import io.qatwatch.collector.store.SummaryInput;
 import io.qatwatch.collector.store.SummaryOutput;
 import io.qatwatch.collector.window.BusinessCalendar;
 import io.qatwatch.collector.window.NightlyWindows;
-import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.DayOfWeek;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
@@ -36,16 +33,19 @@ final class InstanceSummaryCodec {
      * changes: 2 weighs a snapshot full's size as nothing in a finished night's fulls, as a rebuild does; 3 keeps a
      * digest backup's number of media families (the URLs backup-url-size-ceiling divides the ceiling by); 4 holds the
      * kept nights' points and the compression series as the stage holds them in memory, packed ({@code PackedRows}), so a
-     * restart takes the bytes as they are instead of decoding every number and packing them again; 5 packs them field by
-     * field, divided and in bits where that is smaller, the bytes counting their own rows.
+     * restart takes the bytes as they are instead of decoding every number and packing them again; 5 holds the digest as
+     * the stage holds it ({@code PackedDigest}: its sets of strings, flags and keyed forms, those of the open night by
+     * their place there), after the history, so a restart neither makes a record of each backup nor keys it again, and
+     * each creep fit's line and step, so a restart does not fit the nights again; 6 packs the points and the compression
+     * series field by field, divided and in bits where that is smaller, the bytes counting their own rows.
      */
-    static final int FORMAT = 5;
+    static final int FORMAT = 6;
 
     private InstanceSummaryCodec() {
     }
 
     /** What an instance keeps of its backups, as written and as read back. */
-    record Kept(List<BackupRecord> digest, int digestSize, Instant digestValidUntil, KeptHistory history,
+    record Kept(PackedDigest digest, int digestSize, Instant digestValidUntil, KeptHistory history,
                 CompressionSamples compression, Map<String, BaselineFulls> fulls, Map<String, LogChain> chains) {
     }
 
@@ -53,13 +53,11 @@ final class InstanceSummaryCodec {
     static byte[] write(long configKey, Kept kept, Instant at) {
         SummaryOutput out = new SummaryOutput(at);
         out.writeLong(configKey);
-        out.writeCount(kept.digest().size());
-        for (BackupRecord b : kept.digest()) {
-            writeBackup(out, b);
-        }
+        // the history first: the digest names the open night's backups it shares by their place there
+        kept.history().write(out);
+        kept.digest().write(out, kept.history().openBackups());
         out.writeCount(kept.digestSize());
         out.writeInstant(kept.digestValidUntil());
-        kept.history().write(out);
         kept.compression().write(out);
         out.writeCount(kept.fulls().size());
         kept.fulls().forEach((db, f) -> {
@@ -84,13 +82,10 @@ final class InstanceSummaryCodec {
         if (in.readLong() != configKey) {
             return null;
         }
-        List<BackupRecord> digest = new ArrayList<>();
-        for (int n = in.readSize(); n > 0; n--) {
-            digest.add(readBackup(in));
-        }
+        KeptHistory history = KeptHistory.read(in, scope, nights, config);
+        PackedDigest digest = PackedDigest.read(in, history.openBackups(), history::same);
         int digestSize = in.readSize();
         Instant digestValidUntil = in.readInstant();
-        KeptHistory history = KeptHistory.read(in, scope, nights, config);
         CompressionSamples compression = CompressionSamples.read(in, config.compression().minDurationSeconds());
         Map<String, BaselineFulls> fulls = new HashMap<>();
         for (int n = in.readSize(); n > 0; n--) {
@@ -101,7 +96,7 @@ final class InstanceSummaryCodec {
             chains.put(in.readString(), LogChain.read(in));
         }
         in.end();
-        return new Kept(List.copyOf(digest), digestSize, digestValidUntil, history, compression, fulls, chains);
+        return new Kept(digest, digestSize, digestValidUntil, history, compression, fulls, chains);
     }
 
     /**
@@ -130,40 +125,5 @@ final class InstanceSummaryCodec {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);
         }
-    }
-
-    /** A digest backup: the fields {@code LiveFleet#canonical} keeps, the rest (LSNs, CPU) it never holds. */
-    private static void writeBackup(SummaryOutput out, BackupRecord b) {
-        out.writeLong(b.backupSetId());
-        out.writeString(b.databaseName());
-        out.writeString(b.databaseGuid());
-        out.writeString(b.type());
-        out.writeBoolean(b.copyOnly());
-        out.writeInstant(b.startedAt());
-        out.writeInstant(b.finishedAt());
-        out.writeBoolean(b.timeZoneKnown());
-        out.writeLong(b.backupSizeBytes());
-        out.writeNullableLong(b.compressedSizeBytes());
-        out.writeString(b.compressionAlgorithm());
-        out.writeBoolean(b.hasChecksums());
-        out.writeString(b.keyAlgorithm());
-        out.writeString(b.encryptorThumbprint());
-        out.writeString(b.encryptorType());
-        out.writeString(b.deviceType());
-        out.writeString(b.target());
-        out.writeString(b.familyGuid());
-        out.writeFlag(b.snapshot());
-        out.writeNullableLong(b.mediaFamilyCount() == null ? null : (long) b.mediaFamilyCount());
-    }
-
-    private static BackupRecord readBackup(SummaryInput in) {
-        return new BackupRecord(in.readLong(), in.readString(), in.readString(), in.readString(), in.readBoolean(),
-                in.readInstant(), in.readInstant(), in.readBoolean(), in.readLong(), in.readNullableLong(), in.readString(),
-                in.readBoolean(), in.readString(), in.readString(), in.readString(), in.readString(), in.readString(),
-                in.readString(), in.readFlag(), families(in.readNullableLong()));
-    }
-
-    private static Integer families(Long count) {
-        return count == null ? null : Math.toIntExact(count);
     }
 }

@@ -12,6 +12,7 @@ import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
 import io.qatwatch.collector.window.NightlyWindows;
 import io.qatwatch.collector.window.SpillForecast;
+import io.qatwatch.collector.window.TheilSen;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -43,6 +44,7 @@ import java.util.function.UnaryOperator;
 final class KeptHistory {
 
     private static final String[] NO_KEYS = new String[0];
+    private static final NightKind[] NIGHT_KINDS = NightKind.values();
     private static final long[] NO_SIZES = new long[0];
 
     private final String scope;
@@ -124,10 +126,11 @@ final class KeptHistory {
 
     /**
      * The kept form of {@code built}, the history {@link FleetAnalysis#history} built as of {@code now};
-     * {@code futureStart} is the earliest start of a backup that starts after {@code now}.
+     * {@code futureStart} is the earliest start of a backup that starts after {@code now}. Its tails are keyed by the
+     * names {@code canon} gives ({@link #shareNames}).
      */
     KeptHistory(String scope, NightlyWindows.Nights nights, AnalysisConfig config, History built,
-                Instant futureStart, Instant now) {
+                Instant futureStart, Instant now, UnaryOperator<String> canon) {
         this.scope = scope;
         this.nights = nights;
         this.config = config;
@@ -147,6 +150,7 @@ final class KeptHistory {
         built.windows().stream().filter(w -> w.businessStart().isAfter(now)).forEach(w -> openWindows.add(w.summary()));
         this.validUntil = built.validUntil();
         this.history = current(openWindows, validUntil);
+        shareNames(canon);
     }
 
     private KeptHistory(String scope, NightlyWindows.Nights nights, AnalysisConfig config, Instant futureStart) {
@@ -158,7 +162,8 @@ final class KeptHistory {
 
     /**
      * Writes what this keeps for the instance's persisted summary (issue 33): the finished nights with their fulls and
-     * points, the open night's backups, the tails and series; not the fits, which {@link #read} works out again from the
+     * points, the open night's backups, the tails and series, and of each fit its line and step (fitting the nights again
+     * was 4 % of a restart's evaluating thread); not the rest of the fits, which {@link #read} makes again from the
      * finished nights as {@link FleetAnalysis#history} does, nor the scope, calendar nights and configuration it shares.
      */
     void write(SummaryOutput out) {
@@ -191,11 +196,22 @@ final class KeptHistory {
             out.writeLong(t.seconds());
             out.writeLong(t.morning().toEpochDay());
         });
+        // each kind's fitted line and step: the fit itself (its nights, safety, drivers) is made again from the nights
+        for (NightKind kind : NIGHT_KINDS) {
+            CreepAnalysis.Fit fit = fits.get(kind);
+            out.writeBoolean(fit != null);
+            if (fit != null) {
+                out.writeDouble(fit.line().slope());
+                out.writeDouble(fit.line().intercept());
+                out.writeCount(fit.step());
+            }
+        }
     }
 
     /**
-     * What {@link #write} wrote, for the instance {@code scope} on {@code nights}: the fits worked out again from the
-     * finished nights, the history itself at the first {@link #advance} (which the caller makes before reading it).
+     * What {@link #write} wrote, for the instance {@code scope} on {@code nights}: the fits made again from the finished
+     * nights with the lines written, the history itself at the first {@link #advance} (which the caller makes before
+     * reading it). Its tails are keyed by the names {@code in}'s strings go through, shared as {@link #shareNames} does.
      */
     static KeptHistory read(SummaryInput in, String scope, NightlyWindows.Nights nights, AnalysisConfig config) {
         KeptHistory h = new KeptHistory(scope, nights, config, in.readInstant());
@@ -204,6 +220,8 @@ final class KeptHistory {
         for (int n = 0; n < h.series.length; n++) {
             h.series[n] = in.readString();
         }
+        // the latest night with fulls so far, as latestFullKeys() gives it, without looking back over the nights each time
+        String[] latestFullKeys = NO_KEYS;
         for (int n = in.readSize(); n > 0; n--) {
             NightlyWindow w = readWindow(in, nights);
             int fulls = in.readSize();
@@ -213,7 +231,10 @@ final class KeptHistory {
                 keys[f] = in.readString();
                 sizes[f] = in.readLong();
             }
-            Kept k = new Kept(w, Arrays.equals(keys, h.latestFullKeys()) ? h.latestFullKeys() : keys, sizes);
+            if (fulls > 0) {
+                latestFullKeys = Arrays.equals(keys, latestFullKeys) ? latestFullKeys : keys;
+            }
+            Kept k = new Kept(w, fulls == 0 ? NO_KEYS : latestFullKeys, sizes);
             k.points = Points.read(in);
             h.finished.add(k);
         }
@@ -228,7 +249,18 @@ final class KeptHistory {
         List<NightlyWindow> windows = new ArrayList<>(h.finished.size());
         h.finished.forEach(k -> windows.add(k.window));
         h.fits = new EnumMap<>(NightKind.class);
-        h.fits.putAll(CreepAnalysis.fits(windows, nights.calendar(), config.creep()));
+        for (NightKind kind : NIGHT_KINDS) {
+            if (!in.readBoolean()) {
+                // none was fitted: too few nights of the kind, which the fit finds out at once
+                CreepAnalysis.fit(windows, kind, nights.calendar(), config.creep()).ifPresent(f -> h.fits.put(kind, f));
+                continue;
+            }
+            TheilSen line = new TheilSen(in.readDouble(), in.readDouble());
+            long step = in.readCount();
+            h.fits.put(kind, CreepAnalysis.fitted(windows, kind, nights.calendar(), config.creep(), line, step)
+                    .orElseThrow(() -> new IllegalArgumentException("summary body holds a creep fit of " + kind
+                            + " nights over fewer nights than a fit needs")));
+        }
         h.onKeptPoints(h.fits.keySet());
         h.history = h.current(List.of(), h.validUntil);
         // the open nights' summaries are not kept: the first advance works them out, as after a backup was added
@@ -281,7 +313,8 @@ final class KeptHistory {
                 lastFinish, margin, backups, in.readSize());
     }
 
-    private static void writeBackup(SummaryOutput out, DatabaseBackup b) {
+    /** A backup as a summary holds it, in a kept night or the open one ({@link PackedDigest#write} too). */
+    static void writeBackup(SummaryOutput out, DatabaseBackup b) {
         out.writeString(b.instance());
         out.writeString(b.database());
         out.writeString(b.databaseKey());
@@ -297,7 +330,8 @@ final class KeptHistory {
         out.writeBoolean(b.snapshot());
     }
 
-    private static DatabaseBackup readBackup(SummaryInput in) {
+    /** What {@link #writeBackup} wrote. */
+    static DatabaseBackup readBackup(SummaryInput in) {
         return new DatabaseBackup(in.readString(), in.readString(), in.readString(), in.readString(), in.readBoolean(),
                 in.readInstant(), in.readInstant(), in.readLong(), in.readNullableLong(), in.readString(), in.readString(),
                 in.readBoolean(), in.readBoolean());
@@ -317,7 +351,7 @@ final class KeptHistory {
      * it replaces; a database new to the tails (one the instance did not list: a listed one rebuilds the instance) has
      * its own until then.
      */
-    void shareNames(UnaryOperator<String> canon) {
+    private void shareNames(UnaryOperator<String> canon) {
         if (!tails.isEmpty()) {
             Map<String, Tail> shared = new HashMap<>();
             tails.forEach((db, t) -> shared.put(canon.apply(db), t));
@@ -342,6 +376,11 @@ final class KeptHistory {
             }
         }
         return b;
+    }
+
+    /** The open night's backups (not a copy): what a summary's digest names by their place. */
+    List<DatabaseBackup> openBackups() {
+        return Collections.unmodifiableList(open);
     }
 
     /** The history as of the last {@link #advance}. */
@@ -696,7 +735,7 @@ final class KeptHistory {
             return out;
         }
 
-        /** Writes them for a persisted summary (format 5): form 1 and the packed bytes as held. */
+        /** Writes them for a persisted summary (format 6): form 1 and the packed bytes as held. */
         void write(SummaryOutput out) {
             out.writeCount(1);
             out.writeBytes(packed);

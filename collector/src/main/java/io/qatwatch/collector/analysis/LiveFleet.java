@@ -672,8 +672,7 @@ public final class LiveFleet {
                 future = min(future, b.startedAt());
             }
         }
-        slot.history = new KeptHistory(scope, known, config, history, future, now);
-        slot.history.shareNames(this::canon);
+        slot.history = new KeptHistory(scope, known, config, history, future, now, this::canon);
         slot.calendar = calendar;
         digest(slot, PackedDigest.of(slot.scope, canonical(BackupDigest.of(loaded, config, now)), slot.identities,
                 slot.history::same), now);
@@ -781,7 +780,6 @@ public final class LiveFleet {
                 InstanceSlot slot = batch.get(n);
                 Found f = found.get(slot);
                 restore(slot, f.kept(), changes.get(n), events.getOrDefault(keys.get(n), List.of()), since, historySince);
-                slot.history.shareNames(this::canon);
                 slot.calendar = f.calendar();
                 slot.summarisedMorning = f.kept().history().latestFinishedMorning();
                 slot.summarisedAt = f.writtenAt();
@@ -836,7 +834,7 @@ public final class LiveFleet {
         slot.databases = firstSeen(slot, events);
         slot.modes = FleetStates.qatModes(AcceleratorChange.since(changes, since), slot.state(List.of()));
         slot.history = kept.history();
-        slot.digest = PackedDigest.of(slot.scope, kept.digest(), slot.identities, slot.history::same);
+        slot.digest = kept.digest();
         slot.digestSize = kept.digestSize();
         slot.digestValidUntil = kept.digestValidUntil();
         slot.compression = kept.compression();

@@ -1,5 +1,7 @@
 package io.qatwatch.collector.analysis;
 
+import io.qatwatch.collector.store.SummaryInput;
+import io.qatwatch.collector.store.SummaryOutput;
 import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Instant;
@@ -123,6 +125,86 @@ public final class PackedDigest extends AbstractList<BackupRecord> implements Ra
             bits[k] = flags(b) | sets.of(more) << FLAG_BITS;
         }
         return new PackedDigest(List.copyOf(keyed), ids, bits, sets.strings(), families);
+    }
+
+    /**
+     * Writes this digest for the instance's persisted summary (format 5) as it is held: the sets of strings, then each
+     * backup's {@code backup_set_id}, flags and set, number of media families and keyed form. A keyed form that is one of
+     * {@code open} (the open night's backups, which {@link KeptHistory#same} shares it with) is written as its place
+     * there, so {@link #read} shares it again without comparing it with each of them.
+     */
+    void write(SummaryOutput out, List<DatabaseBackup> open) {
+        int n = size();
+        out.writeCount(n);
+        if (n == 0) {
+            return;
+        }
+        out.writeCount(strings.length / MORE);
+        for (String s : strings) {
+            out.writeString(s);
+        }
+        out.writeBoolean(families != null);
+        for (int k = 0; k < n; k++) {
+            out.writeLong(backupSetIds[k]);
+            out.writeCount(bits[k]);
+            if (families != null) {
+                out.writeInt(families[k]);
+            }
+            DatabaseBackup d = keyed.get(k);
+            int at = placeIn(open, d);
+            out.writeCount(at + 1);
+            if (at < 0) {
+                KeptHistory.writeBackup(out, d);
+            }
+        }
+    }
+
+    /** Where {@code d} itself (not an equal one) is in {@code open}; -1 when it is not. */
+    private static int placeIn(List<DatabaseBackup> open, DatabaseBackup d) {
+        for (int k = 0; k < open.size(); k++) {
+            if (open.get(k) == d) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * What {@link #write} wrote, with the same {@code open} backups; a keyed form written whole is held as {@code same}
+     * gives it, as {@link #of} holds it. Throws {@link IllegalArgumentException} on a body that names a set of strings
+     * or an open backup it does not hold.
+     */
+    static PackedDigest read(SummaryInput in, List<DatabaseBackup> open, UnaryOperator<DatabaseBackup> same) {
+        int n = in.readSize();
+        if (n == 0) {
+            return EMPTY;
+        }
+        String[] strings = new String[in.readSize() * MORE];
+        for (int s = 0; s < strings.length; s++) {
+            strings[s] = in.readString();
+        }
+        int[] families = in.readBoolean() ? new int[n] : null;
+        long[] ids = new long[n];
+        int[] bits = new int[n];
+        DatabaseBackup[] keyed = new DatabaseBackup[n];
+        for (int k = 0; k < n; k++) {
+            ids[k] = in.readLong();
+            long b = in.readCount();
+            if (b > Integer.MAX_VALUE || (b >>> FLAG_BITS) * MORE >= strings.length) {
+                throw new IllegalArgumentException("summary body's digest names set of strings " + (b >>> FLAG_BITS)
+                        + " of " + strings.length / MORE);
+            }
+            bits[k] = (int) b;
+            if (families != null) {
+                families[k] = in.readInt();
+            }
+            long at = in.readCount();
+            if (at > open.size()) {
+                throw new IllegalArgumentException("summary body's digest names open backup " + (at - 1) + " of " + open.size());
+            }
+            keyed[k] = at == 0 ? same.apply(KeptHistory.readBackup(in)) : open.get((int) at - 1);
+        }
+        return new PackedDigest(List.of(keyed), ids, bits, strings, families);
     }
 
     /** The distinct sets of strings of the backups packed, each given a number once. */

@@ -58,6 +58,20 @@ public final class CreepAnalysis {
      */
     public static Optional<Fit> fit(List<NightlyWindow> windows, NightKind kind, BusinessCalendar calendar,
                                     CreepSettings settings) {
+        return fit(windows, kind, calendar, settings, null, 0);
+    }
+
+    /**
+     * As {@link #fit}, with the {@code line} and {@code step} a fit of the same nights found before (a persisted
+     * summary's), so the nights are not fitted again: the same fit when they are the same nights.
+     */
+    public static Optional<Fit> fitted(List<NightlyWindow> windows, NightKind kind, BusinessCalendar calendar,
+                                       CreepSettings settings, TheilSen line, long step) {
+        return fit(windows, kind, calendar, settings, java.util.Objects.requireNonNull(line), step);
+    }
+
+    private static Optional<Fit> fit(List<NightlyWindow> windows, NightKind kind, BusinessCalendar calendar,
+                                     CreepSettings settings, TheilSen known, long knownStep) {
         List<NightlyWindow> comparable = windows.stream().filter(w -> w.kind() == kind).toList();
         if (comparable.size() > settings.nights()) {
             comparable = comparable.subList(comparable.size() - settings.nights(), comparable.size());
@@ -78,10 +92,10 @@ public final class CreepAnalysis {
         }
         // y is the margins, which the fit only reads: the nights hold it
         List<NightMargin> nights = new NightMargins(mornings, y);
-        TheilSen line = TheilSen.fit(x, y);
+        TheilSen line = known != null ? known : TheilSen.fit(x, y);
         double safety = calendar.safetyMargin().getSeconds() / 60.0;
         NightlyWindow latest = comparable.get(comparable.size() - 1);
-        long step = line.slope() < 0 ? Math.max(1, Math.round(medianSpacingDays(x))) : 1;
+        long step = known != null ? knownStep : line.slope() < 0 ? Math.max(1, Math.round(medianSpacingDays(x))) : 1;
         return Optional.of(new Fit(latest.scope(), kind, nights, line, x[x.length - 1], latest.morning(), step,
                 safety, new DriversOnDemand(() -> drivers(fitted, origin))));
     }

@@ -3,6 +3,8 @@ package io.qatwatch.collector.analysis;
 import static io.qatwatch.collector.testing.Histories.backup;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.qatwatch.collector.store.SummaryInput;
+import io.qatwatch.collector.store.SummaryOutput;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,17 +32,37 @@ class BaselineFullsTest {
         for (List<BackupRecord> taken : List.of(fulls, wide)) {
             BaselineFulls f = new BaselineFulls("sql1/MSSQLSERVER");
             taken.forEach(b -> f.add(b, 15, 300, UnaryOperator.identity()));
-            List<String> kept = new ArrayList<>();
-            for (int i = 0; i < f.size(); i++) {
-                kept.add(f.finishMillis(i) + " " + f.sizeBytes(i) + " " + f.durationSeconds(i) + " " + f.path(i));
-            }
-            List<String> expected = taken.stream().sorted(BackupDigest.ORDER).map(b -> b.finishedAt().toEpochMilli() + " "
-                    + b.backupSizeBytes() + " " + Duration.between(b.startedAt(), b.finishedAt()).toSeconds() + " MS_XPRESS|UNC")
-                    .toList();
-            assertThat(kept).containsExactlyElementsOf(expected);
+            List<String> expected = taken.stream().sorted(BackupDigest.ORDER).map(BaselineFullsTest::kept).toList();
+            assertThat(kept(f)).containsExactlyElementsOf(expected);
+
+            // a summary's fulls read back (sized at once, turned to longs where a number does not fit), then one more
+            SummaryOutput out = new SummaryOutput(T0);
+            f.write(out);
+            BaselineFulls back = BaselineFulls.read(new SummaryInput(out.toByteArray(), UnaryOperator.identity()),
+                    "sql1/MSSQLSERVER");
+            assertThat(kept(back)).as("read back from a summary").containsExactlyElementsOf(expected);
+            BackupRecord next = full(13, T0.plusMillis(5L * 86_400_000), 1_200_000, 2L << 30);
+            back.add(next, 15, 300, UnaryOperator.identity());
+            List<String> more = new ArrayList<>(expected);
+            more.add(kept(next));
+            assertThat(kept(back)).as("and a full taken after").containsExactlyElementsOf(more);
+
             f.add(taken.get(0), 15, 300, UnaryOperator.identity());
             assertThat(f.size()).as("a full already kept is not taken twice").isEqualTo(taken.size());
         }
+    }
+
+    private static List<String> kept(BaselineFulls f) {
+        List<String> kept = new ArrayList<>();
+        for (int i = 0; i < f.size(); i++) {
+            kept.add(f.finishMillis(i) + " " + f.sizeBytes(i) + " " + f.durationSeconds(i) + " " + f.path(i));
+        }
+        return kept;
+    }
+
+    private static String kept(BackupRecord b) {
+        return b.finishedAt().toEpochMilli() + " " + b.backupSizeBytes() + " "
+                + Duration.between(b.startedAt(), b.finishedAt()).toSeconds() + " MS_XPRESS|UNC";
     }
 
     private static BackupRecord full(long setId, Instant start, long millis, long bytes) {

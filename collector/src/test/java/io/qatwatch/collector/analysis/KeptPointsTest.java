@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A finished night's points as the creep drivers read them back: exactly the numbers given, packed, and through a
- * persisted summary, which holds the packed bytes as they are (format 5), whatever the numbers (a backup of 4 TiB or
+ * persisted summary, which holds the packed bytes as they are (format 6), whatever the numbers (a backup of 4 TiB or
  * more, a series number of 2^21, none at all).
  */
 class KeptPointsTest {

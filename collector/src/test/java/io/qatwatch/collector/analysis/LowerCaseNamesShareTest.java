@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.analysis.FleetAnalysis.History;
 import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.store.SummaryInput;
+import io.qatwatch.collector.store.SummaryOutput;
 import io.qatwatch.collector.window.BusinessCalendar;
 import io.qatwatch.collector.window.NightlyWindows;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -17,11 +19,13 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
  * The alert stage holds one lower-case name per database of an instance, shared by its database identities and its
- * spill tails, instead of a copy each (two strings of ~48 bytes a database): after {@code shareNames} both are keyed by
+ * spill tails, instead of a copy each (two strings of ~48 bytes a database): after {@code shareNames} (for the tails:
+ * as the kept history is made, or read back from a summary) both are keyed by
  * the strings the fleet's shared table gives, and they answer as before.
  */
 class LowerCaseNamesShareTest {
@@ -80,14 +84,23 @@ class LowerCaseNamesShareTest {
         Instant now = berlin(LocalDate.of(2026, 3, 10), 12, 0);
         InstanceState i = sales(rows);
         History built = FleetAnalysis.history("sql1/MSSQLSERVER", nights, i, rows, CONFIG, now);
-        KeptHistory kept = new KeptHistory("sql1/MSSQLSERVER", nights, CONFIG, built, Instant.MAX, now);
-        Map<String, Long> tailsBefore = Map.copyOf(kept.history().tails());
+        Map<String, Long> tailsBefore = Map.copyOf(new KeptHistory("sql1/MSSQLSERVER", nights, CONFIG, built, Instant.MAX, now,
+                UnaryOperator.identity()).history().tails());
         assertThat(tailsBefore).containsKeys("sales", "hr_archive", "stock");
 
         Canon canon = new Canon();
-        kept.shareNames(canon::share);
+        KeptHistory kept = new KeptHistory("sql1/MSSQLSERVER", nights, CONFIG, built, Instant.MAX, now, canon::share);
         assertThat(kept.history().tails()).isEqualTo(tailsBefore);
         assertKeyedByShared(kept.history().tails(), canon);
+
+        // read back from a summary whose strings go through the same table: keyed by the shared names as well
+        SummaryOutput out = new SummaryOutput(now);
+        kept.write(out);
+        KeptHistory read = KeptHistory.read(new SummaryInput(out.toByteArray(), canon::share), "sql1/MSSQLSERVER", nights,
+                CONFIG);
+        assertThat(read.advance(now)).isTrue();
+        assertThat(read.history().tails()).isEqualTo(tailsBefore);
+        assertKeyedByShared(read.history().tails(), canon);
 
         // tonight's backups, then the morning after: a night finishes and its tails keep the shared names
         for (BackupRecord b : List.of(backup("Sales", "D", berlin(LocalDate.of(2026, 3, 10), 22, 0), 4_000,

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A collector upgraded over a store whose summaries an older release wrote: a summary of format 3 (points and
  * compression series as varints, before format 4 held them packed) or of format 4 (packed number by number, before
- * format 5 packed them field by field) is not read with the new layout but rebuilt from the instance's rows, and the
+ * format 6 packed them field by field) is not read with the new layout but rebuilt from the instance's rows, and the
  * stage answers as a start from the rows; the rebuilt instance is summarised again in the current format.
  * {@code src/test/resources/summaries/gen0-format3.b64} is the summary the release at b1b3a5b (format 3) wrote for gen0
  * of {@link GeneratedFleetGoldenTest}'s fleet at its first refresh, at {@code MORNING}; {@code gen0-format4.b64} the
@@ -46,7 +46,7 @@ class OldFormatSummaryTest {
             new GeneratedFleetGoldenTest().fill(store);
             new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(store, MORNING);
             InstanceSummary now = gen0(store);
-            assertThat(now.format()).isEqualTo(InstanceSummaryCodec.FORMAT).isEqualTo(5);
+            assertThat(now.format()).isEqualTo(InstanceSummaryCodec.FORMAT).isEqualTo(6);
             assertThat(now.body()).as("the body the current format writes for the same instance at the same moment")
                     .isNotEqualTo(old);
             store.writeSummaries(List.of(new InstanceSummary(now.host(), now.instance(), format, now.position(),

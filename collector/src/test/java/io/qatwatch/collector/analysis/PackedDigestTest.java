@@ -5,9 +5,12 @@ import static io.qatwatch.collector.testing.Histories.db;
 import static io.qatwatch.collector.testing.Histories.encrypted;
 import static io.qatwatch.collector.testing.Histories.guid;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.qatwatch.collector.AlertsConfig;
 import io.qatwatch.collector.analysis.FleetState.InstanceState;
+import io.qatwatch.collector.store.SummaryInput;
+import io.qatwatch.collector.store.SummaryOutput;
 import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
 import io.qatwatch.collector.window.WindowSettings;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
@@ -15,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /** The digest as the alert stage packs it: the records it gives back, and its growth and cuts, equal to the lists'. */
@@ -166,6 +170,61 @@ class PackedDigestTest {
         all.add(next);
         PackedDigest cut = packed.with(List.of(next), nextKeyed).digested(CONFIG, now);
         assertThat(cut).containsExactlyElementsOf(BackupDigest.of(all, CONFIG, now));
+    }
+
+    @Test
+    void aSummaryGivesBackTheDigestWithTheOpenNightsBackupsItShared() {
+        List<BackupRecord> digest = new ArrayList<>(mixed());
+        digest.add(toUrls(9_000_000_003L, "Sales", T0.plusSeconds(11_000), 4));
+        DatabaseIdentities ids = identities();
+        DatabaseBackup shared = FleetAnalysis.toBackup(SCOPE, digest.get(1), ids);
+        PackedDigest packed = PackedDigest.of(SCOPE, digest, ids, b -> b.equals(shared) ? shared : b);
+        // the open night: a backup the digest does not hold, the one it shares, and one equal to a digest backup's keyed
+        // form but not it (written whole, then shared as KeptHistory.same shares it)
+        DatabaseBackup equal = FleetAnalysis.toBackup(SCOPE, digest.get(4), ids);
+        List<DatabaseBackup> open = List.of(FleetAnalysis.toBackup(SCOPE, backup("HR", "L", T0, 5, 1 << 20, null, "UNC"), ids),
+                shared, equal);
+        assertThat(packed.keyed().get(4)).isEqualTo(equal).isNotSameAs(equal);
+
+        SummaryOutput out = new SummaryOutput(T0);
+        packed.write(out, open);
+        SummaryInput in = new SummaryInput(out.toByteArray(), UnaryOperator.identity());
+        PackedDigest read = PackedDigest.read(in, open, b -> open.stream().filter(b::equals).findFirst().orElse(b));
+        in.end();
+
+        assertThat(read).containsExactlyElementsOf(digest);
+        assertThat(read.keyed()).containsExactlyElementsOf(packed.keyed());
+        assertThat(read.keyed().get(1)).isSameAs(shared);
+        assertThat(read.keyed().get(4)).isSameAs(equal);
+        assertThat(read.get(digest.size() - 1).mediaFamilyCount()).isEqualTo(4);
+        assertThat(read.stringSets()).isEqualTo(packed.stringSets());
+        for (int flag : new int[] {PackedDigest.ENCRYPTION, PackedDigest.URL_FULL, PackedDigest.MS_XPRESS, PackedDigest.QAT_DEFLATE}) {
+            assertThat(PackedDigest.only(read, flag)).containsExactlyElementsOf(PackedDigest.only(packed, flag));
+        }
+
+        SummaryOutput none = new SummaryOutput(T0);
+        PackedDigest.of(SCOPE, List.of(), ids).write(none, open);
+        assertThat(PackedDigest.read(new SummaryInput(none.toByteArray(), UnaryOperator.identity()), open, b -> b)).isEmpty();
+    }
+
+    @Test
+    void aSummaryThatNamesASetOfStringsOrAnOpenBackupItDoesNotHoldIsDamaged() {
+        for (int damage = 0; damage < 2; damage++) {
+            SummaryOutput out = new SummaryOutput(T0);
+            out.writeCount(1);
+            out.writeCount(1);
+            for (int s = 0; s < 6; s++) {
+                out.writeString("s" + s);
+            }
+            out.writeBoolean(false);
+            out.writeLong(7);
+            // set 1 of the one set there is, or set 0 and the open night's first backup of none
+            out.writeCount(damage == 0 ? 1 << 8 : 0);
+            out.writeCount(1);
+            SummaryInput in = new SummaryInput(out.toByteArray(), UnaryOperator.identity());
+            assertThatThrownBy(() -> PackedDigest.read(in, List.of(), b -> b)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(damage == 0 ? "set of strings 1 of 1" : "open backup 0 of 0");
+        }
     }
 
     private static BackupRecord toUrls(long id, String db, Instant start, Integer urls) {
