@@ -36,9 +36,10 @@ final class InstanceSummaryCodec {
      * restart takes the bytes as they are instead of decoding every number and packing them again; 5 holds the digest as
      * the stage holds it ({@code PackedDigest}: its sets of strings, flags and keyed forms, those of the open night by
      * their place there), after the history, so a restart neither makes a record of each backup nor keys it again, and
-     * each creep fit's line and step, so a restart does not fit the nights again.
+     * each creep fit's line and step, so a restart does not fit the nights again; 6 packs the points and the compression
+     * series field by field, divided and in bits where that is smaller, the bytes counting their own rows.
      */
-    static final int FORMAT = 5;
+    static final int FORMAT = 6;
 
     private InstanceSummaryCodec() {
     }

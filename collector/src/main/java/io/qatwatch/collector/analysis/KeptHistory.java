@@ -676,9 +676,10 @@ final class KeptHistory {
 
     /** The night with a stand-in backup per point: what the creep drivers read (name, key, type, duration, size). */
     private static NightlyWindow materialise(String scope, String[] series, NightlyWindow w, Points points) {
-        List<DatabaseBackup> backups = new ArrayList<>(points.size());
         long[] rows = points.rows();
-        for (int p = 0; p < points.size(); p++) {
+        int size = rows.length / Points.WIDTH;
+        List<DatabaseBackup> backups = new ArrayList<>(size);
+        for (int p = 0; p < size; p++) {
             int s = 3 * (int) rows[Points.WIDTH * p];
             backups.add(new DatabaseBackup(scope, series[s], series[s + 1], series[s + 2], false, Instant.EPOCH,
                     Instant.EPOCH.plusSeconds(rows[Points.WIDTH * p + 1]), rows[Points.WIDTH * p + 2], null, null, null,
@@ -703,7 +704,7 @@ final class KeptHistory {
     /**
      * One finished night's backups as the creep drivers read them: each one's series, whole seconds (0 to
      * {@link Integer#MAX_VALUE}) and bytes, packed ({@link PackedRows}: the series as its change from the backup before,
-     * the seconds and bytes as they are, about 8 bytes a backup instead of 12 in ints); exactly the numbers given. A
+     * the seconds and bytes as they are, each in the bits the night's largest needs); exactly the numbers given. A
      * persisted summary holds the packed bytes as they are, so a restart takes them back without unpacking them.
      */
     static final class Points {
@@ -711,36 +712,32 @@ final class KeptHistory {
         /** The series changes by one or two from backup to backup; seconds and sizes are each database's own. */
         private static final int PLAIN = 0b110;
 
+        /** The backups' rows, packed; they count themselves. */
         private final byte[] packed;
-        private final int size;
 
         /** The backups' series, seconds and bytes, three numbers a backup. */
         Points(long[] rows) {
-            this.size = rows.length / WIDTH;
-            this.packed = PackedRows.pack(rows, size, WIDTH, 0, PLAIN);
+            this.packed = PackedRows.pack(rows, rows.length / WIDTH, WIDTH, 0, PLAIN);
         }
 
-        /** {@code size} backups as {@link PackedRows} packed them. */
-        private Points(byte[] packed, int size) {
+        private Points(byte[] packed) {
             this.packed = packed;
-            this.size = size;
         }
 
         int size() {
-            return size;
+            return PackedRows.rows(packed);
         }
 
         /** Every backup's series, seconds and bytes, three numbers a backup. */
         long[] rows() {
-            long[] out = new long[WIDTH * size];
-            PackedRows.unpack(packed, size, WIDTH, 0, PLAIN, out);
+            long[] out = new long[WIDTH * size()];
+            PackedRows.unpack(packed, WIDTH, 0, PLAIN, out);
             return out;
         }
 
-        /** Writes them for a persisted summary (format 4): form 1, the number of backups and the packed bytes as held. */
+        /** Writes them for a persisted summary (format 6): form 1 and the packed bytes as held. */
         void write(SummaryOutput out) {
             out.writeCount(1);
-            out.writeCount(size);
             out.writeBytes(packed);
         }
 
@@ -753,12 +750,7 @@ final class KeptHistory {
             if (form != 1) {
                 throw new IllegalArgumentException("summary body holds points of form " + form);
             }
-            int size = in.readSize();
-            byte[] packed = in.readBytes();
-            if (!PackedRows.holds(packed, size, WIDTH)) {
-                throw new IllegalArgumentException("summary body's points do not hold " + size + " backups");
-            }
-            return new Points(packed, size);
+            return new Points(PackedRows.read(in, WIDTH, Integer.MAX_VALUE, "kept night's points"));
         }
     }
 }

@@ -224,8 +224,7 @@ public final class CompressionSamples {
             out.writeString(k.method().algorithm());
             out.writeString(k.method().level());
             out.writeString(k.method().mode());
-            out.writeCount(s.size);
-            // packed as held: a restart takes the bytes back as they are, never unpacked and packed again
+            // packed as held (the bytes count their backups): a restart takes the bytes back as they are, never unpacked and packed again
             out.writeBytes(s.packedRows());
         });
     }
@@ -243,13 +242,8 @@ public final class CompressionSamples {
             }
             Key key = new Key(database, kind, in.readString(), in.readBoolean(),
                     Method.shared(in.readString(), in.readString(), in.readString()));
-            int backups = in.readSize();
-            byte[] packed = in.readBytes();
-            if (backups > KEPT_PER_SERIES || !PackedRows.holds(packed, backups, Series.WIDE)) {
-                throw new IllegalArgumentException("summary body's series does not hold " + backups + " backups");
-            }
-            Series s = new Series(packed, backups);
-            out.series.put(key, s);
+            byte[] packed = PackedRows.read(in, Series.WIDE, KEPT_PER_SERIES, "compression series' backups");
+            out.series.put(key, new Series(packed, PackedRows.rows(packed)));
         }
         return out;
     }
@@ -314,14 +308,16 @@ public final class CompressionSamples {
      * One series' backups in start order, at most {@link #KEPT_PER_SERIES}, each five numbers: the start (epoch
      * milliseconds) shifted left once with the copy-only bit, the duration in milliseconds, the two sizes and the CPU
      * milliseconds (-1 when not observed). Open (five longs a backup) while backups are added or dropped, packed
-     * ({@link PackedRows}: the start as its change in the nightly step, the rest as their change from the backup
-     * before, about 12 to 18 bytes a backup instead of 40) once an evaluation has read it; either way exactly the
-     * numbers added.
+     * ({@link PackedRows}: the start as its change in the nightly step, the compressed size as its distance from what
+     * the backup before's ratio makes of this one's size, the rest as their change from the backup before) once an
+     * evaluation has read it; either way exactly the numbers added.
      */
     private static final class Series {
         private static final int WIDE = 5;
         /** The start grows by about a night each backup: packed as its change in that step. */
         private static final int STEADY = 1;
+        /** The compressed size, kept as its distance from the one the ratio before predicts: packed as it is. */
+        private static final int PLAIN = 1 << 3;
 
         /** The backups while they change; null while packed. */
         private long[] open;
@@ -345,20 +341,20 @@ public final class CompressionSamples {
                 return open;
             }
             long[] out = new long[size * WIDE];
-            PackedRows.unpack(packed, size, WIDE, STEADY, 0, out);
+            unpack(packed, size, out);
             return out;
         }
 
         /** The backups packed: the packed bytes themselves, or the open ones packed (a copy; the series stays open). */
         byte[] packedRows() {
-            return packed != null ? packed : PackedRows.pack(open, size, WIDE, STEADY, 0);
+            return packed != null ? packed : pack(open, size);
         }
 
         /** Open for a change: unpacked, with room for one more backup. */
         private void openUp() {
             if (open == null) {
                 long[] out = new long[Math.min(KEPT_PER_SERIES, size + 1) * WIDE];
-                PackedRows.unpack(packed, size, WIDE, STEADY, 0, out);
+                unpack(packed, size, out);
                 open = out;
                 packed = null;
             }
@@ -367,9 +363,40 @@ public final class CompressionSamples {
         /** Packed until the next change. */
         void pack() {
             if (open != null) {
-                packed = PackedRows.pack(open, size, WIDE, STEADY, 0);
+                packed = pack(open, size);
                 open = null;
             }
+        }
+
+        /**
+         * The first {@code size} backups of {@code rows}, packed: a database's compression ratio changes little from one
+         * backup to the next where its size may change much (a differential grows through the week), so the compressed
+         * size is kept as its distance from the size times the ratio before, which is a few bits where its change is many.
+         */
+        private static byte[] pack(long[] rows, int size) {
+            long[] kept = Arrays.copyOf(rows, size * WIDE);
+            for (int r = 1; r < size; r++) {
+                kept[r * WIDE + 3] = rows[r * WIDE + 3] - predictedCompressed(rows, r);
+            }
+            return PackedRows.pack(kept, size, WIDE, STEADY, PLAIN);
+        }
+
+        /** What {@link #pack(long[], int)} packed, into {@code into}: the compressed sizes worked out again in order. */
+        private static void unpack(byte[] packed, int size, long[] into) {
+            PackedRows.unpack(packed, WIDE, STEADY, PLAIN, into);
+            for (int r = 1; r < size; r++) {
+                into[r * WIDE + 3] += predictedCompressed(into, r);
+            }
+        }
+
+        /**
+         * Backup {@code r}'s size at backup {@code r - 1}'s ratio: the same number packing and unpacking (Java's double
+         * arithmetic gives the same bits on every platform since Java 17, and a long's difference is exact whatever it is).
+         */
+        private static long predictedCompressed(long[] rows, int r) {
+            long size = rows[(r - 1) * WIDE + 2];
+            long compressed = rows[(r - 1) * WIDE + 3];
+            return size == 0 ? compressed : (long) ((double) compressed / size * rows[r * WIDE + 2]);
         }
 
         boolean add(long startMillis, long millis, long bytes, long compressed, boolean copyOnly, long cpu) {

@@ -143,8 +143,8 @@ class ComparisonsTest {
 
     @Test
     void aSeriesGivesBackExactlyTheNumbersItTookOpenPackedAndOpenedAgain() {
-        // odd sizes and starts (not whole KiB, not whole seconds), an older backup after newer ones, a full of 5 TiB
-        // and one of 30 days: packed once an evaluation read them, opened again by a later backup, nothing lost
+        // odd sizes and starts (not whole KiB, not whole seconds), an older backup after newer ones, a full of 5 TiB,
+        // one of 30 days and compressed sizes no ratio predicts: packed once an evaluation read them, opened again by a later backup, nothing lost
         Instant t = Instant.parse("2026-10-01T22:00:00.123Z");
         List<BackupRecord> b = new ArrayList<>();
         b.add(record(1, t.plusSeconds(86_400), 3_601_007, 123_456_789_123L, 41_152_263_041L));
@@ -152,6 +152,12 @@ class ComparisonsTest {
         b.add(record(3, t.plusSeconds(2 * 86_400).plusMillis(999), 600_000, (4L << 40) - 1, 1023));
         b.add(record(4, t.plusSeconds(3 * 86_400), 7_200_000, 5L << 40, 2L << 40));
         b.add(record(5, t.minusSeconds(40L * 86_400), 30L * 86_400_000, 200 * GB, 70 * GB));
+        // compressed sizes a ratio does not predict: nothing, all but a byte, negative beyond any ratio, then sensible
+        b.add(record(7, t.plusSeconds(4 * 86_400), 600_000, 2 * GB, 0));
+        b.add(record(8, t.plusSeconds(5 * 86_400), 600_000, 3 * GB + 1, 3 * GB));
+        b.add(record(9, t.plusSeconds(6 * 86_400), 30L * 86_400_000, 70_000_000_000_000_000L, 70_000_000_000_000_000L - 1));
+        b.add(record(10, t.plusSeconds(7 * 86_400), 600_000, 1, Long.MIN_VALUE + 1));
+        b.add(record(11, t.plusSeconds(8 * 86_400), 600_000, 5 * GB, 2 * GB));
         BackupRecord late = record(6, t.plusSeconds(86_400).plusMillis(1), 61_001, (1L << 40) + 3, 7);
         CompressionSamples s = new CompressionSamples(60);
         b.forEach(r -> assertThat(s.add(r, QatModes.constant(null))).isTrue());
