@@ -114,8 +114,8 @@ public final class BenchMain implements Callable<Integer> {
             + "measured morning, by method.")
     boolean morningProfile;
 
-    @Option(names = "--morning-quiet", description = "Morning: measure the quiet minute after the morning instead (a minute "
-            + "later, only the agents' heartbeats moved: no backup, no night finishing).")
+    @Option(names = "--morning-quiet", description = "Morning: measure a quiet minute after the morning instead (once the "
+            + "summaries the morning made due are written, a minute in which only the agents' heartbeats moved).")
     boolean morningQuiet;
 
     @Option(names = "--fleet-sizes", split = ",", description = "Growth: agents per store (default 1000,10000,100000; quick 100,1000).")

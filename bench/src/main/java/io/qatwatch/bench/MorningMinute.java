@@ -44,8 +44,9 @@ public final class MorningMinute {
      *
      * @param warmups rounds run and not counted (the JIT's first compiles)
      * @param profile also record JFR's samples during each measured morning
-     * @param quiet   measure the quiet minute after the morning instead (evaluated unmeasured): a minute later, every
-     *                agent's heartbeat moved and nothing else, no backup, no night finishing
+     * @param quiet   measure a quiet minute after the morning instead: once the minutes after the morning (evaluated
+     *                unmeasured) wrote every summary it made due, a minute in which every agent's heartbeat moved and
+     *                nothing else, no backup, no night finishing, no summary written
      */
     public record Settings(int instances, int nights, int rounds, int warmups, boolean profile, boolean quiet) {
     }
@@ -95,9 +96,15 @@ public final class MorningMinute {
             Instant morning = AnalysisBenchmark.untilMorning(store, bench,
                     (name, now) -> evaluator.evaluate(fleet.refresh(store, now).analysis()));
             if (settings.quiet()) {
-                evaluator.evaluate(fleet.refresh(store, morning).analysis());
-                morning = morning.plusSeconds(60);
-                store.reportedAt(morning);
+                // the minutes after a morning write the summaries its nights made due (a few hundred a minute): the quiet
+                // minute is the first after they are all written
+                int written;
+                do {
+                    written = fleet.summaryCounts().written();
+                    evaluator.evaluate(fleet.refresh(store, morning).analysis());
+                    morning = morning.plusSeconds(60);
+                    store.reportedAt(morning);
+                } while (fleet.summaryCounts().written() != written);
             }
             ruleCost.clear();
             System.gc();
@@ -188,7 +195,7 @@ public final class MorningMinute {
                         + "%d nights), %d rounds measured after %d, each on a fleet built anew by the cold, day and night "
                         + "minutes; thread CPU (generating rows excluded) and bytes allocated by the evaluating thread. The "
                         + "bytes are the commit's; the CPU is the machine's.%n%n", s.quiet()
-                        ? "quiet minute (a minute after the morning one, only the agents' heartbeats moved)" : "morning minute",
+                        ? "quiet minute (after the morning and the summaries it made due, only the agents' heartbeats moved)" : "morning minute",
                 s.instances(), s.nights(), s.rounds(),
                 s.warmups()));
         md.append("| part | CPU ms median | CPU ms min–max | MB allocated median | MB min–max |\n|---|---:|---:|---:|---:|\n");

@@ -31,5 +31,6 @@ class MorningMinuteTest {
         assertThat(result.parts()).containsKeys("quiet (refresh + rules)", "refresh (LiveFleet)", "rules (all)")
                 .doesNotContainKey("morning (refresh + rules)");
         assertThat(bench.markdown(result)).contains("quiet minute");
+        assertThat(result.parts().get("refresh (LiveFleet)").get(0)[1]).as("bytes allocated by the quiet refresh").isPositive();
     }
 }
