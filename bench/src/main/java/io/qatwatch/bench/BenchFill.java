@@ -44,7 +44,7 @@ final class BenchFill {
         List<ReportStore.Incoming> pending = new ArrayList<>(batch);
         for (int i = 0; i < agents; i++) {
             SimulatedAgent agent = new SimulatedAgent(i);
-            List<BackupRecord> backups = new ArrayList<>(agent.nightlyHistory(nights, firstNight));
+            List<BackupRecord> backups = new ArrayList<>(agent.nightlyHistory(nights, firstNight, now));
             backups.addAll(agent.latestLogBackups(backups.size() + 1, now));
             pending.add(new ReportStore.Incoming(agent.host(),
                     agent.report(name + "-" + i + "-fill", now, backups, backups.size()), now));

@@ -144,7 +144,7 @@ public final class GrowthBenchmark {
             Path dir = settings.workDir().resolve("growth-" + agents);
             deleteTree(dir);
             long started = System.nanoTime();
-            long rows = fill(dir, agents, log);
+            long rows = fill(dir, agents, Instant.now().truncatedTo(ChronoUnit.SECONDS), log);
             Duration fill = Duration.ofNanos(System.nanoTime() - started);
             long bytes = directorySize(dir);
             log.say(String.format(Locale.ROOT, "growth: %d agents, %d backup rows, %d MiB in %d s", agents, rows,
@@ -260,10 +260,9 @@ public final class GrowthBenchmark {
 
     /**
      * Stores {@code agents} agents' history, one report each, through {@link SqlReportStore#storeAll} in
-     * transactions of {@value #FILL_BATCH} agents; returns backup rows.
+     * transactions of {@value #FILL_BATCH} agents, as of {@code now}; returns backup rows.
      */
-    long fill(Path dir, int agents, BenchLog log) throws Exception {
-        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    long fill(Path dir, int agents, Instant now, BenchLog log) throws Exception {
         try (Database db = Database.open(dir)) {
             BenchFill.fast(db);
             new TokenStore(db);

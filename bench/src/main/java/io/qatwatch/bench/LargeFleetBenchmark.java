@@ -63,13 +63,15 @@ public final class LargeFleetBenchmark {
      *
      * @param firstStart      from its first start, on a store without summaries, to its first evaluation served; null when
      *                        none came within the limit
+     * @param stop            from SIGTERM to its exit after the first start (its summaries written); null when it had
+     *                        to be killed after 30 s
      * @param afterRestart    from its restart (the summaries written) to its first evaluation served; null when none came
      *                        within the limit
      * @param minuteCpu       its CPU over the quiet minute; null when it was not measured
      * @param heapBytes       live heap after a full collection (the class histogram's total); -1 when not measured
      * @param failure         why it stopped (e.g. out of heap), or null
      */
-    public record Collector(int index, Duration firstStart, Duration afterRestart, Duration minuteCpu, long heapBytes,
+    public record Collector(int index, Duration firstStart, Duration stop, Duration afterRestart, Duration minuteCpu, long heapBytes,
             long rssBytes, String failure) {
     }
 
@@ -122,8 +124,11 @@ public final class LargeFleetBenchmark {
         try {
             List<Duration> firstStart = start(servers, pool, jvm, "first start", log);
             long summaries = awaitSummaries(log);
-            for (ServerProcess s : servers) {
-                s.close();
+            List<Duration> stops = new ArrayList<>();
+            for (int k = 0; k < servers.size(); k++) {
+                stops.add(servers.get(k).stop());
+                log.say("fleet100k: collector " + k + " stopped " + (stops.get(k) == null ? "only when killed after 30 s"
+                        : stops.get(k).toMillis() + " ms after SIGTERM"));
             }
             servers.clear();
             List<Duration> restart = start(servers, pool, jvm, "restart", log);
@@ -141,8 +146,8 @@ public final class LargeFleetBenchmark {
                 ProcessStats.Sample after = afterAll.get(k);
                 Duration cpu = server.alive() && before.get(k).alive() ? after.cpu().minus(before.get(k).cpu()) : null;
                 long heap = server.alive() ? JcmdHeap.liveBytes(server.pid()) : -1;
-                Collector c = new Collector(k, firstStart.get(k), restart.get(k), cpu, heap, after.rssBytes(),
-                        server.exitReason());
+                Collector c = new Collector(k, firstStart.get(k), stops.get(k), restart.get(k), cpu, heap,
+                        after.rssBytes(), server.exitReason());
                 log.say(String.format(Locale.ROOT, "fleet100k: collector %d: minute %s s CPU, heap %d MiB, RSS %d MiB%s", k,
                         cpu == null ? "n/a" : String.format(Locale.ROOT, "%.2f", cpu.toMillis() / 1000.0), heap >> 20,
                         after.rssBytes() >> 20, c.failure() == null ? "" : "; " + c.failure()));
@@ -306,12 +311,12 @@ public final class LargeFleetBenchmark {
                 r.reused() ? "an earlier run's fill, reused" : "this run's fill", r.filledAt(), settings.collectors(),
                 r.summaries(), FIRST_EVALUATION, settings.minute().toSeconds(), settings.settle().toSeconds(),
                 String.join(" ", settings.serverJvm())));
-        md.append("| collector | first start: first evaluation s | restart: first evaluation s | minute: CPU s "
-                + "| heap after full GC MiB | RSS MiB | note |\n");
-        md.append("|---:|---:|---:|---:|---:|---:|---|\n");
+        md.append("| collector | first start: first evaluation s | stop after it: s from SIGTERM | restart: first "
+                + "evaluation s | minute: CPU s | heap after full GC MiB | RSS MiB | note |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Collector c : r.collectors()) {
-            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %d | %s |%n", c.index(), seconds(c.firstStart()),
-                    seconds(c.afterRestart()),
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %d | %s |%n", c.index(),
+                    seconds(c.firstStart()), c.stop() == null ? "killed after 30" : seconds(c.stop()), seconds(c.afterRestart()),
                     c.minuteCpu() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", c.minuteCpu().toMillis() / 1000.0),
                     c.heapBytes() < 0 ? "n/a" : Long.toString(c.heapBytes() >> 20), c.rssBytes() >> 20,
                     c.failure() == null ? "" : c.failure()));

@@ -155,7 +155,7 @@ public final class RebuildIngestBenchmark {
     private LoadDriver.Body firstReport(int index, Instant now, String runTag, Map<String, String> tokens) {
         SimulatedAgent a = new SimulatedAgent(index);
         List<BackupRecord> backups = new ArrayList<>(a.nightlyHistory(settings.nights(), SimulatedAgent.firstNight(now,
-                settings.nights())));
+                settings.nights()), now));
         backups.addAll(a.latestLogBackups(backups.size() + 1, now));
         AgentReport report = a.report(a.host() + "-" + runTag + "-first", now, backups, backups.size());
         return new LoadDriver.Body(tokens.get(a.host()), ReportJson.toBytes(report));

@@ -4,6 +4,7 @@ import io.qatwatch.collector.AlertStage;
 import io.qatwatch.collector.Collector;
 import io.qatwatch.collector.CollectorConfig;
 import io.qatwatch.collector.EvaluationConfig;
+import io.qatwatch.collector.cli.CollectorCommand;
 import io.qatwatch.collector.influx.InfluxConfig;
 import io.qatwatch.collector.ingest.IngestConfig;
 import io.qatwatch.collector.store.StoreConfig;
@@ -92,13 +93,9 @@ final class ServeCommand implements Callable<Integer> {
                     : AlertStage.startCollector(vertx, config, data, Clock.systemUTC())).await(120, TimeUnit.SECONDS);
             enroll(collector.tokens());
             port = collector.port();
-            stop = () -> {
-                try {
-                    collector.stop().eventually(vertx::close).await(30, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                    System.err.println("bench serve: stopping the collector failed: " + e);
-                }
-            };
+            // as `qatwatch collector` stops: a close chained on the stop never completed, so every stop of a bench
+            // collector took the whole wait and ServerProcess killed it 30 s after SIGTERM
+            stop = () -> CollectorCommand.stop(collector, vertx);
         } else {
             port = deployBare(vertx, Runtime.getRuntime().availableProcessors());
             stop = () -> {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -149,12 +150,27 @@ public final class ServerProcess implements AutoCloseable {
         return ProcessStats.sample(process.pid());
     }
 
+    /**
+     * Stops the server as a service manager would (SIGTERM), forcibly after 30 s.
+     *
+     * @return from the signal to its exit, or null when it had to be killed (or had already exited)
+     */
+    public Duration stop() throws InterruptedException {
+        if (!process.isAlive()) {
+            return null;
+        }
+        long from = System.nanoTime();
+        process.destroy();
+        if (process.waitFor(30, TimeUnit.SECONDS)) {
+            return Duration.ofNanos(System.nanoTime() - from);
+        }
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+        return null;
+    }
+
     @Override
     public void close() throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            process.waitFor(10, TimeUnit.SECONDS);
-        }
+        stop();
     }
 }

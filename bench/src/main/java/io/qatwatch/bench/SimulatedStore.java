@@ -73,7 +73,7 @@ final class SimulatedStore implements ReportStore {
     }
 
     private List<BackupRecord> history(SimulatedAgent agent) {
-        List<BackupRecord> h = new ArrayList<>(agent.nightlyHistory(nights, firstNight));
+        List<BackupRecord> h = new ArrayList<>(agent.nightlyHistory(nights, firstNight, reportedAt));
         h.addAll(agent.latestLogBackups(h.size() + 1, reportedAt));
         return h;
     }

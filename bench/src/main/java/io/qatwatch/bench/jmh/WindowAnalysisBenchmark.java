@@ -50,7 +50,7 @@ public class WindowAnalysisBenchmark {
         settings = new WindowSettings(false, false, NIGHTS);
         SimulatedAgent agent = new SimulatedAgent(11);
         backups = new ArrayList<>();
-        for (BackupRecord b : agent.nightlyHistory(NIGHTS, SimulatedAgent.firstNight(now, NIGHTS))) {
+        for (BackupRecord b : agent.nightlyHistory(NIGHTS, SimulatedAgent.firstNight(now, NIGHTS), now)) {
             backups.add(new DatabaseBackup("sql11/MSSQLSERVER", b.databaseName(), b.databaseGuid(), b.type(),
                     b.copyOnly(), b.startedAt(), b.finishedAt(), b.backupSizeBytes(), b.compressedSizeBytes(),
                     b.compressionAlgorithm(), b.target(), false, b.sizeIsEstimate()));

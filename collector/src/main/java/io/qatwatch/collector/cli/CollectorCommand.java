@@ -69,8 +69,13 @@ public final class CollectorCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Stops the collector, then closes Vert.x apart from it (a callback chained on the stop would land on a terminated event loop). */
-    static void stop(Collector collector, Vertx vertx) {
+    /**
+     * Stops the collector, then closes Vert.x apart from it: a callback chained on the stop ({@code stop().eventually(
+     * vertx::close)}) lands on an event loop that the close has terminated, so its future never completes and whoever
+     * waits for it waits out its whole limit. Used by every process that runs a collector until SIGTERM (the bench's
+     * {@code serve} too).
+     */
+    public static void stop(Collector collector, Vertx vertx) {
         try {
             collector.stop().await(10, TimeUnit.SECONDS);
         } catch (Exception ignored) {
