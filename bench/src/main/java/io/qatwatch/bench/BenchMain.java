@@ -114,6 +114,10 @@ public final class BenchMain implements Callable<Integer> {
             + "measured morning, by method.")
     boolean morningProfile;
 
+    @Option(names = "--morning-quiet", description = "Morning: measure a quiet minute after the morning instead (once the "
+            + "summaries the morning made due are written, a minute in which only the agents' heartbeats moved).")
+    boolean morningQuiet;
+
     @Option(names = "--fleet-sizes", split = ",", description = "Growth: agents per store (default 1000,10000,100000; quick 100,1000).")
     List<Integer> fleetSizes;
 
@@ -202,7 +206,7 @@ public final class BenchMain implements Callable<Integer> {
         }
         if (only.contains("morning")) {
             MorningMinute morning = new MorningMinute(new MorningMinute.Settings(or(instances, quick ? 200 : 10_000),
-                    or(analysisNights, quick ? 30 : 90), or(morningRounds, quick ? 2 : 7), 1, morningProfile));
+                    or(analysisNights, quick ? 30 : 90), or(morningRounds, quick ? 2 : 7), 1, morningProfile, morningQuiet));
             md.append("#### The morning minute, repeated\n\n").append(morning.markdown(morning.run(log))).append('\n');
         }
         if (only.contains("analysis")) {

@@ -44,8 +44,11 @@ public final class MorningMinute {
      *
      * @param warmups rounds run and not counted (the JIT's first compiles)
      * @param profile also record JFR's samples during each measured morning
+     * @param quiet   measure a quiet minute after the morning instead: once the minutes after the morning (evaluated
+     *                unmeasured) wrote every summary it made due, a minute in which every agent's heartbeat moved and
+     *                nothing else, no backup, no night finishing, no summary written
      */
-    public record Settings(int instances, int nights, int rounds, int warmups, boolean profile) {
+    public record Settings(int instances, int nights, int rounds, int warmups, boolean profile, boolean quiet) {
     }
 
     /**
@@ -73,6 +76,7 @@ public final class MorningMinute {
         Map<String, Long> allocations = new HashMap<>();
         long[] totals = new long[2];
         long tid = Thread.currentThread().getId();
+        String minute = settings.quiet() ? "quiet" : "morning";
         for (int round = 0; round < settings.warmups() + settings.rounds(); round++) {
             boolean measured = round >= settings.warmups();
             Map<String, long[]> ruleCost = new LinkedHashMap<>();
@@ -91,6 +95,17 @@ public final class MorningMinute {
             LiveFleet fleet = new LiveFleet(config.analysis(), h -> Set.of());
             Instant morning = AnalysisBenchmark.untilMorning(store, bench,
                     (name, now) -> evaluator.evaluate(fleet.refresh(store, now).analysis()));
+            if (settings.quiet()) {
+                // the minutes after a morning write the summaries its nights made due (a few hundred a minute): the quiet
+                // minute is the first after they are all written
+                int written;
+                do {
+                    written = fleet.summaryCounts().written();
+                    evaluator.evaluate(fleet.refresh(store, morning).analysis());
+                    morning = morning.plusSeconds(60);
+                    store.reportedAt(morning);
+                } while (fleet.summaryCounts().written() != written);
+            }
             ruleCost.clear();
             System.gc();
             Recording recording = measured && settings.profile() ? recording() : null;
@@ -108,11 +123,11 @@ public final class MorningMinute {
                 recording.stop();
                 samples(recording, tid, cpuSamples, allocations, totals);
             }
-            log.say(String.format(Locale.ROOT, "morning: round %d%s: %d alerts, refresh %.3f s of CPU %.1f MB, rules %.3f s "
-                            + "%.1f MB", round, measured ? "" : " (warm-up)", evaluation.alerts().size(),
+            log.say(String.format(Locale.ROOT, "%s: round %d%s: %d alerts, refresh %.3f s of CPU %.1f MB, rules %.3f s "
+                            + "%.1f MB", minute, round, measured ? "" : " (warm-up)", evaluation.alerts().size(),
                     (c1 - c0 - storeCpu) / 1e9, (b1 - b0) / 1e6, (c2 - c1) / 1e9, (b2 - b1) / 1e6));
             if (measured) {
-                add(parts, "morning (refresh + rules)", c2 - c0 - storeCpu, b2 - b0);
+                add(parts, minute + " (refresh + rules)", c2 - c0 - storeCpu, b2 - b0);
                 add(parts, "refresh (LiveFleet)", c1 - c0 - storeCpu, b1 - b0);
                 add(parts, "rules (all)", c2 - c1, b2 - b1);
                 ruleCost.forEach((name, cost) -> add(parts, "rule " + name, cost[0], cost[1]));
@@ -176,10 +191,12 @@ public final class MorningMinute {
 
     public String markdown(Result r) {
         Settings s = r.settings();
-        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "The analysis bench's morning minute (%d instances × "
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "The analysis bench's %s (%d instances × "
                         + "%d nights), %d rounds measured after %d, each on a fleet built anew by the cold, day and night "
                         + "minutes; thread CPU (generating rows excluded) and bytes allocated by the evaluating thread. The "
-                        + "bytes are the commit's; the CPU is the machine's.%n%n", s.instances(), s.nights(), s.rounds(),
+                        + "bytes are the commit's; the CPU is the machine's.%n%n", s.quiet()
+                        ? "quiet minute (after the morning and the summaries it made due, only the agents' heartbeats moved)" : "morning minute",
+                s.instances(), s.nights(), s.rounds(),
                 s.warmups()));
         md.append("| part | CPU ms median | CPU ms min–max | MB allocated median | MB min–max |\n|---|---:|---:|---:|---:|\n");
         r.parts().forEach((name, rounds) -> {

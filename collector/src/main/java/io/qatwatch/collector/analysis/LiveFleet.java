@@ -25,7 +25,12 @@ import io.qatwatch.collector.window.BusinessCalendar;
 import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
 import io.qatwatch.collector.window.NightlyWindows;
 import io.qatwatch.protocol.SqlInstanceSnapshot;
+import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
+import io.qatwatch.protocol.SqlInstanceSnapshot.AsymmetricKeyInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import io.qatwatch.protocol.SqlInstanceSnapshot.CertificateInfo;
+import io.qatwatch.protocol.SqlInstanceSnapshot.ConfigOption;
+import io.qatwatch.protocol.SqlInstanceSnapshot.DatabaseInfo;
 import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
 import java.time.Duration;
 import java.time.Instant;
@@ -196,6 +201,12 @@ public final class LiveFleet {
         /** {@code host/instance}, one string for everything of the instance that names it. */
         String scope;
         SqlInstanceSnapshot sections;
+        /**
+         * The sections' lists, immutable copies made when the sections change: each minute's state (a new one whenever the
+         * heartbeat moved) holds these very lists instead of copying the row's again, so that what is keyed by a list's
+         * identity ({@link DatabaseIdentities#tde}, the compression comparison's memo) holds from minute to minute.
+         */
+        SectionLists lists;
         long sectionsSeq;
         Instant lastSeen;
         List<RunningBackup> running;
@@ -260,6 +271,7 @@ public final class LiveFleet {
 
         void sections(SqlInstanceSnapshot s, long seq) {
             sections = s;
+            lists = SectionLists.of(s);
             databases = null;
             sectionsSeq = seq;
             lastSeen = s.collectedAt();
@@ -299,9 +311,24 @@ public final class LiveFleet {
 
         InstanceState state(List<BackupRecord> backups) {
             SqlInstanceSnapshot s = sections;
-            return new InstanceState(s.name(), lastSeen, s.server(), s.configuration(), s.accelerators(),
-                    databases != null ? databases : s.databases(),
-                    s.certificates(), s.asymmetricKeys(), running, backups, acceleratorHistory, compression, jobs);
+            SectionLists l = lists;
+            return new InstanceState(s.name(), lastSeen, s.server(), l.configuration(), l.accelerators(),
+                    databases != null ? databases : l.databases(),
+                    l.certificates(), l.asymmetricKeys(), running, backups, acceleratorHistory, compression, jobs);
+        }
+    }
+
+    /** An instance's section lists as {@link InstanceState} holds them (immutable, none null), copied once per change. */
+    record SectionLists(List<ConfigOption> configuration, List<AcceleratorStatus> accelerators, List<DatabaseInfo> databases,
+                        List<CertificateInfo> certificates, List<AsymmetricKeyInfo> asymmetricKeys) {
+
+        static SectionLists of(SqlInstanceSnapshot s) {
+            return new SectionLists(copy(s.configuration()), copy(s.accelerators()), copy(s.databases()),
+                    copy(s.certificates()), copy(s.asymmetricKeys()));
+        }
+
+        private static <T> List<T> copy(List<T> list) {
+            return list == null ? List.of() : List.copyOf(list);
         }
     }
 
