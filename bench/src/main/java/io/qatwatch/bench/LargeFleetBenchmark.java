@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -69,12 +70,14 @@ public final class LargeFleetBenchmark {
      *                        within the limit
      * @param minuteCpu       its CPU over the quiet minute; null when it was not measured
      * @param heapBytes       live heap after a full collection (the class histogram's total); -1 when not measured
+     * @param restartSplit    the CPU from its restart to its first evaluation by kind of thread ({@link ThreadCpu}), "n/a"
+     *                        when none was served
      * @param minuteSplit     the minute's CPU by kind of thread ({@link ThreadCpu}), "n/a" when not measured
      * @param stage           what its alert stage held at the minute's end, and had read to hold it; null when not scraped
      * @param failure         why it stopped (e.g. out of heap), or null
      */
     public record Collector(int index, Duration firstStart, Duration stop, Duration afterRestart, Duration minuteCpu,
-            String minuteSplit, long heapBytes, long rssBytes, StageShare stage, String failure) {
+            String restartSplit, String minuteSplit, long heapBytes, long rssBytes, StageShare stage, String failure) {
     }
 
     /**
@@ -107,6 +110,8 @@ public final class LargeFleetBenchmark {
     }
 
     private final Settings settings;
+    /** Each collector's CPU by kind of thread when its latest start's first evaluation was served. */
+    private final Map<ServerProcess, Map<String, Long>> threadsAtFirstEvaluation = new ConcurrentHashMap<>();
 
     public LargeFleetBenchmark(Settings settings) {
         this.settings = settings;
@@ -166,6 +171,7 @@ public final class LargeFleetBenchmark {
                 StageShare share = server.alive() ? StageShare.of(new MetricsScrape(server.port()).now()) : null;
                 long heap = server.alive() ? JcmdHeap.liveBytes(server.pid()) : -1;
                 Collector c = new Collector(k, firstStart.get(k), stops.get(k), restart.get(k), cpu,
+                        ThreadCpu.seconds(threadsAtFirstEvaluation.getOrDefault(server, Map.of())),
                         ThreadCpu.secondsBetween(threadsBefore.get(k), threadsAfter.get(k)), heap, after.rssBytes(), share,
                         server.exitReason());
                 log.say(String.format(Locale.ROOT, "fleet100k: collector %d: minute %s s CPU, heap %d MiB, RSS %d MiB%s", k,
@@ -305,7 +311,9 @@ public final class LargeFleetBenchmark {
             try {
                 // 503 until the first evaluation; anything but 200 after it (a token not known yet) is not it either
                 if (http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return Duration.ofNanos(System.nanoTime() - startedAt);
+                    Duration took = Duration.ofNanos(System.nanoTime() - startedAt);
+                    threadsAtFirstEvaluation.put(server, ThreadCpu.sample(server.pid()));
+                    return took;
                 }
             } catch (IOException e) {
                 return null;
@@ -352,6 +360,12 @@ public final class LargeFleetBenchmark {
         }
         md.append(String.format(Locale.ROOT, "%nInstances held by the %d collectors together: %,d of %,d.%n",
                 r.collectors().size(), held, settings.instances()));
+        md.append("\nThe restart's CPU from each collector's start to its first evaluation, by kind of thread (s; threads that "
+                + "ended before it, e.g. the store's read-ahead, are not counted):\n\n| collector | stage / store / JIT / GC / other |\n"
+                + "|---:|---|\n");
+        for (Collector c : r.collectors()) {
+            md.append(String.format(Locale.ROOT, "| %d | %s |%n", c.index(), c.restartSplit()));
+        }
         return md.toString();
     }
 

@@ -63,6 +63,15 @@ final class ThreadCpu {
         return out.toString();
     }
 
+    /** What a sample holds since the process started, as {@link #secondsBetween} prints it; "n/a" when it is empty. */
+    static String seconds(Map<String, Long> sample) {
+        Map<String, Long> start = new LinkedHashMap<>();
+        for (String kind : KINDS) {
+            start.put(kind, 0L);
+        }
+        return secondsBetween(start, sample);
+    }
+
     /** The thread's name: between the first '(' and the last ')', since a name may hold either. */
     static String name(String stat) {
         return stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));

@@ -59,5 +59,7 @@ class ThreadCpuTest {
         assertThat(after.get("stage") - before.get("stage")).isGreaterThanOrEqualTo(200_000_000L);
         assertThat(ThreadCpu.secondsBetween(before, after)).matches("\\d+\\.\\d\\d( / \\d+\\.\\d\\d){4}");
         assertThat(ThreadCpu.secondsBetween(Map.of(), after)).isEqualTo("n/a");
+        assertThat(ThreadCpu.seconds(Map.of())).isEqualTo("n/a");
+        assertThat(Double.parseDouble(ThreadCpu.seconds(after).split(" / ")[0])).isGreaterThanOrEqualTo(0.2);
     }
 }
