@@ -162,7 +162,7 @@ final class KeptHistory {
 
     /**
      * Writes what this keeps for the instance's persisted summary (issue 33): the finished nights with their fulls and
-     * points, the open night's backups, the tails and series, and of each fit its line and step (fitting the nights again
+     * points, the open night's backups, the tails and series, and of each fit its line (fitting the nights again
      * was 4 % of a restart's evaluating thread); not the rest of the fits, which {@link #read} makes again from the
      * finished nights as {@link FleetAnalysis#history} does, nor the scope, calendar nights and configuration it shares.
      */
@@ -196,14 +196,13 @@ final class KeptHistory {
             out.writeLong(t.seconds());
             out.writeLong(t.morning().toEpochDay());
         });
-        // each kind's fitted line and step: the fit itself (its nights, safety, drivers) is made again from the nights
+        // each kind's fitted line: the fit itself (its nights, step, safety, drivers) is made again from the nights
         for (NightKind kind : NIGHT_KINDS) {
             CreepAnalysis.Fit fit = fits.get(kind);
             out.writeBoolean(fit != null);
             if (fit != null) {
                 out.writeDouble(fit.line().slope());
                 out.writeDouble(fit.line().intercept());
-                out.writeCount(fit.step());
             }
         }
     }
@@ -256,8 +255,7 @@ final class KeptHistory {
                 continue;
             }
             TheilSen line = new TheilSen(in.readDouble(), in.readDouble());
-            long step = in.readCount();
-            h.fits.put(kind, CreepAnalysis.fitted(windows, kind, nights.calendar(), config.creep(), line, step)
+            h.fits.put(kind, CreepAnalysis.fitted(windows, kind, nights.calendar(), config.creep(), line)
                     .orElseThrow(() -> new IllegalArgumentException("summary body holds a creep fit of " + kind
                             + " nights over fewer nights than a fit needs")));
         }
