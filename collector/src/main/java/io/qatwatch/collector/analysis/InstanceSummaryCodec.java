@@ -37,9 +37,12 @@ final class InstanceSummaryCodec {
      * the stage holds it ({@code PackedDigest}: its sets of strings, flags and keyed forms, those of the open night by
      * their place there), after the history, so a restart neither makes a record of each backup nor keys it again, and
      * each creep fit's line and step, so a restart does not fit the nights again; 6 packs the points and the compression
-     * series field by field, divided and in bits where that is smaller, the bytes counting their own rows.
+     * series field by field, divided and in bits where that is smaller, the bytes counting their own rows; 7 holds each
+     * compression series' statistics and newest job's finish after its backups, so a restart's first comparisons do not
+     * unpack every series and sort its numbers again, no longer a creep fit's step (its line's slope and the nights'
+     * spacing give it), and a kept night of the instance over its calendar's hours by its business end alone.
      */
-    static final int FORMAT = 6;
+    static final int FORMAT = 7;
 
     private InstanceSummaryCodec() {
     }

@@ -162,7 +162,7 @@ final class KeptHistory {
 
     /**
      * Writes what this keeps for the instance's persisted summary (issue 33): the finished nights with their fulls and
-     * points, the open night's backups, the tails and series, and of each fit its line and step (fitting the nights again
+     * points, the open night's backups, the tails and series, and of each fit its line (fitting the nights again
      * was 4 % of a restart's evaluating thread); not the rest of the fits, which {@link #read} makes again from the
      * finished nights as {@link FleetAnalysis#history} does, nor the scope, calendar nights and configuration it shares.
      */
@@ -175,7 +175,7 @@ final class KeptHistory {
         }
         out.writeCount(finished.size());
         for (Kept k : finished) {
-            writeWindow(out, k.window);
+            writeWindow(out, k.window, scope, nights);
             out.writeCount(k.fullKeys.length);
             for (int n = 0; n < k.fullKeys.length; n++) {
                 out.writeString(k.fullKeys[n]);
@@ -196,14 +196,13 @@ final class KeptHistory {
             out.writeLong(t.seconds());
             out.writeLong(t.morning().toEpochDay());
         });
-        // each kind's fitted line and step: the fit itself (its nights, safety, drivers) is made again from the nights
+        // each kind's fitted line: the fit itself (its nights, step, safety, drivers) is made again from the nights
         for (NightKind kind : NIGHT_KINDS) {
             CreepAnalysis.Fit fit = fits.get(kind);
             out.writeBoolean(fit != null);
             if (fit != null) {
                 out.writeDouble(fit.line().slope());
                 out.writeDouble(fit.line().intercept());
-                out.writeCount(fit.step());
             }
         }
     }
@@ -223,7 +222,7 @@ final class KeptHistory {
         // the latest night with fulls so far, as latestFullKeys() gives it, without looking back over the nights each time
         String[] latestFullKeys = NO_KEYS;
         for (int n = in.readSize(); n > 0; n--) {
-            NightlyWindow w = readWindow(in, nights);
+            NightlyWindow w = readWindow(in, scope, nights);
             int fulls = in.readSize();
             String[] keys = fulls == 0 ? NO_KEYS : new String[fulls];
             long[] sizes = fulls == 0 ? NO_SIZES : new long[fulls];
@@ -256,8 +255,7 @@ final class KeptHistory {
                 continue;
             }
             TheilSen line = new TheilSen(in.readDouble(), in.readDouble());
-            long step = in.readCount();
-            h.fits.put(kind, CreepAnalysis.fitted(windows, kind, nights.calendar(), config.creep(), line, step)
+            h.fits.put(kind, CreepAnalysis.fitted(windows, kind, nights.calendar(), config.creep(), line)
                     .orElseThrow(() -> new IllegalArgumentException("summary body holds a creep fit of " + kind
                             + " nights over fewer nights than a fit needs")));
         }
@@ -268,12 +266,25 @@ final class KeptHistory {
         return h;
     }
 
-    private static void writeWindow(SummaryOutput out, NightlyWindow w) {
-        out.writeString(w.scope());
-        out.writeLong(w.morning().toEpochDay());
-        out.writeCount(w.kind().ordinal());
+    /**
+     * A finished night of the instance {@code scope}: its kind, with a bit for a night of the instance itself (most) and
+     * one for a night whose morning and business hours are {@code nights}' own (most: the calendar's), which are then
+     * not written but found again from its business end.
+     */
+    private static void writeWindow(SummaryOutput out, NightlyWindow w, String scope, NightlyWindows.Nights nights) {
+        boolean ours = w.scope().equals(scope);
+        Night night = nights.containing(w.businessEnd());
+        boolean calendars = night != null && night.businessEnd().equals(w.businessEnd())
+                && night.businessStart().equals(w.businessStart()) && night.morning().equals(w.morning());
+        out.writeCount((long) w.kind().ordinal() << 2 | (ours ? 2 : 0) | (calendars ? 1 : 0));
+        if (!ours) {
+            out.writeString(w.scope());
+        }
         out.writeInstant(w.businessEnd());
-        out.writeInstant(w.businessStart());
+        if (!calendars) {
+            out.writeLong(w.morning().toEpochDay());
+            out.writeInstant(w.businessStart());
+        }
         out.writeInstant(w.firstStart());
         out.writeInstant(w.lastFinish());
         out.writeLong(w.marginSeconds());
@@ -283,24 +294,31 @@ final class KeptHistory {
     }
 
     /**
-     * A finished night as {@link #writeWindow} wrote it; its morning and business hours are the calendar's night's own
-     * objects (as a night built from rows has them), not three more for every night of every instance read back.
+     * A finished night as {@link #writeWindow} wrote it for {@code scope}; its morning and business hours are the
+     * calendar's night's own objects (as a night built from rows has them), not three more for every night of every
+     * instance read back.
      */
-    private static NightlyWindow readWindow(SummaryInput in, NightlyWindows.Nights nights) {
-        String scope = in.readString();
-        LocalDate morning = LocalDate.ofEpochDay(in.readLong());
-        long kind = in.readCount();
+    private static NightlyWindow readWindow(SummaryInput in, String scope, NightlyWindows.Nights nights) {
+        long head = in.readCount();
+        long kind = head >>> 2;
         if (kind >= NightKind.values().length) {
             throw new IllegalArgumentException("summary body holds night kind " + kind);
         }
+        String windowScope = (head & 2) != 0 ? scope : in.readString();
         Instant businessEnd = in.readInstant();
-        Instant businessStart = in.readInstant();
-        Night night = nights.containing(businessEnd);
-        if (night != null && night.businessEnd().equals(businessEnd) && night.businessStart().equals(businessStart)
-                && night.morning().equals(morning)) {
+        LocalDate morning;
+        Instant businessStart;
+        if ((head & 1) != 0) {
+            Night night = nights.containing(businessEnd);
+            if (night == null || !night.businessEnd().equals(businessEnd)) {
+                throw new IllegalArgumentException("summary body holds a calendar's night its calendar does not have");
+            }
             businessEnd = night.businessEnd();
             businessStart = night.businessStart();
             morning = night.morning();
+        } else {
+            morning = LocalDate.ofEpochDay(in.readLong());
+            businessStart = in.readInstant();
         }
         Instant firstStart = in.readInstant();
         Instant lastFinish = in.readInstant();
@@ -309,7 +327,7 @@ final class KeptHistory {
         for (int n = in.readSize(); n > 0; n--) {
             backups.add(readBackup(in));
         }
-        return new NightlyWindow(scope, morning, NightKind.values()[(int) kind], businessEnd, businessStart, firstStart,
+        return new NightlyWindow(windowScope, morning, NightKind.values()[(int) kind], businessEnd, businessStart, firstStart,
                 lastFinish, margin, backups, in.readSize());
     }
 

@@ -1,7 +1,7 @@
 package io.qatwatch.collector.compression;
 
 import io.qatwatch.collector.compression.CompressionSamples.Key;
-import io.qatwatch.collector.compression.CompressionSamples.Rows;
+import io.qatwatch.collector.compression.CompressionSamples.Measured;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,38 +36,35 @@ public final class Comparisons {
     }
 
     /**
-     * One comparison per database, kind, target and backup encryption of {@code series}, in that order.
+     * One comparison per database, kind, target and backup encryption of {@code series} (each of at least one backup),
+     * in that order: from each series' statistics, without its backups.
      *
      * @param tde each database's TDE state by lower-case name; absent: unknown
      */
-    static List<Comparison> of(List<Rows> series, Map<String, Boolean> tde, VerdictThresholds t) {
-        Map<Row, List<Rows>> rows = new TreeMap<>(ORDER);
-        for (Rows r : series) {
-            if (r.size() == 0) {
-                continue;
-            }
-            rows.computeIfAbsent(new Row(r.key()), x -> new ArrayList<>()).add(r);
+    static List<Comparison> of(List<Measured> series, Map<String, Boolean> tde, VerdictThresholds t) {
+        Map<Row, List<Measured>> rows = new TreeMap<>(ORDER);
+        for (Measured m : series) {
+            rows.computeIfAbsent(new Row(m.key()), x -> new ArrayList<>()).add(m);
         }
         List<Comparison> out = new ArrayList<>(rows.size());
         rows.forEach((row, members) -> out.add(compare(row, members, tde.get(row.lowerDatabase()), t)));
         return out;
     }
 
-    private static Comparison compare(Row row, List<Rows> members, Boolean tde, VerdictThresholds t) {
+    private static Comparison compare(Row row, List<Measured> members, Boolean tde, VerdictThresholds t) {
         List<AlgorithmStats> stats = new ArrayList<>();
         Method current = null;
         long currentMillis = 0;
-        for (Rows r : members) {
-            Method method = r.key().method();
-            stats.add(AlgorithmStats.of(method, r));
-            for (int i = 0; i < r.size(); i++) {
-                long finished = r.finishedMillis(i);
-                boolean newer = current == null || finished > currentMillis || finished == currentMillis
-                        && method.label().compareTo(current.label()) > 0;
-                if (!r.copyOnly(i) && newer) {
-                    current = method;
-                    currentMillis = finished;
-                }
+        for (Measured m : members) {
+            Method method = m.key().method();
+            stats.add(m.stats());
+            // the newest backup of the row not COPY_ONLY decides; a tie goes to the later label
+            long finished = m.newestJobFinish();
+            boolean newer = current == null || finished > currentMillis || finished == currentMillis
+                    && method.label().compareTo(current.label()) > 0;
+            if (finished != Long.MIN_VALUE && newer) {
+                current = method;
+                currentMillis = finished;
             }
         }
         Instant currentAt = current == null ? null : Instant.ofEpochMilli(currentMillis);

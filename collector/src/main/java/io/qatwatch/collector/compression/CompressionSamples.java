@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One instance's backups as the compression comparison reads them, and no more: per database, kind of backup,
@@ -31,6 +32,12 @@ public final class CompressionSamples {
 
     /** Backups kept per series: enough for a median and quartiles, few enough to keep for a whole fleet. */
     public static final int KEPT_PER_SERIES = 32;
+
+    /**
+     * How many times a packed series was unpacked, over the process: a restart's first comparisons should take none
+     * (they read each series' statistics from the summary), a minute only those of the series that changed.
+     */
+    static final LongAdder UNPACKED = new LongAdder();
 
     /** What backups of one series have in common: compared like with like. */
     public record Key(String database, BackupKind kind, String target, boolean backupEncrypted, Method method) {
@@ -78,22 +85,16 @@ public final class CompressionSamples {
     }
 
     /**
-     * One series' backups as the comparison reads them, oldest first: each {@link Point}'s numbers, without an object
-     * for each backup (a restart compares every series of every instance at once).
+     * One series' backups as its statistics read them, oldest first: each {@link Point}'s numbers, without an object
+     * for each backup.
      */
     static final class Rows {
-        private final Key key;
         private final long[] values;
         private final int size;
 
-        private Rows(Key key, long[] values, int size) {
-            this.key = key;
+        private Rows(long[] values, int size) {
             this.values = values;
             this.size = size;
-        }
-
-        Key key() {
-            return key;
         }
 
         int size() {
@@ -141,6 +142,14 @@ public final class CompressionSamples {
         static double cpuSecondsPerGb(long cpuMillis, long bytes) {
             return cpuMillis / 1000.0 / (bytes / 1_073_741_824.0);
         }
+    }
+
+    /**
+     * What the comparison reads of one series: its method's statistics and its newest finish of a backup not
+     * {@code COPY_ONLY} (epoch milliseconds; {@link Long#MIN_VALUE} when every backup is), which decides the row's current
+     * method.
+     */
+    record Measured(Key key, AlgorithmStats stats, long newestJobFinish) {
     }
 
     private final int minDurationSeconds;
@@ -213,10 +222,22 @@ public final class CompressionSamples {
         }
     }
 
-    /** Writes every series and its backups for the instance's persisted summary (issue 33); {@link #read} takes them back. */
+    /**
+     * Writes every series with its backups and what the comparison reads of it (its statistics and newest job's finish)
+     * for the instance's persisted summary (issue 33); {@link #read} takes them back, so a restart's first comparisons
+     * need not unpack every series and sort its numbers again.
+     */
     public void write(SummaryOutput out) {
-        out.writeCount(series.size());
+        int held = 0;
+        for (Series s : series.values()) {
+            held += s.size > 0 ? 1 : 0;
+        }
+        out.writeCount(held);
         series.forEach((k, s) -> {
+            if (s.size == 0) {
+                // compares as nothing (a series is dropped once empty): not written
+                return;
+            }
             out.writeString(k.database());
             out.writeString(k.kind().name());
             out.writeString(k.target());
@@ -226,7 +247,50 @@ public final class CompressionSamples {
             out.writeString(k.method().mode());
             // packed as held (the bytes count their backups): a restart takes the bytes back as they are, never unpacked and packed again
             out.writeBytes(s.packedRows());
+            writeMeasure(out, s.measure(k));
         });
+    }
+
+    /**
+     * A series' statistics (its backups counted by its packed bytes) and newest job's finish: the doubles bit for bit,
+     * the latest finish in epoch milliseconds (as the series holds it) and the newest job's as its distance from that.
+     */
+    private static void writeMeasure(SummaryOutput out, Measured m) {
+        AlgorithmStats st = m.stats();
+        long latest = st.latest().toEpochMilli();
+        out.writeCount(st.copyOnlyBackups());
+        out.writeLong(latest);
+        out.writeCount(m.newestJobFinish() == Long.MIN_VALUE ? 0 : latest - m.newestJobFinish() + 1);
+        out.writeCount(st.cpuBackups());
+        for (AlgorithmStats.Quartiles q : st.cpuBackups() > 0 ? List.of(st.seconds(), st.mbps(), st.ratio(), st.cpuSecondsPerGb())
+                : List.of(st.seconds(), st.mbps(), st.ratio())) {
+            out.writeDouble(q.q1());
+            out.writeDouble(q.median());
+            out.writeDouble(q.q3());
+        }
+    }
+
+    /** What {@link #writeMeasure} wrote for a series of {@code size} backups of {@code key}. */
+    private static Measured readMeasure(SummaryInput in, Key key, int size) {
+        long copyOnly = in.readCount();
+        long latest = in.readLong();
+        long behind = in.readCount();
+        long cpuBackups = in.readCount();
+        // every backup COPY_ONLY exactly when none is a job's
+        if (copyOnly < 0 || copyOnly > size || cpuBackups < 0 || cpuBackups > size || (copyOnly == size) != (behind == 0)) {
+            throw new IllegalArgumentException("summary body holds statistics its compression series' backups cannot have");
+        }
+        AlgorithmStats.Quartiles seconds = quartiles(in);
+        AlgorithmStats.Quartiles mbps = quartiles(in);
+        AlgorithmStats.Quartiles ratio = quartiles(in);
+        AlgorithmStats.Quartiles cpu = cpuBackups > 0 ? quartiles(in) : null;
+        AlgorithmStats stats = new AlgorithmStats(key.method(), size, (int) copyOnly, seconds, mbps, ratio,
+                Instant.ofEpochMilli(latest), (int) cpuBackups, cpu);
+        return new Measured(key, stats, behind == 0 ? Long.MIN_VALUE : latest - (behind - 1));
+    }
+
+    private static AlgorithmStats.Quartiles quartiles(SummaryInput in) {
+        return new AlgorithmStats.Quartiles(in.readDouble(), in.readDouble(), in.readDouble());
     }
 
     /** What {@link #write} wrote: the same series holding the same numbers. */
@@ -243,7 +307,12 @@ public final class CompressionSamples {
             Key key = new Key(database, kind, in.readString(), in.readBoolean(),
                     Method.shared(in.readString(), in.readString(), in.readString()));
             byte[] packed = PackedRows.read(in, Series.WIDE, KEPT_PER_SERIES, "compression series' backups");
-            out.series.put(key, new Series(packed, PackedRows.rows(packed)));
+            int size = PackedRows.rows(packed);
+            if (size == 0) {
+                throw new IllegalArgumentException("summary body holds a compression series without backups");
+            }
+            Measured m = readMeasure(in, key, size);
+            out.series.put(key, new Series(packed, size, m.stats(), m.newestJobFinish()));
         }
         return out;
     }
@@ -266,7 +335,8 @@ public final class CompressionSamples {
 
     /**
      * The comparisons of these samples as of {@code from} (the lookback period's start): worked out again only
-     * when a backup was added or dropped, or the databases' TDE states or the thresholds changed.
+     * when a backup was added or dropped, or the databases' TDE states or the thresholds changed, and then from each
+     * series' statistics as last worked out (or read from a summary) unless that series changed since.
      *
      * @param tde each database's TDE state by lower-case name (true on, false off; absent: unknown)
      */
@@ -274,9 +344,13 @@ public final class CompressionSamples {
         dropBefore(from);
         // compared part by part, as a list of the three would be, without making one every minute for every instance
         if (memo == null || memoVersion != version || !tde.equals(memoTde) || !thresholds.equals(memoThresholds)) {
-            List<Rows> rows = new ArrayList<>(series.size());
-            series.forEach((k, s) -> rows.add(new Rows(k, s.rows(), s.size)));
-            memo = Collections.unmodifiableList(Comparisons.of(rows, tde, thresholds));
+            List<Measured> measured = new ArrayList<>(series.size());
+            series.forEach((k, s) -> {
+                if (s.size > 0) {
+                    measured.add(s.measure(k));
+                }
+            });
+            memo = Collections.unmodifiableList(Comparisons.of(measured, tde, thresholds));
             memoVersion = version;
             memoTde = tde;
             memoThresholds = thresholds;
@@ -310,7 +384,8 @@ public final class CompressionSamples {
      * milliseconds (-1 when not observed). Open (five longs a backup) while backups are added or dropped, packed
      * ({@link PackedRows}: the start as its change in the nightly step, the compressed size as its distance from what
      * the backup before's ratio makes of this one's size, the rest as their change from the backup before) once an
-     * evaluation has read it; either way exactly the numbers added.
+     * evaluation has read it; either way exactly the numbers added. Its statistics are kept from when they were last
+     * worked out (or read back) until a backup is added or dropped.
      */
     private static final class Series {
         private static final int WIDE = 5;
@@ -324,15 +399,40 @@ public final class CompressionSamples {
         /** The backups while unchanged since an evaluation read them; null while open. */
         private byte[] packed;
         int size;
+        /** What the comparison reads of these backups; null when not worked out since the last change. */
+        private AlgorithmStats stats;
+        /** With {@link #stats}: the newest finish of a backup not {@code COPY_ONLY}, {@link Long#MIN_VALUE} for none. */
+        private long newestJobFinish;
 
         Series() {
             open = new long[2 * WIDE];
         }
 
-        /** {@code size} backups as {@link PackedRows} packed them (a persisted summary's, read back): packed. */
-        Series(byte[] packed, int size) {
+        /**
+         * {@code size} backups as {@link PackedRows} packed them, with their statistics and newest job's finish (a
+         * persisted summary's, read back): packed.
+         */
+        Series(byte[] packed, int size, AlgorithmStats stats, long newestJobFinish) {
             this.packed = packed;
             this.size = size;
+            this.stats = stats;
+            this.newestJobFinish = newestJobFinish;
+        }
+
+        /** What the comparison reads of the backups (at least one): kept, or worked out from them and kept. */
+        Measured measure(Key key) {
+            if (stats == null) {
+                Rows rows = new Rows(rows(), size);
+                long newest = Long.MIN_VALUE;
+                for (int i = 0; i < size; i++) {
+                    if (!rows.copyOnly(i)) {
+                        newest = Math.max(newest, rows.finishedMillis(i));
+                    }
+                }
+                stats = AlgorithmStats.of(key.method(), rows);
+                newestJobFinish = newest;
+            }
+            return new Measured(key, stats, newestJobFinish);
         }
 
         /** Every backup's five numbers, in order: the open array itself, or the packed ones unpacked (a copy). */
@@ -383,6 +483,7 @@ public final class CompressionSamples {
 
         /** What {@link #pack(long[], int)} packed, into {@code into}: the compressed sizes worked out again in order. */
         private static void unpack(byte[] packed, int size, long[] into) {
+            UNPACKED.increment();
             PackedRows.unpack(packed, WIDE, STEADY, PLAIN, into);
             for (int r = 1; r < size; r++) {
                 into[r * WIDE + 3] += predictedCompressed(into, r);
@@ -422,6 +523,7 @@ public final class CompressionSamples {
                 open = Arrays.copyOf(open, Math.min(KEPT_PER_SERIES, size + Math.max(2, size / 2)) * WIDE);
             }
             System.arraycopy(open, at * WIDE, open, (at + 1) * WIDE, (size - at) * WIDE);
+            stats = null;
             int p = at * WIDE;
             open[p] = m;
             open[p + 1] = millis;
@@ -448,6 +550,7 @@ public final class CompressionSamples {
         }
 
         private void dropFirst(int n) {
+            stats = null;
             System.arraycopy(open, n * WIDE, open, 0, (size - n) * WIDE);
             size -= n;
         }

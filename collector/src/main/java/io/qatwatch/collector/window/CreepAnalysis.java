@@ -58,20 +58,21 @@ public final class CreepAnalysis {
      */
     public static Optional<Fit> fit(List<NightlyWindow> windows, NightKind kind, BusinessCalendar calendar,
                                     CreepSettings settings) {
-        return fit(windows, kind, calendar, settings, null, 0);
+        return fit(windows, kind, calendar, settings, null);
     }
 
     /**
-     * As {@link #fit}, with the {@code line} and {@code step} a fit of the same nights found before (a persisted
-     * summary's), so the nights are not fitted again: the same fit when they are the same nights.
+     * As {@link #fit}, with the {@code line} a fit of the same nights found before (a persisted summary's), so the
+     * nights are not fitted again: the same fit when they are the same nights (the step follows from the line's slope
+     * and the nights' spacing).
      */
     public static Optional<Fit> fitted(List<NightlyWindow> windows, NightKind kind, BusinessCalendar calendar,
-                                       CreepSettings settings, TheilSen line, long step) {
-        return fit(windows, kind, calendar, settings, java.util.Objects.requireNonNull(line), step);
+                                       CreepSettings settings, TheilSen line) {
+        return fit(windows, kind, calendar, settings, java.util.Objects.requireNonNull(line));
     }
 
     private static Optional<Fit> fit(List<NightlyWindow> windows, NightKind kind, BusinessCalendar calendar,
-                                     CreepSettings settings, TheilSen known, long knownStep) {
+                                     CreepSettings settings, TheilSen known) {
         List<NightlyWindow> comparable = windows.stream().filter(w -> w.kind() == kind).toList();
         if (comparable.size() > settings.nights()) {
             comparable = comparable.subList(comparable.size() - settings.nights(), comparable.size());
@@ -95,7 +96,7 @@ public final class CreepAnalysis {
         TheilSen line = known != null ? known : TheilSen.fit(x, y);
         double safety = calendar.safetyMargin().getSeconds() / 60.0;
         NightlyWindow latest = comparable.get(comparable.size() - 1);
-        long step = known != null ? knownStep : line.slope() < 0 ? Math.max(1, Math.round(medianSpacingDays(x))) : 1;
+        long step = line.slope() < 0 ? Math.max(1, Math.round(medianSpacingDays(x))) : 1;
         return Optional.of(new Fit(latest.scope(), kind, nights, line, x[x.length - 1], latest.morning(), step,
                 safety, new DriversOnDemand(() -> drivers(fitted, origin))));
     }

@@ -25,15 +25,15 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
- * A summary holds each creep fit's line and step, and a restart makes the fit from them and the kept nights instead of
- * fitting the nights again: the same fits as the history that wrote it, and a body whose fit the nights cannot have is
- * damaged.
+ * A summary holds each creep fit's line, and a restart makes the fit from it and the kept nights (the step from the
+ * line's slope and the nights' spacing) instead of fitting the nights again: the same fits as the history that wrote it,
+ * and a body whose fit the nights cannot have is damaged.
  */
 class KeptFitsTest {
 
     private static final AnalysisConfig CONFIG = GeneratedFleetGoldenTest.CONFIG.analysis();
-    private static final String SCOPE = "sql1/MSSQLSERVER";
-    private static final Instant NOW = berlin(LocalDate.of(2026, 3, 21), 12, 0);
+    static final String SCOPE = "sql1/MSSQLSERVER";
+    static final Instant NOW = berlin(LocalDate.of(2026, 3, 21), 12, 0);
 
     /** A weekly full of Sales and differentials between, each night 4 minutes longer: the margins creep. */
     private static List<BackupRecord> creeping() {
@@ -47,7 +47,8 @@ class KeptFitsTest {
         return out;
     }
 
-    private static KeptHistory written(AnalysisConfig config, byte[][] body) {
+    /** The history of {@link #creeping()} as a start from rows keeps it, its summary's body into {@code body[0]}. */
+    static KeptHistory written(AnalysisConfig config, byte[][] body) {
         NightlyWindows.Nights nights = new NightlyWindows.Nights(config.businessCalendars().get(config.defaultCalendar()));
         List<BackupRecord> rows = creeping();
         InstanceState i = instance("MSSQLSERVER", NOW, List.of(db("Sales", "FULL"), db("stock", "FULL")), rows, List.of());

@@ -26,17 +26,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A collector upgraded over a store whose summaries an older release wrote: a summary of format 3 (points and
- * compression series as varints, before format 4 held them packed) or of format 4 (packed number by number, before
- * format 6 packed them field by field) is not read with the new layout but rebuilt from the instance's rows, and the
- * stage answers as a start from the rows; the rebuilt instance is summarised again in the current format.
- * {@code src/test/resources/summaries/gen0-format3.b64} is the summary the release at b1b3a5b (format 3) wrote for gen0
- * of {@link GeneratedFleetGoldenTest}'s fleet at its first refresh, at {@code MORNING}; {@code gen0-format4.b64} the
- * one the release at 7bce54e (format 4) wrote.
+ * compression series as varints, before format 4 held them packed), of format 4 (packed number by number, before
+ * format 6 packed them field by field) or of format 6 (without the series' statistics, before format 7 held them) is not
+ * read with the new layout but rebuilt from the instance's rows, and the stage answers as a start from the rows; the
+ * rebuilt instance is summarised again in the current format. {@code src/test/resources/summaries/gen0-format3.b64} is
+ * the summary the release at b1b3a5b (format 3) wrote for gen0 of {@link GeneratedFleetGoldenTest}'s fleet at its first
+ * refresh, at {@code MORNING}; {@code gen0-format4.b64} the one the release at 7bce54e (format 4) wrote,
+ * {@code gen0-format6.b64} the one the release at 32a1a17 (format 6) wrote.
  */
 class OldFormatSummaryTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {3, 4})
+    @ValueSource(ints = {3, 4, 6})
     void aSummaryOfAFormerFormatIsRebuiltFromTheRowsAndTheStageAnswersAsFromTheRows(int format, @TempDir Path dir)
             throws Exception {
         Path file = Path.of("src/test/resources/summaries/gen0-format" + format + ".b64");
@@ -46,7 +47,7 @@ class OldFormatSummaryTest {
             new GeneratedFleetGoldenTest().fill(store);
             new LiveFleet(CONFIG.analysis(), h -> Set.of()).refresh(store, MORNING);
             InstanceSummary now = gen0(store);
-            assertThat(now.format()).isEqualTo(InstanceSummaryCodec.FORMAT).isEqualTo(6);
+            assertThat(now.format()).isEqualTo(InstanceSummaryCodec.FORMAT).isEqualTo(7);
             assertThat(now.body()).as("the body the current format writes for the same instance at the same moment")
                     .isNotEqualTo(old);
             store.writeSummaries(List.of(new InstanceSummary(now.host(), now.instance(), format, now.position(),

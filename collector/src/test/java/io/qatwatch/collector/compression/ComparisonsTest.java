@@ -5,6 +5,7 @@ import static io.qatwatch.collector.compression.CompressionSamples.KEPT_PER_SERI
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qatwatch.collector.compression.CompressionSamples.Point;
+import io.qatwatch.protocol.SqlInstanceSnapshot.BackupCpu;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -195,6 +196,43 @@ class ComparisonsTest {
         assertThat(readAgain.series()).isEqualTo(read.series());
         assertThat(readAgain.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS))
                 .isEqualTo(read.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS));
+    }
+
+    @Test
+    void aSeriesReadBackFromASummaryIsComparedFromTheStatisticsItHoldsWithoutBeingUnpacked() {
+        // CPU observed, a series only of COPY_ONLY backups, one whose newest backup is COPY_ONLY, two databases
+        List<BackupRecord> b = new ArrayList<>();
+        for (BackupRecord r : runs("Dw", "MS_XPRESS", "LOCAL", false, 100 * GB, 0.50, 1000, 1010, 990, 1200)) {
+            b.add(r.withCpu(new BackupCpu(100_000L, 100_000L, 5, r.startedAt(), r.finishedAt(), 400_000L, 6, true, null)));
+        }
+        b.addAll(runs("Dw", "QAT_DEFLATE", "LOCAL", true, 100 * GB, 0.40, 400, 410));
+        b.addAll(runs("Sales", "ZSTD", "URL", false, 70 * GB, 0.35, 700, 650, 720));
+        b.addAll(runs("Sales", "ZSTD", "URL", true, 70 * GB, 0.35, 690));
+        b.addAll(runs("Sales", "MS_XPRESS", "URL", false, 70 * GB, 0.50, 600, 650));
+        QatModes modes = QatModes.constant("HARDWARE");
+        Map<String, Boolean> tde = Map.of("dw", true);
+        CompressionSamples s = CompressionSamples.of(b, modes, 60);
+        s.comparisons(LONG_AGO, tde, VerdictThresholds.DEFAULTS);
+        CompressionSamples read = throughASummary(s);
+        List<Comparison> fresh = CompressionSamples.of(b, modes, 60).comparisons(LONG_AGO, tde, VerdictThresholds.DEFAULTS);
+        assertThat(fresh).extracting(Comparison::current).as("the jobs' methods, not the newer COPY_ONLY backups'")
+                .extracting(Method::algorithm).containsExactly("MS_XPRESS", "ZSTD");
+        assertThat(fresh.get(1).currentAt()).isEqualTo(b.get(b.size() - 6).finishedAt());
+        assertThat(fresh.get(0).algorithms()).anySatisfy(e -> assertThat(e.stats().cpuBackups()).isEqualTo(4));
+
+        long unpacked = CompressionSamples.UNPACKED.sum();
+        assertThat(read.comparisons(LONG_AGO, tde, VerdictThresholds.DEFAULTS)).as("as a fresh computation").isEqualTo(fresh);
+        assertThat(read.comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS)).as("TDE states changed")
+                .isEqualTo(CompressionSamples.of(b, modes, 60).comparisons(LONG_AGO, Map.of(), VerdictThresholds.DEFAULTS));
+        assertThat(CompressionSamples.UNPACKED.sum() - unpacked).as("series unpacked").isZero();
+
+        BackupRecord next = runs("Sales", "ZSTD", "URL", false, 70 * GB, 0.35, 700, 701).get(1);
+        assertThat(read.add(next, modes)).isTrue();
+        List<BackupRecord> all = new ArrayList<>(b);
+        all.add(next);
+        assertThat(read.comparisons(LONG_AGO, tde, VerdictThresholds.DEFAULTS))
+                .isEqualTo(CompressionSamples.of(all, modes, 60).comparisons(LONG_AGO, tde, VerdictThresholds.DEFAULTS));
+        assertThat(CompressionSamples.UNPACKED.sum() - unpacked).as("only the series a backup went into").isEqualTo(1);
     }
 
     /** {@code s} written into a summary body and read back from it, every byte of the body read. */
