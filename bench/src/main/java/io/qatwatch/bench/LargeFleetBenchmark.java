@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -69,10 +70,28 @@ public final class LargeFleetBenchmark {
      *                        within the limit
      * @param minuteCpu       its CPU over the quiet minute; null when it was not measured
      * @param heapBytes       live heap after a full collection (the class histogram's total); -1 when not measured
+     * @param restartSplit    the CPU from its restart to its first evaluation by kind of thread ({@link ThreadCpu}), "n/a"
+     *                        when none was served
+     * @param minuteSplit     the minute's CPU by kind of thread ({@link ThreadCpu}), "n/a" when not measured
+     * @param stage           what its alert stage held at the minute's end, and had read to hold it; null when not scraped
      * @param failure         why it stopped (e.g. out of heap), or null
      */
-    public record Collector(int index, Duration firstStart, Duration stop, Duration afterRestart, Duration minuteCpu, long heapBytes,
-            long rssBytes, String failure) {
+    public record Collector(int index, Duration firstStart, Duration stop, Duration afterRestart, Duration minuteCpu,
+            String restartSplit, String minuteSplit, long heapBytes, long rssBytes, StageShare stage, String failure) {
+    }
+
+    /**
+     * A collector's share of the fleet, from its {@code /metrics}: the instances its alert stage holds, and how many of
+     * them it restored from their summaries or built from their rows since its restart. Issue 33's row "a collector's
+     * store reads on PostgreSQL: only its own slices' rows": each of these is read from the store, so a collector that
+     * read the whole fleet would show it here.
+     */
+    public record StageShare(long held, long restored, long rebuilt) {
+        static StageShare of(Map<String, Double> metrics) {
+            return new StageShare(metrics.getOrDefault("qatwatch_alert_instances", -1.0).longValue(),
+                    metrics.getOrDefault("qatwatch_alert_instances_restored_total", -1.0).longValue(),
+                    metrics.getOrDefault("qatwatch_alert_instances_rebuilt_total", -1.0).longValue());
+        }
     }
 
     /**
@@ -91,6 +110,8 @@ public final class LargeFleetBenchmark {
     }
 
     private final Settings settings;
+    /** Each collector's CPU by kind of thread when its latest start's first evaluation was served. */
+    private final Map<ServerProcess, Map<String, Long>> threadsAtFirstEvaluation = new ConcurrentHashMap<>();
 
     public LargeFleetBenchmark(Settings settings) {
         this.settings = settings;
@@ -136,18 +157,23 @@ public final class LargeFleetBenchmark {
                     + settings.minute().toSeconds() + " s");
             Thread.sleep(settings.settle().toMillis());
             List<ProcessStats.Sample> before = servers.stream().map(ServerProcess::sample).toList();
+            List<Map<String, Long>> threadsBefore = servers.stream().map(s -> ThreadCpu.sample(s.pid())).toList();
             Thread.sleep(settings.minute().toMillis());
             // every minute ends before the first heap is taken: a class histogram's full collection takes seconds at this
             // size, and each collector sampled after one had a longer "minute", perhaps with a second evaluation in it
             List<ProcessStats.Sample> afterAll = servers.stream().map(ServerProcess::sample).toList();
+            List<Map<String, Long>> threadsAfter = servers.stream().map(s -> ThreadCpu.sample(s.pid())).toList();
             List<Collector> out = new ArrayList<>();
             for (int k = 0; k < servers.size(); k++) {
                 ServerProcess server = servers.get(k);
                 ProcessStats.Sample after = afterAll.get(k);
                 Duration cpu = server.alive() && before.get(k).alive() ? after.cpu().minus(before.get(k).cpu()) : null;
+                StageShare share = server.alive() ? StageShare.of(new MetricsScrape(server.port()).now()) : null;
                 long heap = server.alive() ? JcmdHeap.liveBytes(server.pid()) : -1;
-                Collector c = new Collector(k, firstStart.get(k), stops.get(k), restart.get(k), cpu, heap,
-                        after.rssBytes(), server.exitReason());
+                Collector c = new Collector(k, firstStart.get(k), stops.get(k), restart.get(k), cpu,
+                        ThreadCpu.seconds(threadsAtFirstEvaluation.getOrDefault(server, Map.of())),
+                        ThreadCpu.secondsBetween(threadsBefore.get(k), threadsAfter.get(k)), heap, after.rssBytes(), share,
+                        server.exitReason());
                 log.say(String.format(Locale.ROOT, "fleet100k: collector %d: minute %s s CPU, heap %d MiB, RSS %d MiB%s", k,
                         cpu == null ? "n/a" : String.format(Locale.ROOT, "%.2f", cpu.toMillis() / 1000.0), heap >> 20,
                         after.rssBytes() >> 20, c.failure() == null ? "" : "; " + c.failure()));
@@ -285,7 +311,9 @@ public final class LargeFleetBenchmark {
             try {
                 // 503 until the first evaluation; anything but 200 after it (a token not known yet) is not it either
                 if (http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return Duration.ofNanos(System.nanoTime() - startedAt);
+                    Duration took = Duration.ofNanos(System.nanoTime() - startedAt);
+                    threadsAtFirstEvaluation.put(server, ThreadCpu.sample(server.pid()));
+                    return took;
                 }
             } catch (IOException e) {
                 return null;
@@ -304,22 +332,39 @@ public final class LargeFleetBenchmark {
                         + "store without summaries (every instance built from its rows), then, with %,d instance summaries "
                         + "written, stopped and started again (restart). First evaluation: from a collector's start until "
                         + "`%s` answers 200 (503 before). Minute: the collector's CPU over %d s, %d s after the restart's "
-                        + "first evaluations (one evaluation each, no ingest). Heap: live objects after the full collection "
-                        + "of `jcmd GC.class_histogram`, at the end. Goals (issue 33): heap ≤ 2 GiB, first evaluation ≤ 60 s, "
-                        + "minute ≤ 1 s of CPU, each. Server JVM: `%s`.%n%n",
+                        + "first evaluations (one evaluation each, no ingest), and the same minute by kind of thread: the alert "
+                        + "stage's, the store's, the JIT's compilers, G1's and the rest (`/proc/<pid>/task`). Heap: live objects after the full collection "
+                        + "of `jcmd GC.class_histogram`, at the end. Instances: what the collector's alert stage holds at the "
+                        + "minute's end (`qatwatch_alert_instances`), and how many of them it restored from their summaries or "
+                        + "built from their rows since the restart (each read from the store: a collector reading beyond its "
+                        + "slices would show more). Goals (issue 33): heap ≤ 2 GiB, first evaluation ≤ 60 s, minute ≤ 1 s of "
+                        + "CPU, each; reads only its own slices' rows. Server JVM: `%s`.%n%n",
                 settings.instances(), settings.nights(), r.backupRows(), r.fill().toSeconds(), FILL_BATCH,
                 r.reused() ? "an earlier run's fill, reused" : "this run's fill", r.filledAt(), settings.collectors(),
                 r.summaries(), FIRST_EVALUATION, settings.minute().toSeconds(), settings.settle().toSeconds(),
                 String.join(" ", settings.serverJvm())));
         md.append("| collector | first start: first evaluation s | stop after it: s from SIGTERM | restart: first "
-                + "evaluation s | minute: CPU s | heap after full GC MiB | RSS MiB | note |\n");
-        md.append("|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                + "evaluation s | minute: CPU s | minute, s: stage / store / JIT / GC / other | heap after full GC MiB | RSS MiB | instances held | restored / rebuilt since the "
+                + "restart | note |\n");
+        md.append("|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n");
+        long held = 0;
         for (Collector c : r.collectors()) {
-            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %d | %s |%n", c.index(),
+            held += c.stage() == null ? 0 : c.stage().held();
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s |%n", c.index(),
                     seconds(c.firstStart()), c.stop() == null ? "killed after 30" : seconds(c.stop()), seconds(c.afterRestart()),
                     c.minuteCpu() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", c.minuteCpu().toMillis() / 1000.0),
-                    c.heapBytes() < 0 ? "n/a" : Long.toString(c.heapBytes() >> 20), c.rssBytes() >> 20,
+                    c.minuteSplit(), c.heapBytes() < 0 ? "n/a" : Long.toString(c.heapBytes() >> 20), c.rssBytes() >> 20,
+                    c.stage() == null ? "n/a" : String.format(Locale.ROOT, "%,d", c.stage().held()),
+                    c.stage() == null ? "n/a" : String.format(Locale.ROOT, "%,d / %,d", c.stage().restored(), c.stage().rebuilt()),
                     c.failure() == null ? "" : c.failure()));
+        }
+        md.append(String.format(Locale.ROOT, "%nInstances held by the %d collectors together: %,d of %,d.%n",
+                r.collectors().size(), held, settings.instances()));
+        md.append("\nThe restart's CPU from each collector's start to its first evaluation, by kind of thread (s; threads that "
+                + "ended before it, e.g. the store's read-ahead, are not counted):\n\n| collector | stage / store / JIT / GC / other |\n"
+                + "|---:|---|\n");
+        for (Collector c : r.collectors()) {
+            md.append(String.format(Locale.ROOT, "| %d | %s |%n", c.index(), c.restartSplit()));
         }
         return md.toString();
     }

@@ -4,15 +4,10 @@ import io.qatwatch.collector.EvaluationConfig;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -85,7 +80,7 @@ public final class RebuildIngestBenchmark {
                 SimulatedAgent a = new SimulatedAgent(i);
                 steady.add(new LoadDriver.Agent(ReportTemplate.of(a, now, runTag), tokens.get(a.host())));
             }
-            Scrape scrape = new Scrape(server.port());
+            MetricsScrape scrape = new MetricsScrape(server.port());
             try (LoadDriver driver = new LoadDriver(server.port(), "/api/v1/reports", steady, settings.connections());
                  LoadDriver uploads = new LoadDriver(server.port(), "/api/v1/reports", steady, 2)) {
                 LoadDriver.Run warm = driver.maxRate(Math.min(8, settings.connections()), Duration.ofSeconds(10));
@@ -161,45 +156,6 @@ public final class RebuildIngestBenchmark {
         return new LoadDriver.Body(tokens.get(a.host()), ReportJson.toBytes(report));
     }
 
-    /** The collector's {@code /metrics}, the families without labels, as numbers. */
-    private static final class Scrape {
-        private final HttpClient client = HttpClient.newHttpClient();
-        private final URI uri;
-
-        Scrape(int port) {
-            this.uri = URI.create("http://127.0.0.1:" + port + "/metrics");
-        }
-
-        Map<String, Double> now() throws Exception {
-            String text = client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            Map<String, Double> out = new HashMap<>();
-            for (String line : text.split("\n")) {
-                if (line.isEmpty() || line.startsWith("#") || line.contains("{")) {
-                    continue;
-                }
-                int space = line.lastIndexOf(' ');
-                out.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
-            }
-            return out;
-        }
-
-        Map<String, Double> until(java.util.function.Predicate<Map<String, Double>> ready, Duration max) throws Exception {
-            long deadline = System.nanoTime() + max.toNanos();
-            while (true) {
-                Map<String, Double> m = now();
-                if (ready.test(m)) {
-                    return m;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("rebuild: the collector's /metrics did not show what was waited for in "
-                            + max + ": " + m);
-                }
-                Thread.sleep(250);
-            }
-        }
-    }
-
     /**
      * Scrapes every 250 ms during the phase: each evaluation that finished (its start mapped to this process's
      * nanoTime, its duration, what it rebuilt and how long the pacer held it back), and says when to stop: 5 s after the
@@ -207,13 +163,13 @@ public final class RebuildIngestBenchmark {
      */
     private static final class Monitor {
         final List<Evaluation> evaluations = new ArrayList<>();
-        private final Scrape scrape;
+        private final MetricsScrape scrape;
         private final long target;
         volatile Map<String, Double> last;
         private volatile long stopAt = Long.MAX_VALUE;
         private volatile boolean rebuiltAll;
 
-        Monitor(Scrape scrape, Map<String, Double> first, long target) {
+        Monitor(MetricsScrape scrape, Map<String, Double> first, long target) {
             this.scrape = scrape;
             this.last = first;
             this.target = target;

@@ -117,6 +117,8 @@ public final class LiveFleet {
     private ColdReads cold;
     /** Each calendar's {@link InstanceSummaryCodec#configKey}. */
     private final Map<String, Long> configKeys = new HashMap<>();
+    /** Each instance's merged databases, kept from one refresh's analysis to the next (only what changed is merged again). */
+    private final MergedContributions merged = new MergedContributions();
     private final SummaryCounts summaryCounts = new SummaryCounts();
     /** Holds the long work back while reports arrive on a busy machine: called between instances and read batches. */
     private Pacer pacer = Pacer.NONE;
@@ -428,7 +430,7 @@ public final class LiveFleet {
         }
         FleetAnalysis analysis = new FleetAnalysis(new FleetState(fleet, failovers(fleet, now)), config, now, i -> slotOf.get(i).history.history(),
                 i -> slotOf.get(i).keyed(), i -> slotOf.get(i).fulls, lastCompression, i -> slotOf.get(i).identities,
-                i -> slotOf.get(i).chains);
+                i -> slotOf.get(i).chains, merged);
         // a few rows (the RESTOREs the agents saw end within the lookback period): read each refresh
         analysis.withRestoreSpeeds(RestoreSpeeds.of(store.observedRestores(since, keep)));
         lastCompression = analysis.compression();

@@ -10,6 +10,7 @@ import io.qatwatch.collector.alert.rule.AlertEvaluator;
 import io.qatwatch.collector.analysis.FleetState.InstanceState;
 import io.qatwatch.collector.store.Database;
 import io.qatwatch.collector.store.SqlReportStore;
+import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.collector.window.WindowSettings;
 import io.qatwatch.protocol.AgentInfo;
 import io.qatwatch.protocol.AgentReport;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -31,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The minute in which an instance's agent only reported again (its heartbeat moved, nothing else): the alert stage makes
  * the instance a new state (its {@code collectedAt} moved) holding the very section lists of the minute before, not copies
  * of the row's, so that what is worked out once per list (the databases' TDE states the compression comparison's memo
- * compares) is not worked out again; a section change gives new lists. Every minute equals a fresh evaluation.
+ * compares) is not worked out again, and whose merged databases are the very records of the minute before
+ * ({@link MergedContributions}); a new backup merges them again, a section change gives new lists. Every minute equals a
+ * fresh evaluation.
  */
 class HeartbeatMinuteTest {
 
@@ -39,6 +43,8 @@ class HeartbeatMinuteTest {
     private static final AlertsConfig CONFIG = new AlertsConfig(null, null, null, new WindowSettings(false, false, 14),
             null, null, null).validate();
     private long reports;
+    /** The analysis of the last {@link #minute}. */
+    private FleetAnalysis last;
 
     @Test
     void aHeartbeatKeepsTheSectionListsAndASectionChangeReplacesThem(@TempDir Path dir) throws Exception {
@@ -56,8 +62,10 @@ class HeartbeatMinuteTest {
 
             store(store, T0, two, nights);
             InstanceState first = minute(store, live, evaluator, T0);
+            Map<String, FleetAnalysis.MergedDatabase> firstDatabases = last.databases();
             store(store, T0.plusSeconds(60), two, List.of());
             InstanceState heartbeat = minute(store, live, evaluator, T0.plusSeconds(60));
+            Map<String, FleetAnalysis.MergedDatabase> heartbeatDatabases = last.databases();
 
             assertThat(heartbeat).as("a new state: the heartbeat moved").isNotSameAs(first);
             assertThat(heartbeat.collectedAt()).isAfter(first.collectedAt());
@@ -66,6 +74,18 @@ class HeartbeatMinuteTest {
             assertThat(heartbeat.accelerators()).as("accelerators after a heartbeat").isSameAs(first.accelerators());
             assertThat(heartbeat.certificates()).as("certificates after a heartbeat").isSameAs(first.certificates());
             assertThat(heartbeat.asymmetricKeys()).as("asymmetric keys after a heartbeat").isSameAs(first.asymmetricKeys());
+            assertThat(heartbeatDatabases).hasSize(2);
+            heartbeatDatabases.forEach((key, m) -> assertThat(m).as("merged %s after a heartbeat", m.name())
+                    .isSameAs(firstDatabases.get(key)));
+
+            // a new backup: the instance's databases are merged again
+            BackupRecord log = backup("Sales", "L", T0.plusSeconds(70), 20, 1L << 20, "QAT_DEFLATE", "UNC");
+            store(store, T0.plusSeconds(90), two, List.of(log));
+            minute(store, live, evaluator, T0.plusSeconds(90));
+            FleetAnalysis.MergedDatabase sales = last.databases().values().stream()
+                    .filter(m -> m.name().equals("Sales")).findFirst().orElseThrow();
+            assertThat(sales).as("Sales after its new backup").isNotSameAs(heartbeatDatabases.get(sales.key()));
+            assertThat(sales.backups()).extracting(NightlyWindow.DatabaseBackup::type).contains("L");
 
             List<DatabaseInfo> three = new ArrayList<>(two);
             three.add(created(db("HR", "SIMPLE")));
@@ -74,16 +94,18 @@ class HeartbeatMinuteTest {
 
             assertThat(changed.databases()).as("databases after a section change").isNotSameAs(heartbeat.databases())
                     .extracting(DatabaseInfo::name).containsExactly("Sales", "Stock", "HR");
+            assertThat(last.databases().get(sales.key())).as("Sales after a section change").isNotSameAs(sales);
         }
     }
 
     /** Refreshes {@code live} at {@code now}, holds it to a fresh evaluation, and gives its one instance's state. */
-    private static InstanceState minute(SqlReportStore store, LiveFleet live, AlertEvaluator evaluator, Instant now)
+    private InstanceState minute(SqlReportStore store, LiveFleet live, AlertEvaluator evaluator, Instant now)
             throws Exception {
         FleetAnalysis analysis = live.refresh(store, now).analysis();
         FleetAnalysis fresh = new FleetAnalysis(FleetStates.load(store, now, CONFIG.analysis(), h -> Set.of()),
                 CONFIG.analysis(), now);
         FreshComparison.assertSameAsFresh(analysis, fresh, evaluator, 14);
+        last = analysis;
         assertThat(analysis.instances()).hasSize(1);
         return analysis.instances().get(0).instance();
     }
