@@ -188,6 +188,14 @@ public final class BaselineFulls {
         return (T) memo;
     }
 
+    /**
+     * The key {@link #memo} last worked out its value for; null when none was, or the fulls changed since. A caller whose
+     * key compares by identity hands this one back while it still applies, so the check costs no key and no equals.
+     */
+    public Object memoKey() {
+        return memoKey;
+    }
+
     /** Writes its paths and fulls for the instance's persisted summary (issue 33); {@link #read} takes them back. */
     void write(SummaryOutput out) {
         out.writeCount(paths.length);

@@ -10,22 +10,41 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Runs every enabled rule over the fleet: the evaluate stage. Pure; a failing rule is reported, not fatal. */
+/**
+ * Runs every enabled rule over the fleet: the evaluate stage; a failing rule is reported, not fatal. Its built-in rules
+ * remember between evaluations what they worked out from objects that did not change (each gives what a fresh evaluation
+ * would), so one evaluator's evaluations are serialised, and a fresh evaluation to compare with is {@link #anew()}'s.
+ */
 public final class AlertEvaluator {
 
     private final AnalysisConfig analysisConfig;
     private final RulesConfig rulesConfig;
     private final Map<String, Rule> rules;
+    /** Whether {@link #rules} are the built-in ones, made by {@link Rules#enabled}. */
+    private final boolean builtIn;
 
     public AlertEvaluator(AnalysisConfig analysisConfig, RulesConfig rulesConfig) {
-        this(analysisConfig, rulesConfig, Rules.enabled(rulesConfig));
+        this(analysisConfig, rulesConfig, Rules.enabled(rulesConfig), true);
     }
 
     /** Runs {@code rules} (name to rule, in order) instead of the enabled built-in ones: for scripted scenarios. */
     public AlertEvaluator(AnalysisConfig analysisConfig, RulesConfig rulesConfig, Map<String, Rule> rules) {
+        this(analysisConfig, rulesConfig, rules, false);
+    }
+
+    private AlertEvaluator(AnalysisConfig analysisConfig, RulesConfig rulesConfig, Map<String, Rule> rules, boolean builtIn) {
         this.analysisConfig = analysisConfig;
         this.rulesConfig = rulesConfig;
         this.rules = new LinkedHashMap<>(rules);
+        this.builtIn = builtIn;
+    }
+
+    /**
+     * An evaluator of the same configuration that remembers nothing yet: built-in rules made anew, rules given by the
+     * caller shared.
+     */
+    public AlertEvaluator anew() {
+        return builtIn ? new AlertEvaluator(analysisConfig, rulesConfig) : new AlertEvaluator(analysisConfig, rulesConfig, rules);
     }
 
     /** The fleet analysed as of {@code now}, from scratch. */
@@ -47,7 +66,7 @@ public final class AlertEvaluator {
     }
 
     /** Evaluates all rules over an analysed fleet, as of its {@link FleetAnalysis#now()}. */
-    public Evaluation evaluate(FleetAnalysis analysis) {
+    public synchronized Evaluation evaluate(FleetAnalysis analysis) {
         Instant now = analysis.now();
         List<Alert> alerts = new ArrayList<>();
         Map<String, String> errors = new LinkedHashMap<>();

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /** backup-missing and backup-throughput-drop: judged per database across all its replicas. */
@@ -133,10 +134,29 @@ final class BackupRules {
     }
 
     /**
-     * What a database's memoised backup-throughput-drop verdict was worked out for: one small record, not a list and its
-     * array, held beside each single-copy database's fulls (~15 an instance) between evaluations.
+     * What a database's memoised backup-throughput-drop verdict was worked out for: one small object, not a list and its
+     * array, held beside each single-copy database's fulls (~15 an instance) between evaluations. Compared by identity:
+     * the rule hands the fulls the key they hold while its fields still {@link #matches} (an equals of a record, through
+     * its generated method, was most of this rule's minute), and a new one only when one moved.
      */
-    private record VerdictKey(RulesConfig.ThroughputDrop cfg, String name, String host, String instance) {
+    private static final class VerdictKey {
+        private final RulesConfig.ThroughputDrop cfg;
+        private final String name;
+        private final String host;
+        private final String instance;
+
+        VerdictKey(RulesConfig.ThroughputDrop cfg, MergedDatabase db) {
+            this.cfg = cfg;
+            this.name = db.name();
+            this.host = db.host();
+            this.instance = db.instance();
+        }
+
+        /** Whether a verdict for this key is the verdict for {@code db} under {@code cfg}. */
+        boolean matches(RulesConfig.ThroughputDrop cfg, MergedDatabase db) {
+            return (this.cfg == cfg || this.cfg.equals(cfg)) && Objects.equals(name, db.name())
+                    && Objects.equals(host, db.host()) && Objects.equals(instance, db.instance());
+        }
     }
 
     static List<Alert> throughputDrop(FleetAnalysis fleet, RulesConfig rules) {
@@ -145,9 +165,14 @@ final class BackupRules {
         for (MergedDatabase db : fleet.databases().values()) {
             // every database every minute: a database with one copy keeps its verdict while its fulls stay the same
             List<BaselineFulls> replicas = db.fulls();
-            Optional<Alert> alert = replicas.size() == 1
-                    ? replicas.get(0).memo(new VerdictKey(cfg, db.name(), db.host(), db.instance()), () -> throughputDrop(db, cfg))
-                    : throughputDrop(db, cfg);
+            Optional<Alert> alert;
+            if (replicas.size() == 1) {
+                BaselineFulls only = replicas.get(0);
+                VerdictKey key = only.memoKey() instanceof VerdictKey k && k.matches(cfg, db) ? k : new VerdictKey(cfg, db);
+                alert = only.memo(key, () -> throughputDrop(db, cfg));
+            } else {
+                alert = throughputDrop(db, cfg);
+            }
             alert.ifPresent(out::add);
         }
         return out;

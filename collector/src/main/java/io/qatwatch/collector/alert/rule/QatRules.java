@@ -9,15 +9,18 @@ import io.qatwatch.collector.analysis.FleetCompression;
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.HostGroupConfig;
 import io.qatwatch.collector.analysis.PackedDigest;
+import io.qatwatch.collector.window.NightlyWindow.DatabaseBackup;
 import io.qatwatch.protocol.QatDevice;
 import io.qatwatch.protocol.SqlInstanceSnapshot.AcceleratorStatus;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -189,55 +192,101 @@ final class QatRules {
         };
     }
 
-    static List<Alert> restoreRisk(FleetAnalysis fleet, RulesConfig rules) {
-        RulesConfig.QatRestoreRisk cfg = rules.qatRestoreRisk();
-        Map<String, String> lacking = new LinkedHashMap<>();
-        Map<String, HostState> hosts = new LinkedHashMap<>();
-        for (HostState h : fleet.fleet().hosts()) {
-            lacking.put(h.host(), FleetCompression.lacksQat(h));
-            hosts.putIfAbsent(h.host(), h);
-        }
-        List<String> fleetWideRisky = null;
-        List<Alert> out = new ArrayList<>();
-        for (MergedDatabase db : fleet.databases().values()) {
-            if (db.backups().stream().noneMatch(b -> "QAT_DEFLATE".equalsIgnoreCase(b.compressionAlgorithm()))) {
-                continue;
+    /**
+     * qat-restore-risk. It remembers between evaluations (one evaluator's, which are serialised) the fleet-wide targets
+     * lacking QAT and the facts naming them, kept while the list is the same, and each database's alert, handed out again
+     * while its name, place and facts are the same: the facts name every host of the fleet that lacks QAT, and building
+     * them for each database with QAT_DEFLATE backups every minute was most of what the rules allocated.
+     */
+    static final class RestoreRisk implements Rule {
+
+        /** The fleet-wide risky targets of the last evaluation that needed them, and the facts that name them. */
+        private List<String> fleetWideRisky;
+        private List<Fact> fleetWideFacts;
+        /** Each database's alert of the last evaluation, by database identity. */
+        private Map<String, Alert> alerts = new HashMap<>();
+
+        @Override
+        public List<Alert> evaluate(FleetAnalysis fleet, RulesConfig rules) {
+            RulesConfig.QatRestoreRisk cfg = rules.qatRestoreRisk();
+            Map<String, String> lacking = new LinkedHashMap<>();
+            Map<String, HostState> hosts = new LinkedHashMap<>();
+            for (HostState h : fleet.fleet().hosts()) {
+                lacking.put(h.host(), FleetCompression.lacksQat(h));
+                hosts.putIfAbsent(h.host(), h);
             }
-            List<String> targets = new ArrayList<>();
-            boolean named = false;
-            for (RulesConfig.RestoreTarget t : cfg.restoreTargets()) {
-                if (t.databases().stream().anyMatch(p -> HostGroupConfig.glob(p, db.name()))) {
-                    named = true;
-                    for (String pattern : t.hosts()) {
-                        List<String> matched = lacking.keySet().stream().filter(host -> HostGroupConfig.glob(pattern, host)).toList();
-                        targets.addAll(matched.isEmpty() ? List.of(pattern) : matched);
+            boolean fleetWideJudged = false;
+            Map<String, Alert> next = new HashMap<>();
+            List<Alert> out = new ArrayList<>();
+            for (MergedDatabase db : fleet.databases().values()) {
+                if (!anyQatDeflate(db.backups())) {
+                    continue;
+                }
+                List<String> targets = new ArrayList<>();
+                boolean named = false;
+                for (RulesConfig.RestoreTarget t : cfg.restoreTargets()) {
+                    if (t.databases().stream().anyMatch(p -> HostGroupConfig.glob(p, db.name()))) {
+                        named = true;
+                        for (String pattern : t.hosts()) {
+                            List<String> matched = lacking.keySet().stream().filter(host -> HostGroupConfig.glob(pattern, host)).toList();
+                            targets.addAll(matched.isEmpty() ? List.of(pattern) : matched);
+                        }
                     }
                 }
-            }
-            List<String> risky;
-            if (named) {
-                risky = risky(targets, true, lacking, hosts);
-            } else if (cfg.fleetWide()) {
-                // The same for every database: judged once.
-                if (fleetWideRisky == null) {
-                    fleetWideRisky = risky(lacking.keySet(), false, lacking, hosts);
+                List<String> risky;
+                List<Fact> facts;
+                if (named) {
+                    risky = risky(targets, true, lacking, hosts);
+                    facts = facts(true, risky);
+                } else if (cfg.fleetWide()) {
+                    // The same for every database: judged once an evaluation, its facts kept while it stays the same.
+                    if (!fleetWideJudged) {
+                        List<String> now = risky(lacking.keySet(), false, lacking, hosts);
+                        if (!now.equals(fleetWideRisky)) {
+                            fleetWideRisky = now;
+                            fleetWideFacts = facts(false, now);
+                        }
+                        fleetWideJudged = true;
+                    }
+                    risky = fleetWideRisky;
+                    facts = fleetWideFacts;
+                } else {
+                    continue;
                 }
-                risky = fleetWideRisky;
-            } else {
-                continue;
+                if (risky.isEmpty()) {
+                    continue;
+                }
+                Alert before = alerts.get(db.key());
+                // the facts are the same object only while the targets are the same list: the summary's count with them
+                Alert alert = before != null && before.facts() == facts && before.severity() == cfg.severity()
+                        && Objects.equals(before.database(), db.name()) && Objects.equals(before.host(), db.host())
+                        && Objects.equals(before.instance(), db.instance()) ? before
+                        : new Alert("qat-restore-risk", cfg.severity(), db.host(), db.instance(), db.name(), null,
+                                "QAT_DEFLATE backups of " + db.name() + " cannot be restored on " + risky.size() + " "
+                                        + (named ? "named restore target(s)" : "host(s) of the fleet"),
+                                RESTORE_WHY, facts, List.of());
+                next.put(db.key(), alert);
+                out.add(alert);
             }
-            if (risky.isEmpty()) {
-                continue;
-            }
-            out.add(new Alert("qat-restore-risk", cfg.severity(), db.host(), db.instance(), db.name(), null,
-                    "QAT_DEFLATE backups of " + db.name() + " cannot be restored on " + risky.size() + " "
-                            + (named ? "named restore target(s)" : "host(s) of the fleet"),
-                    RESTORE_WHY,
-                    List.of(new Fact("Restore targets", named ? "named in alerts.rules.qatRestoreRisk.restoreTargets" : "the whole fleet"),
-                            new Fact("Lacking QAT", String.join("; ", risky))),
-                    List.of()));
+            alerts = next;
+            return out;
         }
-        return out;
+    }
+
+    /** Whether any of {@code backups} is compressed with QAT_DEFLATE. */
+    private static boolean anyQatDeflate(List<DatabaseBackup> backups) {
+        for (DatabaseBackup b : backups) {
+            if ("QAT_DEFLATE".equalsIgnoreCase(b.compressionAlgorithm())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The facts of a qat-restore-risk alert: where the targets come from and which of them lack QAT, and why. */
+    private static List<Fact> facts(boolean named, List<String> risky) {
+        return List.of(new Fact("Restore targets", named ? "named in alerts.rules.qatRestoreRisk.restoreTargets" : "the whole fleet"),
+                new Fact("Lacking QAT", String.join("; ", risky)));
     }
 
     /** The targets that could not restore a QAT_DEFLATE backup, each with why, in name order. */

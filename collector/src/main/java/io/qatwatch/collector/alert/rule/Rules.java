@@ -12,14 +12,14 @@ public final class Rules {
     /** The enabled rules, by name, in a stable order. */
     public static Map<String, Rule> enabled(RulesConfig cfg) {
         Map<String, Rule> all = new LinkedHashMap<>();
-        put(all, cfg.backupWindowBreach().enabled(), "backup-window-breach", WindowRules::breach);
+        put(all, cfg.backupWindowBreach().enabled(), "backup-window-breach", new WindowRules.Breach());
         put(all, cfg.backupWindowSpillForecast().enabled(), "backup-window-spill-forecast", WindowRules::spill);
-        put(all, cfg.backupWindowCreep().enabled(), "backup-window-creep", WindowRules::creep);
+        put(all, cfg.backupWindowCreep().enabled(), "backup-window-creep", new WindowRules.Creep());
         put(all, cfg.backupMissing().enabled(), "backup-missing", BackupRules::missing);
         put(all, cfg.backupThroughputDrop().enabled(), "backup-throughput-drop", BackupRules::throughputDrop);
         put(all, cfg.qatFallback().enabled(), "qat-fallback", QatRules::fallback);
         put(all, cfg.qatConfigMismatch().enabled(), "qat-config-mismatch", QatRules::configMismatch);
-        put(all, cfg.qatRestoreRisk().enabled(), "qat-restore-risk", QatRules::restoreRisk);
+        put(all, cfg.qatRestoreRisk().enabled(), "qat-restore-risk", new QatRules.RestoreRisk());
         put(all, cfg.qatChange().enabled(), "qat-change", QatDriftRules::change);
         put(all, cfg.qatVersionDrift().enabled(), "qat-version-drift", QatDriftRules::drift);
         put(all, cfg.qatSoftwareMissing().enabled(), "qat-software-missing", QatDriftRules::softwareMissing);

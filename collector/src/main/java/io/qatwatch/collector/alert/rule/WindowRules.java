@@ -4,11 +4,13 @@ import io.qatwatch.collector.alert.Alert;
 import io.qatwatch.collector.alert.Alert.Fact;
 import io.qatwatch.collector.analysis.FleetAnalysis;
 import io.qatwatch.collector.analysis.FleetAnalysis.InstanceAnalysis;
+import io.qatwatch.collector.store.JobActivity;
 import io.qatwatch.collector.window.BusinessCalendar;
 import io.qatwatch.collector.window.CreepTrend;
 import io.qatwatch.collector.window.CreepTrend.DatabaseDriver;
 import io.qatwatch.collector.window.JobOverlaps;
 import io.qatwatch.collector.window.JobSchedules;
+import io.qatwatch.collector.window.NightKind;
 import io.qatwatch.collector.window.TheilSen;
 import io.qatwatch.collector.window.NightlyWindow;
 import io.qatwatch.collector.window.SpillForecast;
@@ -16,8 +18,12 @@ import io.qatwatch.protocol.SqlInstanceSnapshot.RunningBackup;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
 
 /** The three backup-window rules: breach, spill forecast and creep. */
@@ -35,66 +41,141 @@ final class WindowRules {
     private WindowRules() {
     }
 
-    /** backup-window-breach: the latest finished night ended inside business hours, or a night's backup still runs in them. */
-    static List<Alert> breach(FleetAnalysis fleet, RulesConfig rules) {
-        RulesConfig.Breach cfg = rules.backupWindowBreach();
-        List<Alert> out = new ArrayList<>();
-        for (InstanceAnalysis ia : fleet.instances()) {
-            BusinessCalendar cal = ia.calendar();
-            List<NightlyWindow> finished = ia.windows().stream().filter(w -> !w.businessStart().isAfter(fleet.now())).toList();
-            RunningBackup running = stillRunningInBusinessHours(ia, fleet.now());
-            if (running != null) {
-                Instant at = ia.instance().collectedAt() == null ? fleet.now() : ia.instance().collectedAt();
-                BusinessCalendar.Night night = cal.nightContaining(running.startedAt()).orElseThrow();
-                long overMinutes = Duration.between(night.businessStart(), at).toMinutes();
-                out.add(new Alert("backup-window-breach", cfg.severity(), ia.host().host(), ia.instance().name(), null, null,
-                        "Backup of " + running.databaseName() + " still running " + Fmt.minutes(overMinutes)
-                                + " into business hours",
-                        BREACH_WHY,
-                        List.of(new Fact("Running", running.command() + " " + running.databaseName() + ", "
-                                        + Fmt.one(running.percentComplete()) + " % after " + Fmt.minutes(running.elapsedSeconds() / 60.0)),
-                                new Fact("Started", Fmt.when(running.startedAt(), cal.zone())),
-                                new Fact("Business started", Fmt.when(night.businessStart(), cal.zone()) + " (calendar " + cal.name() + ")")),
-                        margins(finished, 14)));
-                continue;
+    /**
+     * backup-window-breach: the latest finished night ended inside business hours, or a night's backup still runs in them.
+     * It remembers between evaluations (one evaluator's, which are serialised) the breach of each instance's latest finished
+     * night, by the identity of the instance's windows, and when the next night begins: while the windows, the latest
+     * finished one among them (the windows are in night order, so the finished ones are those up to it), the calendar,
+     * the jobs, the rules and the names are the same, the alert is the one made before. A backup still running is not
+     * remembered: its minutes count up.
+     */
+    static final class Breach implements Rule {
+
+        /** What the breach of one instance's latest finished night was made of; its alert made when first needed. */
+        private record Made(List<NightlyWindow> windows, int last, BusinessCalendar calendar, JobActivity jobs,
+                            RulesConfig rules, String host, String instance, Instant nextNight, Alert alert) {
+
+            boolean madeOf(InstanceAnalysis ia, int last, RulesConfig rules) {
+                return windows == ia.windows() && this.last == last && calendar == ia.calendar()
+                        && jobs == ia.instance().jobs() && this.rules == rules && host.equals(ia.host().host())
+                        && instance.equals(ia.instance().name());
             }
-            if (finished.isEmpty()) {
-                continue;
-            }
-            NightlyWindow last = finished.get(finished.size() - 1);
-            if (!last.breached() || nextNightStarted(last, fleet.now(), cal)) {
-                continue;
-            }
-            NightlyWindow.DatabaseBackup lastOut = last.backups().stream()
-                    .max(java.util.Comparator.comparing(NightlyWindow.DatabaseBackup::finishedAt)).orElseThrow();
-            List<Fact> facts = new ArrayList<>(List.of(
-                    new Fact("Window", Fmt.when(last.firstStart(), cal.zone()) + " → " + Fmt.when(last.lastFinish(), cal.zone())),
-                            new Fact("Business start", Fmt.when(last.businessStart(), cal.zone()) + " (calendar " + cal.name() + ")"),
-                            new Fact("Margin", Fmt.minutes(last.marginMinutes())),
-                            new Fact("Last to finish", lastOut.database() + " (" + typeName(lastOut.type()) + ", "
-                                    + Fmt.minutes(lastOut.durationSeconds() / 60.0) + ", " + Fmt.bytes(lastOut.sizeBytes()) + ")")));
-            Fact planned = plannedFact(ia, last, cfg.lateStartMinutes());
-            if (planned != null) {
-                facts.add(planned);
-            }
-            out.add(new Alert("backup-window-breach", cfg.severity(), ia.host().host(), ia.instance().name(), null, null,
-                    "Backup window ended " + Fmt.minutes(-last.marginMinutes()) + " into business hours on " + last.morning(),
-                    BREACH_WHY, facts, margins(finished, 14)));
         }
-        return out;
+
+        /** The last evaluation's breaches of a finished night, by the identity of their instance's windows. */
+        private Map<List<NightlyWindow>, Made> made = new IdentityHashMap<>();
+
+        @Override
+        public List<Alert> evaluate(FleetAnalysis fleet, RulesConfig rules) {
+            Map<List<NightlyWindow>, Made> next = new IdentityHashMap<>();
+            List<Alert> out = new ArrayList<>();
+            for (InstanceAnalysis ia : fleet.instances()) {
+                RunningBackup running = stillRunningInBusinessHours(ia, fleet.now());
+                if (running != null) {
+                    out.add(stillRunning(ia, running, fleet.now(), rules));
+                    continue;
+                }
+                int lastFinished = lastFinished(ia.windows(), fleet.now());
+                if (lastFinished < 0 || !ia.windows().get(lastFinished).breached()) {
+                    continue;
+                }
+                Made m = made.get(ia.windows());
+                if (m == null || !m.madeOf(ia, lastFinished, rules)) {
+                    NightlyWindow last = ia.windows().get(lastFinished);
+                    m = new Made(ia.windows(), lastFinished, ia.calendar(), ia.instance().jobs(), rules, ia.host().host(),
+                            ia.instance().name(), nextNight(last, ia.calendar()), null);
+                }
+                next.put(ia.windows(), m);
+                if (!fleet.now().isBefore(m.nextNight())) {
+                    // the next night has begun: the breach is history
+                    continue;
+                }
+                if (m.alert() == null) {
+                    m = new Made(m.windows(), m.last(), m.calendar(), m.jobs(), m.rules(), m.host(), m.instance(), m.nextNight(),
+                            breached(ia, lastFinished, fleet.now(), rules));
+                    next.put(ia.windows(), m);
+                }
+                out.add(m.alert());
+            }
+            made = next;
+            return out;
+        }
+    }
+
+    /** The breach of a backup still running in business hours. */
+    private static Alert stillRunning(InstanceAnalysis ia, RunningBackup running, Instant now, RulesConfig rules) {
+        BusinessCalendar cal = ia.calendar();
+        List<NightlyWindow> finished = finished(ia.windows(), now);
+        Instant at = ia.instance().collectedAt() == null ? now : ia.instance().collectedAt();
+        BusinessCalendar.Night night = cal.nightContaining(running.startedAt()).orElseThrow();
+        long overMinutes = Duration.between(night.businessStart(), at).toMinutes();
+        return new Alert("backup-window-breach", rules.backupWindowBreach().severity(), ia.host().host(), ia.instance().name(),
+                null, null,
+                "Backup of " + running.databaseName() + " still running " + Fmt.minutes(overMinutes)
+                        + " into business hours",
+                BREACH_WHY,
+                List.of(new Fact("Running", running.command() + " " + running.databaseName() + ", "
+                                + Fmt.one(running.percentComplete()) + " % after " + Fmt.minutes(running.elapsedSeconds() / 60.0)),
+                        new Fact("Started", Fmt.when(running.startedAt(), cal.zone())),
+                        new Fact("Business started", Fmt.when(night.businessStart(), cal.zone()) + " (calendar " + cal.name() + ")")),
+                margins(finished, 14));
+    }
+
+    /** The breach of the latest finished night, window {@code lastFinished} of the instance's. */
+    private static Alert breached(InstanceAnalysis ia, int lastFinished, Instant now, RulesConfig rules) {
+        RulesConfig.Breach cfg = rules.backupWindowBreach();
+        BusinessCalendar cal = ia.calendar();
+        NightlyWindow last = ia.windows().get(lastFinished);
+        List<NightlyWindow> finished = finished(ia.windows(), now);
+        NightlyWindow.DatabaseBackup lastOut = last.backups().stream()
+                .max(java.util.Comparator.comparing(NightlyWindow.DatabaseBackup::finishedAt)).orElseThrow();
+        List<Fact> facts = new ArrayList<>(List.of(
+                new Fact("Window", Fmt.when(last.firstStart(), cal.zone()) + " → " + Fmt.when(last.lastFinish(), cal.zone())),
+                        new Fact("Business start", Fmt.when(last.businessStart(), cal.zone()) + " (calendar " + cal.name() + ")"),
+                        new Fact("Margin", Fmt.minutes(last.marginMinutes())),
+                        new Fact("Last to finish", lastOut.database() + " (" + typeName(lastOut.type()) + ", "
+                                + Fmt.minutes(lastOut.durationSeconds() / 60.0) + ", " + Fmt.bytes(lastOut.sizeBytes()) + ")")));
+        Fact planned = plannedFact(ia, last, cfg.lateStartMinutes());
+        if (planned != null) {
+            facts.add(planned);
+        }
+        return new Alert("backup-window-breach", cfg.severity(), ia.host().host(), ia.instance().name(), null, null,
+                "Backup window ended " + Fmt.minutes(-last.marginMinutes()) + " into business hours on " + last.morning(),
+                BREACH_WHY, facts, margins(finished, 14));
     }
 
     /**
-     * A breach is about the last night; once the next night has begun it is history, and stays so. The next night
-     * begins when the business interval that the window ran into ends. (Asking whether {@code now} lies in a later
+     * When the night after {@code last}'s begins. A breach is about the last night; once the next night has begun it is
+     * history, and stays so. The next night begins when the business interval that the window ran into ends. (Asking whether {@code now} lies in a later
      * night than the window's answered "no" on every business day after it, so when the following nights had no full
      * or differential backup, the old breach came back each morning until a new window appeared.)
      */
-    static boolean nextNightStarted(NightlyWindow last, Instant now, BusinessCalendar cal) {
-        return !now.isBefore(cal.businessIntervalAtOrAfter(last.businessStart()).end());
+    static Instant nextNight(NightlyWindow last, BusinessCalendar cal) {
+        return cal.businessIntervalAtOrAfter(last.businessStart()).end();
+    }
+
+    /**
+     * The index of the last window of {@code windows} that finished by {@code now} (its business start came), -1 when none
+     * did: found from the end, as the latest nights are, without a list of every finished one each minute.
+     */
+    static int lastFinished(List<NightlyWindow> windows, Instant now) {
+        for (int k = windows.size() - 1; k >= 0; k--) {
+            if (!windows.get(k).businessStart().isAfter(now)) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    private static List<NightlyWindow> finished(List<NightlyWindow> windows, Instant now) {
+        return windows.stream().filter(w -> !w.businessStart().isAfter(now)).toList();
     }
 
     private static RunningBackup stillRunningInBusinessHours(InstanceAnalysis ia, Instant now) {
+        if (ia.instance().runningBackups().isEmpty()) {
+            // most instances most minutes: no business calendar to ask
+            return null;
+        }
         Instant at = ia.instance().collectedAt() == null ? now : ia.instance().collectedAt();
         if (!ia.calendar().isBusinessTime(at)) {
             return null;
@@ -138,46 +219,109 @@ final class WindowRules {
         return out;
     }
 
-    /** backup-window-creep: the margin trend crosses the safety margin within the horizon. */
-    static List<Alert> creep(FleetAnalysis fleet, RulesConfig rules) {
-        RulesConfig.Creep cfg = rules.backupWindowCreep();
-        List<Alert> out = new ArrayList<>();
-        for (InstanceAnalysis ia : fleet.instances()) {
-            for (CreepTrend t : ia.creep().values()) {
-                if (!creeping(t, cfg)) {
-                    continue;
-                }
-                String kind = t.kind().name().toLowerCase(Locale.ROOT);
-                List<Fact> facts = new ArrayList<>(List.of(
-                        new Fact("Trend", Fmt.two(t.slopeMinutesPerDay()) + " min/day over the last " + t.nights().size()
-                                + " " + kind + " nights (Theil–Sen)"),
-                        new Fact("Margin now", Fmt.minutes(t.projectedMarginMinutes()) + " (trend), safety margin "
-                                + Fmt.minutes(t.safetyMarginMinutes()) + " (calendar " + ia.calendar().name() + ")"),
-                        new Fact("Forecast", "under the safety margin on the night before " + t.forecastDate()
-                                + " (in " + t.daysUntilForecast() + " days)")));
-                if (!t.drivers().isEmpty()) {
-                    facts.add(new Fact("Driven by", t.drivers().stream().map(WindowRules::driver).collect(Collectors.joining("; "))));
-                }
-                List<NightlyWindow> fitted = fitted(ia, t);
-                String overlaps = overlaps(ia, fitted, kind, cfg.minJobOverlapMinutes());
-                if (overlaps != null) {
-                    facts.add(new Fact("Jobs overlapping more", overlaps));
-                }
-                Fact lateOrLong = lateOrLong(ia, fitted, rules.backupWindowBreach().lateStartMinutes());
-                if (lateOrLong != null) {
-                    facts.add(lateOrLong);
-                }
-                facts.addAll(CompressionRules.remedies(fleet, ia, t, rules));
-                List<Fact> series = t.nights().stream()
-                        .skip(Math.max(0, t.nights().size() - 14))
-                        .map(n -> new Fact(n.morning().toString(), Fmt.minutes(n.marginMinutes()))).toList();
-                out.add(new Alert("backup-window-creep", cfg.severity(), ia.host().host(), ia.instance().name(), null, kind,
-                        "Backup window margin shrinks " + Fmt.two(-t.slopeMinutesPerDay()) + " min/day; under "
-                                + Fmt.minutes(t.safetyMarginMinutes()) + " by " + t.forecastDate(),
-                        CREEP_WHY, facts, series, t.forecastDate()));
+    /**
+     * backup-window-creep: the margin trend crosses the safety margin within the horizon. It remembers between
+     * evaluations (one evaluator's, which are serialised) each creeping trend's alert, by instance and kind of night, and
+     * hands it out again while all it is made of is the same: the trend's numbers and drivers, the instance's windows,
+     * jobs, calendar and names, the rules, and the remedies (worked out each time: they read the fleet's compression).
+     */
+    static final class Creep implements Rule {
+
+        /** What one alert was made of. */
+        private record Made(CreepTrend trend, List<NightlyWindow> windows, JobActivity jobs, BusinessCalendar calendar,
+                            RulesConfig rules, String host, String instance, List<Fact> remedies, Alert alert) {
+
+            boolean madeOf(CreepTrend t, InstanceAnalysis ia, RulesConfig rules, List<Fact> remedies) {
+                return sameTrend(trend, t) && windows == ia.windows() && jobs == ia.instance().jobs()
+                        && calendar == ia.calendar() && this.rules == rules && host.equals(ia.host().host())
+                        && instance.equals(ia.instance().name()) && this.remedies.equals(remedies);
             }
         }
-        return out;
+
+        private static final int KINDS = NightKind.values().length;
+
+        /** The last evaluation's alerts, by instance ({@code host/instance}) and kind of night. */
+        private Map<String, Made[]> made = new HashMap<>();
+
+        @Override
+        public List<Alert> evaluate(FleetAnalysis fleet, RulesConfig rules) {
+            RulesConfig.Creep cfg = rules.backupWindowCreep();
+            Map<String, Made[]> next = new HashMap<>();
+            List<Alert> out = new ArrayList<>();
+            for (InstanceAnalysis ia : fleet.instances()) {
+                Made[] before = null;
+                Made[] kept = null;
+                for (CreepTrend t : ia.creep().values()) {
+                    if (!creeping(t, cfg)) {
+                        continue;
+                    }
+                    if (kept == null) {
+                        before = made.get(ia.scope());
+                        kept = new Made[KINDS];
+                    }
+                    List<Fact> remedies = CompressionRules.remedies(fleet, ia, t, rules);
+                    Made m = before == null ? null : before[t.kind().ordinal()];
+                    if (m == null || !m.madeOf(t, ia, rules, remedies)) {
+                        m = new Made(t, ia.windows(), ia.instance().jobs(), ia.calendar(), rules, ia.host().host(),
+                                ia.instance().name(), remedies, creep(ia, t, rules, remedies));
+                    }
+                    kept[t.kind().ordinal()] = m;
+                    out.add(m.alert());
+                }
+                if (kept != null) {
+                    next.put(ia.scope(), kept);
+                }
+            }
+            made = next;
+            return out;
+        }
+    }
+
+    /**
+     * Whether two trends say the same: the same numbers, nights and drivers (the nights and drivers of a kept fit are the
+     * same objects from one minute to the next, and compare by identity first).
+     */
+    static boolean sameTrend(CreepTrend a, CreepTrend b) {
+        return a.kind() == b.kind() && a.scope().equals(b.scope())
+                && Double.compare(a.slopeMinutesPerDay(), b.slopeMinutesPerDay()) == 0
+                && Double.compare(a.projectedMarginMinutes(), b.projectedMarginMinutes()) == 0
+                && Double.compare(a.safetyMarginMinutes(), b.safetyMarginMinutes()) == 0
+                && Objects.equals(a.forecastDate(), b.forecastDate()) && Objects.equals(a.daysUntilForecast(), b.daysUntilForecast())
+                && (a.nights() == b.nights() || a.nights().equals(b.nights()))
+                && (a.drivers() == b.drivers() || a.drivers().equals(b.drivers()));
+    }
+
+    /** The backup-window-creep alert of one creeping trend. */
+    private static Alert creep(InstanceAnalysis ia, CreepTrend t, RulesConfig rules, List<Fact> remedies) {
+        RulesConfig.Creep cfg = rules.backupWindowCreep();
+        String kind = t.kind().name().toLowerCase(Locale.ROOT);
+        List<Fact> facts = new ArrayList<>(List.of(
+                new Fact("Trend", Fmt.two(t.slopeMinutesPerDay()) + " min/day over the last " + t.nights().size()
+                        + " " + kind + " nights (Theil–Sen)"),
+                new Fact("Margin now", Fmt.minutes(t.projectedMarginMinutes()) + " (trend), safety margin "
+                        + Fmt.minutes(t.safetyMarginMinutes()) + " (calendar " + ia.calendar().name() + ")"),
+                new Fact("Forecast", "under the safety margin on the night before " + t.forecastDate()
+                        + " (in " + t.daysUntilForecast() + " days)")));
+        if (!t.drivers().isEmpty()) {
+            facts.add(new Fact("Driven by", t.drivers().stream().map(WindowRules::driver).collect(Collectors.joining("; "))));
+        }
+        List<NightlyWindow> fitted = fitted(ia, t);
+        String overlaps = overlaps(ia, fitted, kind, cfg.minJobOverlapMinutes());
+        if (overlaps != null) {
+            facts.add(new Fact("Jobs overlapping more", overlaps));
+        }
+        Fact lateOrLong = lateOrLong(ia, fitted, rules.backupWindowBreach().lateStartMinutes());
+        if (lateOrLong != null) {
+            facts.add(lateOrLong);
+        }
+        facts.addAll(remedies);
+        List<Fact> series = t.nights().stream()
+                .skip(Math.max(0, t.nights().size() - 14))
+                .map(n -> new Fact(n.morning().toString(), Fmt.minutes(n.marginMinutes()))).toList();
+        return new Alert("backup-window-creep", cfg.severity(), ia.host().host(), ia.instance().name(), null, kind,
+                "Backup window margin shrinks " + Fmt.two(-t.slopeMinutesPerDay()) + " min/day; under "
+                        + Fmt.minutes(t.safetyMarginMinutes()) + " by " + t.forecastDate(),
+                CREEP_WHY, facts, series, t.forecastDate());
     }
 
     /** The finished windows of the creep fit's nights, oldest first. */
