@@ -1,5 +1,11 @@
 package io.qatwatch.collector.analysis;
 
+import static io.qatwatch.collector.analysis.DatabaseRecords.NO_CHAINS;
+import static io.qatwatch.collector.analysis.DatabaseRecords.finished;
+import static io.qatwatch.collector.analysis.DatabaseRecords.primary;
+import static io.qatwatch.collector.analysis.DatabaseRecords.withChains;
+import static io.qatwatch.collector.analysis.DatabaseRecords.withRow;
+
 import io.qatwatch.collector.analysis.FleetState.HostState;
 import io.qatwatch.collector.analysis.FleetState.InstanceState;
 import io.qatwatch.collector.chain.ChainBackup;
@@ -24,13 +30,11 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -135,7 +139,8 @@ public final class FleetAnalysis {
             }
         }
         if (this.contributions != null) {
-            mergeContributions();
+            new ContributionMerge(config, now, instances, databases, keyed, baselines, identities, chains,
+                    this.contributions).merge();
         } else {
             mergeDatabases(known == null);
         }
@@ -302,11 +307,6 @@ public final class FleetAnalysis {
                                  List<BaselineFulls> fulls, List<LogChain> chains, Instant appearedAt) {
     }
 
-    /** The earlier of two times, null when neither is known. */
-    private static Instant earlier(Instant a, Instant b) {
-        return a == null ? b : b == null || !b.isBefore(a) ? a : b;
-    }
-
     /**
      * Each database's {@link LogChain} of one instance, by identity, from its backups in store order (those without
      * LSNs left out); {@code everyLog} keeps each log backup a link of its own, as the restore plan API lists them.
@@ -403,9 +403,6 @@ public final class FleetAnalysis {
     /** Where the backups of a database the instance does not list go: nowhere. */
     private static final List<DatabaseBackup> NOWHERE = List.of();
 
-    /** The chains of a database none of whose replicas' backups carry LSNs: most of a fleet without chain columns. */
-    private static final List<LogChain> NO_CHAINS = List.of();
-
     /**
      * Merges each database's replicas. A database's backups, fulls and chains lists are made with its first replica's
      * record and handed on to the records of the next ones, so that no fleet-wide map per list is built each
@@ -487,213 +484,5 @@ public final class FleetAnalysis {
         // the evaluation is held until the next: each database's lists as immutable ones of the size they came to (one
         // or two backups and at most one replica's fulls hold no array), not the growable ones the merge filled
         databases.replaceAll((key, m) -> finished(m));
-    }
-
-    private static boolean primary(DatabaseInfo d) {
-        return d.replicaRole() == null || "PRIMARY".equalsIgnoreCase(d.replicaRole());
-    }
-
-    /**
-     * {@code m} (null before the database's first row) with one more replica's row, {@code d} of {@code ia}: the primary's
-     * row names the database, its host and recovery model. The lists are handed on, each made with the first row and
-     * sized for one replica, its few digest backups and one baseline (the evaluation is held until the next).
-     */
-    private static MergedDatabase withRow(MergedDatabase m, String key, DatabaseInfo d, InstanceAnalysis ia) {
-        List<String> replicas = m == null ? List.of(ia.scope()) : new ArrayList<>(m.replicas());
-        if (m != null) {
-            replicas.add(ia.scope());
-        }
-        boolean silent = ia.silent() && (m == null || m.silent());
-        List<DatabaseBackup> backups = m == null ? new ArrayList<>(4) : m.backups();
-        List<BaselineFulls> fulls = m == null ? new ArrayList<>(1) : m.fulls();
-        List<LogChain> logChains = m == null ? NO_CHAINS : m.chains();
-        if (m == null || primary(d)) {
-            return new MergedDatabase(key, d.name(), d.availabilityGroup() != null ? d.availabilityGroup()
-                    : m == null ? null : m.availabilityGroup(), ia.host().host(), ia.instance().name(),
-                    d.recoveryModel(), replicas, backups, silent, fulls, logChains,
-                    earlier(m == null ? null : m.appearedAt(), d.createdAt()));
-        }
-        return new MergedDatabase(m.key(), m.name(), m.availabilityGroup() != null ? m.availabilityGroup()
-                : d.availabilityGroup(), m.host(), m.instance(), m.recoveryModel(), replicas, backups, silent, fulls,
-                logChains, earlier(m.appearedAt(), d.createdAt()));
-    }
-
-    /** {@code m} with a chains list of its own, for the first replica that has a chain of it. */
-    private static MergedDatabase withChains(MergedDatabase m) {
-        return new MergedDatabase(m.key(), m.name(), m.availabilityGroup(), m.host(), m.instance(), m.recoveryModel(),
-                m.replicas(), m.backups(), m.silent(), m.fulls(), new ArrayList<>(), m.appearedAt());
-    }
-
-    /**
-     * {@code m} as the evaluation holds it until the next: its lists immutable ones of the size they came to (one or two
-     * backups and at most one replica's fulls hold no array), not the growable ones the merge filled.
-     */
-    private static MergedDatabase finished(MergedDatabase m) {
-        return new MergedDatabase(m.key(), m.name(), m.availabilityGroup(), m.host(), m.instance(), m.recoveryModel(),
-                m.replicas(), List.copyOf(m.backups()), m.silent(), List.copyOf(m.fulls()),
-                m.chains() == NO_CHAINS ? NO_CHAINS : List.copyOf(m.chains()), m.appearedAt());
-    }
-
-    /**
-     * The alert stage's merge ({@link MergedContributions}): each instance's contribution kept from the last evaluation
-     * while its inputs are the same, else merged from its inputs alone; a database only one instance contributes to is its
-     * contribution's record, one that several contribute to (replicas of an availability database, or a backup keyed to
-     * another instance's database) is merged again from their contributions in fleet order, as {@link #mergeDatabases}
-     * does. No availability-group windows (the stage's evaluations build none).
-     */
-    private void mergeContributions() {
-        Instant from = now.minus(Duration.ofDays(config.windows().lookbackDays()));
-        Map<String, MergedContributions.Contribution> next = new HashMap<>(instances.size() * 4 / 3 + 16);
-        List<MergedContributions.Contribution> used = new ArrayList<>(instances.size());
-        Set<String> again = new HashSet<>();
-        for (InstanceAnalysis ia : instances) {
-            InstanceState i = ia.instance();
-            DatabaseIdentities ids = identities.apply(i);
-            Map<String, BaselineFulls> instanceFulls = baselines.apply(i);
-            Map<String, LogChain> instanceChains = chains.apply(i);
-            MergedContributions.Contribution c = contributions.get(ia.scope());
-            if (c == null || !c.holds(ia.host().host(), i.name(), ia.silent(), config, i.databases(), ids, i.backups(),
-                    instanceFulls, instanceChains, now)) {
-                c = contribution(ia, ids, instanceFulls, instanceChains, from);
-            }
-            next.put(ia.scope(), c);
-            used.add(c);
-            for (DatabaseInfo d : i.databases()) {
-                String key = ids.key(d);
-                if (databases.putIfAbsent(key, c.alone().get(key)) != null) {
-                    again.add(key);
-                }
-            }
-        }
-        for (MergedContributions.Contribution c : used) {
-            c.foreign().keySet().forEach(key -> addIfListed(again, key));
-            c.foreignFulls().keySet().forEach(key -> addIfListed(again, key));
-            c.foreignChains().keySet().forEach(key -> addIfListed(again, key));
-        }
-        if (!again.isEmpty()) {
-            databases.putAll(merged(used, again));
-        }
-        contributions.keep(next);
-    }
-
-    private void addIfListed(Set<String> again, String key) {
-        if (databases.containsKey(key)) {
-            again.add(key);
-        }
-    }
-
-    /** What {@code ia} contributes to the fleet's databases, merged from its inputs alone. */
-    private MergedContributions.Contribution contribution(InstanceAnalysis ia, DatabaseIdentities ids,
-                                                          Map<String, BaselineFulls> instanceFulls,
-                                                          Map<String, LogChain> instanceChains, Instant from) {
-        InstanceState i = ia.instance();
-        Map<String, MergedDatabase> work = new HashMap<>();
-        for (DatabaseInfo d : i.databases()) {
-            String key = ids.key(d);
-            work.put(key, withRow(work.get(key), key, d, ia));
-        }
-        Map<String, List<DatabaseBackup>> foreign = new HashMap<>();
-        List<DatabaseBackup> known = keyed.apply(i);
-        for (DatabaseBackup backup : known) {
-            if (!backup.finishedAfter(from) || backup.startedAfter(now)) {
-                continue;
-            }
-            MergedDatabase m = work.get(backup.databaseKey());
-            (m != null ? m.backups() : foreign.computeIfAbsent(backup.databaseKey(), k -> new ArrayList<>())).add(backup);
-        }
-        Map<String, BaselineFulls> foreignFulls = new HashMap<>();
-        int fullsCount = 0;
-        for (Map.Entry<String, BaselineFulls> e : instanceFulls.entrySet()) {
-            if (e.getValue().size() > 0) {
-                fullsCount++;
-                MergedDatabase m = work.get(e.getKey());
-                if (m != null) {
-                    m.fulls().add(e.getValue());
-                } else {
-                    foreignFulls.put(e.getKey(), e.getValue());
-                }
-            }
-        }
-        Map<String, LogChain> foreignChains = new HashMap<>();
-        int chainsCount = 0;
-        for (Map.Entry<String, LogChain> e : instanceChains.entrySet()) {
-            if (!e.getValue().isEmpty()) {
-                chainsCount++;
-                MergedDatabase m = work.get(e.getKey());
-                if (m == null) {
-                    foreignChains.put(e.getKey(), e.getValue());
-                } else {
-                    if (m.chains() == NO_CHAINS) {
-                        m = withChains(m);
-                        work.put(e.getKey(), m);
-                    }
-                    m.chains().add(e.getValue());
-                }
-            }
-        }
-        work.replaceAll((key, m) -> finished(m));
-        foreign.replaceAll((key, l) -> List.copyOf(l));
-        return new MergedContributions.Contribution(ia.host().host(), i.name(), ia.silent(), config, i.databases(), ids,
-                i.backups(), instanceFulls, instanceChains, Map.copyOf(work), Map.copyOf(foreign), Map.copyOf(foreignFulls),
-                Map.copyOf(foreignChains), fullsCount, chainsCount, now, MergedContributions.validUntil(known, config, now));
-    }
-
-    /**
-     * The databases {@code keys} merged from the instances' contributions ({@code used}, in fleet order) as
-     * {@link #mergeDatabases} merges them: each row in fleet order, an instance's backups, fulls and chains going to a
-     * database it or an instance before it lists.
-     */
-    private Map<String, MergedDatabase> merged(List<MergedContributions.Contribution> used, Set<String> keys) {
-        Map<String, MergedDatabase> work = new HashMap<>();
-        for (int k = 0; k < instances.size(); k++) {
-            InstanceAnalysis ia = instances.get(k);
-            MergedContributions.Contribution c = used.get(k);
-            for (DatabaseInfo d : ia.instance().databases()) {
-                String key = c.ids().key(d);
-                if (keys.contains(key)) {
-                    work.put(key, withRow(work.get(key), key, d, ia));
-                }
-            }
-            c.alone().forEach((key, mine) -> {
-                if (keys.contains(key)) {
-                    add(work, key, mine.backups(), mine.fulls(), mine.chains());
-                }
-            });
-            c.foreign().forEach((key, backups) -> {
-                if (keys.contains(key)) {
-                    add(work, key, backups, List.of(), NO_CHAINS);
-                }
-            });
-            c.foreignFulls().forEach((key, f) -> {
-                if (keys.contains(key)) {
-                    add(work, key, List.of(), List.of(f), NO_CHAINS);
-                }
-            });
-            c.foreignChains().forEach((key, chain) -> {
-                if (keys.contains(key)) {
-                    add(work, key, List.of(), List.of(), List.of(chain));
-                }
-            });
-        }
-        work.replaceAll((key, m) -> finished(m));
-        return work;
-    }
-
-    /** One instance's backups, fulls and chains of a database {@code work} holds (else they go nowhere). */
-    private static void add(Map<String, MergedDatabase> work, String key, List<DatabaseBackup> backups,
-                            List<BaselineFulls> fulls, List<LogChain> logChains) {
-        MergedDatabase m = work.get(key);
-        if (m == null) {
-            return;
-        }
-        m.backups().addAll(backups);
-        m.fulls().addAll(fulls);
-        if (!logChains.isEmpty()) {
-            if (m.chains() == NO_CHAINS) {
-                m = withChains(m);
-                work.put(key, m);
-            }
-            m.chains().addAll(logChains);
-        }
     }
 }
