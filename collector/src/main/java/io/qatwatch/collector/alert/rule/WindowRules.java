@@ -60,6 +60,11 @@ final class WindowRules {
                         && jobs == ia.instance().jobs() && this.rules == rules && host.equals(ia.host().host())
                         && instance.equals(ia.instance().name());
             }
+
+            /** The same breach with its alert, made once it is needed. */
+            Made withAlert(Alert made) {
+                return new Made(windows, last, calendar, jobs, rules, host, instance, nextNight, made);
+            }
         }
 
         /** The last evaluation's breaches of a finished night, by the identity of their instance's windows. */
@@ -91,8 +96,7 @@ final class WindowRules {
                     continue;
                 }
                 if (m.alert() == null) {
-                    m = new Made(m.windows(), m.last(), m.calendar(), m.jobs(), m.rules(), m.host(), m.instance(), m.nextNight(),
-                            breached(ia, lastFinished, fleet.now(), rules));
+                    m = m.withAlert(breached(ia, lastFinished, fleet.now(), rules));
                     next.put(ia.windows(), m);
                 }
                 out.add(m.alert());
