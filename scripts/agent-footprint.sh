@@ -6,8 +6,9 @@
 #      FOOTPRINT_CYCLE, waits FOOTPRINT_WARMUP seconds, then samples /proc/<pid> for FOOTPRINT_SECONDS;
 #   4. prints one Markdown table row: flags, RSS (median and max of the samples) and its private part
 #      (RssAnon: heap, metaspace, malloc; the rest is clean file pages of libjvm and class-data archives, shared
-#      and reclaimable), CPU % of one core, CPU ms per cycle, reports written, the load average at both ends;
-#      then stops both.
+#      and reclaimable), CPU % of one core, CPU ms per cycle, reports written, the load average at both ends; then a
+#      table of that window's CPU by thread (the kernel's thread names, a pool's threads together: event loop,
+#      workers, the JIT's compiler, the VM thread that also runs the serial GC); then stops both.
 # With FOOTPRINT_SQL_ROWS=N (e.g. 100000) the agent also watches a SQL Server: the project's TDS test server
 # (built from the agent's test classes) answering as SQL Server 2022 with a msdb of N backup rows; the first
 # sync of those rows happens during the warm-up, so keep FOOTPRINT_WARMUP long enough (the default is). The row
@@ -136,7 +137,56 @@ while [ "$(date +%s)" -lt "$WARM_END" ]; do
   sleep 1
 done
 [ "$SQL_ROWS" -gt 0 ] && [ -z "$FIRST_SYNC" ] && FIRST_SYNC="not within the ${WARMUP} s warm-up"
-L0="$(load1)"; T0="$(date +%s.%N)"; C0="$(cpu_ticks)"; W0="$(written)"
+# The measured window's CPU by thread: a sampler that lists the agent's threads ten times a second with each one's
+# time on a CPU in nanoseconds (/proc/<pid>/task/<tid>/schedstat: per-thread clock ticks are too coarse for threads
+# that each run a few milliseconds a minute); a thread that ended in the window is kept with its time when last seen.
+# When stopped it writes "kernel name<TAB>nanoseconds in the window" a thread to its file.
+sample_threads() {  # run it in the background: it is the python process itself (exec), so that it can be stopped by its id
+  exec python3 - "$AGENT_PID" "$1" <<'PY'
+import os, signal, sys, time
+pid, out = sys.argv[1], sys.argv[2]
+base, seen, first = f"/proc/{pid}/task", {}, True
+def read():
+    now = {}
+    try:
+        tids = os.listdir(base)
+    except OSError:
+        return now
+    for tid in tids:
+        try:
+            with open(f"{base}/{tid}/comm") as f:
+                name = f.read().rstrip("\n")
+            with open(f"{base}/{tid}/schedstat") as f:
+                now[tid] = (name, int(f.read().split()[0]))  # nanoseconds on a CPU, the scheduler's own count
+        except OSError:
+            continue  # the thread ended while we listed
+    return now
+def sample():
+    global first
+    for tid, (name, t) in read().items():
+        # a thread seen at the start counts from there; one born in the window from its birth
+        t0 = seen[tid][1] if tid in seen else (t if first else 0)
+        seen[tid] = (name, t0, t)
+    first = False
+def stop(*_):
+    sample()
+    for name, t0, t in seen.values():
+        if t > t0:
+            print(f"{name}\t{t - t0}", file=open(out, "a"))
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stop)
+sample()
+open(out + ".started", "w").close()  # the window's CPU is read from here on
+while True:
+    time.sleep(0.1)
+    sample()
+PY
+}
+# the reports written are read from /healthz outside the window: serving it costs the agent CPU a cycle does not
+W0="$(written)"
+sample_threads "$WORK/threads" & SAMPLER=$!
+until [ -f "$WORK/threads.started" ]; do sleep 0.05; done
+L0="$(load1)"; T0="$(date +%s.%N)"; C0="$(cpu_ticks)"
 SAMPLES=()
 ANON=()
 END=$(( $(date +%s) + MEASURE ))
@@ -145,7 +195,9 @@ while [ "$(date +%s)" -lt "$END" ]; do
   ANON+=("$(status_kib RssAnon)")
   sleep "$SAMPLE_EVERY"
 done
-T1="$(date +%s.%N)"; C1="$(cpu_ticks)"; W1="$(written)"; L1="$(load1)"
+L1="$(load1)"; T1="$(date +%s.%N)"; C1="$(cpu_ticks)"
+kill -TERM "$SAMPLER"; wait "$SAMPLER" 2>/dev/null || true
+W1="$(written)"
 
 if [ "$SQL_ROWS" -gt 0 ]; then
   echo "SQL Server: TDS test server with $SQL_ROWS backup rows; the agent's health at the end:" >&2
@@ -153,12 +205,14 @@ if [ "$SQL_ROWS" -gt 0 ]; then
   echo >&2
 fi
 python3 - "$HZ" "$T0" "$T1" "$C0" "$C1" "$W0" "$W1" "$CYCLE" "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX $OPTS" \
-  "$L0–$L1" "${FIRST_SYNC:-no SQL Server}" "${#SAMPLES[@]}" "${SAMPLES[@]}" "${ANON[@]}" <<'PY'
-import statistics, sys
+  "$L0–$L1" "${FIRST_SYNC:-no SQL Server}" "$WORK/threads" "${#SAMPLES[@]}" "${SAMPLES[@]}" \
+  "${ANON[@]}" <<'PY'
+import re, statistics, sys
 hz, t0, t1, c0, c1, w0, w1, cycle = (float(x) for x in sys.argv[1:9])
-opts, load, first_sync, n = sys.argv[9], sys.argv[10], sys.argv[11], int(sys.argv[12])
-rss = [int(x) for x in sys.argv[13:13 + n]]
-anon = [int(x) for x in sys.argv[13 + n:13 + 2 * n]]
+opts, load, first_sync, threads = sys.argv[9:13]
+n = int(sys.argv[13])
+rss = [int(x) for x in sys.argv[14:14 + n]]
+anon = [int(x) for x in sys.argv[14 + n:14 + 2 * n]]
 elapsed = t1 - t0
 cpu_s = (c1 - c0) / hz
 cycles = elapsed / cycle
@@ -169,4 +223,28 @@ reports = int(w1 - w0) if w0 >= 0 and w1 >= 0 else "unknown (no /healthz)"
 print(f"| `{opts}` | {cycle:.0f} s | {elapsed:.0f} s | {statistics.median(rss)/1024:.1f} MiB | {max(rss)/1024:.1f} MiB "
       f"| {statistics.median(anon)/1024:.1f} MiB | {100*cpu_s/elapsed:.3f} % | {1000*cpu_s/cycles:.0f} ms | {reports} "
       f"| {load} | {first_sync} |")
+
+# The window's CPU by thread, a pool's threads together (the kernel's name, cut at 15 characters, less its number),
+# with how many threads of it the window saw; what no sample saw (threads that lived less than a tenth of a second)
+# is the rest of the total.
+groups, counts = {}, {}
+try:
+    with open(threads) as f:
+        for line in f:
+            name, t = line.rstrip("\n").split("\t")
+            group = re.sub(r"[-#]?\d+$", "", name) or name
+            groups[group] = groups.get(group, 0) + int(t) * hz / 1e9  # in clock ticks, as the total
+            counts[group] = counts.get(group, 0) + 1
+except FileNotFoundError:
+    pass
+print()
+print("| agent threads (kernel name) | threads seen | CPU s in the window | CPU per cycle | share |")
+print("|---|---|---|---|---|")
+for group, t in sorted(groups.items(), key=lambda g: -g[1]):
+    print(f"| `{group}` | {counts[group]} | {t / hz:.2f} | {1000 * t / hz / cycles:.1f} ms "
+          f"| {100 * t / max(1, c1 - c0):.0f} % |")
+rest = (c1 - c0) - sum(groups.values())
+if rest > 0:
+    print(f"| threads no sample saw | | {rest / hz:.2f} | {1000 * rest / hz / cycles:.1f} ms "
+          f"| {100 * rest / max(1, c1 - c0):.0f} % |")
 PY

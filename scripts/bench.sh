@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the bench module and runs qatwatch's benchmarks; prints Markdown for docs/benchmarks.md.
 #
-#   scripts/bench.sh                 full run (about 45 minutes on 2 cores; run it on a quiet machine)
+#   scripts/bench.sh                 full run (about an hour on 2 cores; run it on a quiet machine)
 #   scripts/bench.sh --quick         smoke run of about a minute: proves the harness, figures mean nothing
-#   scripts/bench.sh --only ingest   one part: ingest, rebuild, analysis, growth, jmh, stalled, pages (comma-separated)
+#   scripts/bench.sh --only ingest   one part: ingest, rebuild, analysis, growth, jmh, stalled, pages, agent (comma-separated)
 #   scripts/bench.sh --only pages    status pages (fleet, host, database) of a 10,000-instance store: p50/p99 ms of each,
 #                                    goal under 200 ms; --quick: 200 instances x 7 nights, 10 requests per page
 #   scripts/bench.sh --only collectors   ingest into 1, 2 and 3 collectors on PostgreSQL against 1 on SQLite: starts
@@ -13,6 +13,8 @@
 #   scripts/bench.sh --only analysis --analysis-split 2,3   also the alert stage as one of 2 and of 3 collectors
 #   scripts/bench.sh --only rebuild      ingest p99 at 1,000 reports/s while the alert stage rebuilds 1,000 new
 #                                    instances (their first reports bring 30 nights), paced and not
+#   scripts/bench.sh --only agent    the agent's RSS and CPU per cycle beside a SQL Server (scripts/agent-footprint.sh with
+#                                    issue 33's settings: class-data archive, 100,000 backup rows, 600 s at a 60 s cycle)
 #   scripts/bench.sh --help          every option (agents, rates, durations, fleet sizes, server JVM options)
 #
 # The Markdown goes to stdout and to bench/target/bench-results.md; progress goes to stderr.
@@ -25,8 +27,8 @@ JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 JAR=bench/target/qatwatch-bench-all.jar
 
 if [[ "${BENCH_SKIP_BUILD:-}" != 1 ]]; then
-  echo "[bench] building (mvn -pl bench -am package -DskipTests)" >&2
-  mvn -B -q -pl bench -am package -DskipTests >&2
+  echo "[bench] building (mvn -pl bench,agent -am package -DskipTests)" >&2
+  mvn -B -q -pl bench,agent -am package -DskipTests >&2
 fi
 
 extra=()

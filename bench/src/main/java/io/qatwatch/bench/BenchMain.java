@@ -26,14 +26,15 @@ import picocli.CommandLine.Spec;
 public final class BenchMain implements Callable<Integer> {
 
     private static final Set<String> PARTS = Set.of("ingest", "analysis", "growth", "jmh", "stalled", "collectors",
-            "fleet100k", "pages", "morning", "rebuild");
+            "fleet100k", "pages", "morning", "rebuild", "agent");
 
     @Option(names = "--only", split = ",", paramLabel = "PART",
             description = "Parts to run, comma-separated: ingest, analysis, growth, jmh, stalled, pages, collectors, fleet100k, "
-                    + "morning, rebuild (default: all but collectors and fleet100k, which need --pg-url that scripts/bench.sh "
-                    + "provides, and morning: the analysis bench's morning minute repeated on one thread; rebuild is ingest "
-                    + "at 1,000/s while the alert stage rebuilds 1,000 new instances, paced and not).")
-    List<String> only = List.of("ingest", "rebuild", "analysis", "growth", "jmh", "stalled", "pages");
+                    + "morning, rebuild, agent (default: all but collectors and fleet100k, which need --pg-url that "
+                    + "scripts/bench.sh provides, and morning: the analysis bench's morning minute repeated on one thread; "
+                    + "rebuild is ingest at 1,000/s while the alert stage rebuilds 1,000 new instances, paced and not; agent "
+                    + "is the agent's RSS and CPU beside a SQL Server, by scripts/agent-footprint.sh, ~13 minutes).")
+    List<String> only = List.of("ingest", "rebuild", "analysis", "growth", "jmh", "stalled", "pages", "agent");
 
     @Option(names = "--pg-url", description = "Collectors: a PostgreSQL database the bench may empty (schema bench).")
     String pgUrl;
@@ -281,6 +282,10 @@ public final class BenchMain implements Callable<Integer> {
             StalledUploadsBenchmark stalled = new StalledUploadsBenchmark(new StalledUploadsBenchmark.Settings(
                     40, 8 * 1024 * 1024 - 1, 1024 * 1024, Duration.ofSeconds(quick ? 13 : 15), jvm, work.resolve("stalled")));
             md.append("#### Stalled uploads\n\n").append(stalled.markdown(stalled.run(log))).append('\n');
+        }
+        if (only.contains("agent")) {
+            AgentFootprintBenchmark agent = new AgentFootprintBenchmark(AgentFootprintBenchmark.settings(quick));
+            md.append("#### Agent footprint\n\n").append(agent.markdown(agent.run(log))).append('\n');
         }
         System.out.print(md);
         if (out != null) {
