@@ -17,7 +17,7 @@ import java.util.function.UnaryOperator;
 /**
  * An instance's digest ({@link BackupDigest}) as the alert stage holds it: each backup once, in the keyed form the
  * analysis reads ({@link DatabaseBackup}: database, type, times, sizes, algorithm, target), and beside it in columns
- * the rest of what {@code LiveFleet#canonical} keeps: its {@code backup_set_id}, its flags, which of the digest's
+ * the rest of what {@code InstanceRefresh#canonical} keeps: its {@code backup_set_id}, its flags, which of the digest's
  * distinct sets of other strings (guid, encryption, device, family: mostly one per database) it has, and its number of
  * media families (backup-url-size-ceiling's URLs; a column only in a digest where some backup has one). A
  * {@link BackupRecord} is made when one is read, equal to the

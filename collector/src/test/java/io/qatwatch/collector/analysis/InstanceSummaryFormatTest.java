@@ -28,11 +28,11 @@ class InstanceSummaryFormatTest {
 
     /** The format the fingerprint below was taken at. */
     private static final int FORMAT = 7;
-    private static final String FINGERPRINT = "0a98ba1cc17e43274116ec61";
+    private static final String FINGERPRINT = "0b6c4281a683770b2ce26fb1";
 
     /** Every class whose fields a summary writes (or, for the stage's slot, whose fields decide what it must write). */
     private static final List<String> SUMMARISED = List.of(
-            "io.qatwatch.collector.analysis.LiveFleet$InstanceSlot",
+            "io.qatwatch.collector.analysis.InstanceSlot",
             "io.qatwatch.collector.analysis.InstanceSummaryCodec$Kept",
             "io.qatwatch.collector.analysis.PackedDigest",
             "io.qatwatch.collector.analysis.KeptHistory",
@@ -54,7 +54,7 @@ class InstanceSummaryFormatTest {
     void theFormatNumberChangesWithTheFieldsOfWhatASummaryHolds() throws Exception {
         String now = fingerprint();
         assertThat(now).as("the fields of a class a summary holds changed: when the change is in what the stage keeps of"
-                + " an instance's backups, change what InstanceSummaryCodec writes and reads (and LiveFleet's restore), bump"
+                + " an instance's backups, change what InstanceSummaryCodec writes and reads (and SummaryRestore), bump"
                 + " InstanceSummaryCodec.FORMAT and pin the new fingerprint and format here; when it is not (a slot's"
                 + " bookkeeping), pin the new fingerprint alone").isEqualTo(FINGERPRINT);
         assertThat(InstanceSummaryCodec.FORMAT).as("the format the fingerprint was pinned at").isEqualTo(FORMAT);
