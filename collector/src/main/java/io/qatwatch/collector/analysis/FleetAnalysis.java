@@ -163,7 +163,7 @@ public final class FleetAnalysis {
                 comparisons.put(i, samples.comparisons(from, tde, config.compression()));
             }
         }
-        return new FleetCompression(fleet, comparisons, previousCompression);
+        return FleetCompression.of(fleet, comparisons, previousCompression);
     }
 
     /**

@@ -92,12 +92,15 @@ public final class FleetCompression {
     private record HostPart(List<String> instances, List<List<Comparison>> lists, List<Row> qatCurrent,
                             Map<String, Map<String, Map<Verdict, Integer>>> counts, HostVerdict verdict) {
 
-        boolean sameAs(List<String> names, List<List<Comparison>> of) {
-            if (names.size() != instances.size()) {
+        /** Whether {@code h}'s instances are these, by name and in order, each with this very comparison list. */
+        boolean sameAs(HostState h, Map<InstanceState, List<Comparison>> comparisons) {
+            List<InstanceState> of = h.instances();
+            if (of.size() != instances.size()) {
                 return false;
             }
-            for (int n = 0; n < names.size(); n++) {
-                if (of.get(n) != lists.get(n) || !names.get(n).equals(instances.get(n))) {
+            for (int n = 0; n < of.size(); n++) {
+                InstanceState i = of.get(n);
+                if (comparisons.getOrDefault(i, List.of()) != lists.get(n) || !i.name().equals(instances.get(n))) {
                     return false;
                 }
             }
@@ -133,6 +136,48 @@ public final class FleetCompression {
 
     private final Map<String, HostPart> parts = new java.util.HashMap<>();
     private final List<Row> qatCurrent;
+    /** Each host's part, in the fleet's order of hosts (a host named twice is here twice). */
+    private final HostPart[] partsInOrder;
+    /** With {@link #partsInOrder}: each host's {@link #restoreState}. */
+    private final byte[] restoreStates;
+
+    /** A host sent no QAT facts. */
+    private static final byte QAT_UNKNOWN = 0;
+    /** A host could restore a QAT_DEFLATE backup ({@link #lacksQat} says nothing). */
+    private static final byte QAT_READY = 1;
+    /** A host could not. */
+    private static final byte QAT_LACKING = 2;
+
+    /**
+     * The fleet's compression: {@code previous} itself (the last evaluation's, or null) when its inputs are the same
+     * (the same hosts and instances, by name and in order, each instance with the very comparison list it had, and each
+     * host as able to restore a QAT_DEFLATE backup as it was), which a quiet minute's are; else worked out, reusing
+     * {@code previous}'s hosts whose comparisons are the same.
+     */
+    static FleetCompression of(FleetState state, Map<InstanceState, List<Comparison>> comparisons, FleetCompression previous) {
+        return previous != null && previous.sameInputs(state, comparisons) ? previous
+                : new FleetCompression(state, comparisons, previous);
+    }
+
+    private boolean sameInputs(FleetState state, Map<InstanceState, List<Comparison>> comparisons) {
+        List<HostState> hs = state.hosts();
+        if (hs.size() != partsInOrder.length) {
+            return false;
+        }
+        for (int p = 0; p < partsInOrder.length; p++) {
+            HostState h = hs.get(p);
+            HostPart part = partsInOrder[p];
+            if (!h.host().equals(part.verdict().host()) || !part.sameAs(h, comparisons) || restoreState(h) != restoreStates[p]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** What the restore burden counts of {@code h}: no QAT facts, ready, or lacking. */
+    private static byte restoreState(HostState h) {
+        return h.qat() == null ? QAT_UNKNOWN : lacksQat(h) == null ? QAT_READY : QAT_LACKING;
+    }
 
     /** @param comparisons each instance's comparisons, in the fleet's order of hosts and instances */
     FleetCompression(FleetState state, Map<InstanceState, List<Comparison>> comparisons) {
@@ -151,6 +196,7 @@ public final class FleetCompression {
         TreeSet<String> ready = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         int probed = 0;
         int unknown = 0;
+        byte[] states = new byte[state.hosts().size()];
         for (HostState h : state.hosts()) {
             List<String> names = new ArrayList<>(h.instances().size());
             List<List<Comparison>> lists = new ArrayList<>(h.instances().size());
@@ -161,7 +207,7 @@ public final class FleetCompression {
                 byInstance.put(h.host() + "/" + i.name(), mine);
             }
             HostPart part = previous == null ? null : previous.parts.get(h.host());
-            if (part == null || !part.sameAs(names, lists)) {
+            if (part == null || !part.sameAs(h, comparisons)) {
                 part = part(h.host(), names, lists);
             }
             parts.put(h.host(), part);
@@ -177,10 +223,11 @@ public final class FleetCompression {
             hostRows.put(h.host(), new int[] {from, count});
             hosts.put(h.host(), part.verdict());
             // every host that reported counts: one whose agent sent no QAT facts cannot be shown able to restore
-            probed++;
-            if (h.qat() == null) {
+            byte restore = restoreState(h);
+            states[probed++] = restore;
+            if (restore == QAT_UNKNOWN) {
                 unknown++;
-            } else if (lacksQat(h) == null) {
+            } else if (restore == QAT_READY) {
                 ready.add(h.host());
             }
         }
@@ -203,6 +250,8 @@ public final class FleetCompression {
         this.restoreReady = List.copyOf(ready);
         this.probedHosts = probed;
         this.withoutQatFacts = unknown;
+        this.partsInOrder = inOrder.toArray(new HostPart[0]);
+        this.restoreStates = states;
     }
 
     /** One host's rows, verdict counts and whether it took QAT_DEFLATE backups. */

@@ -39,6 +39,12 @@ public final class CompressionSamples {
      */
     static final LongAdder UNPACKED = new LongAdder();
 
+    /**
+     * How many times {@link #dropBefore} looked at every series, over the process: a minute whose lookback start has not
+     * passed any kept backup's start should look at none.
+     */
+    static final LongAdder WALKED = new LongAdder();
+
     /** What backups of one series have in common: compared like with like. */
     public record Key(String database, BackupKind kind, String target, boolean backupEncrypted, Method method) {
     }
@@ -155,6 +161,12 @@ public final class CompressionSamples {
     private final int minDurationSeconds;
     private final Map<Key, Series> series = new HashMap<>();
     private int version;
+    /**
+     * No kept backup started before this (epoch milliseconds; {@link Long#MAX_VALUE} while none is kept): exact after
+     * {@link #dropBefore} looked at every series, lower after a series let its oldest go for a newer backup (a bound, not
+     * the start).
+     */
+    private long noStartBefore = Long.MAX_VALUE;
     /** What {@link #memo} was worked out for: the samples' version, the TDE states and the thresholds (null: none yet). */
     private int memoVersion;
     private Map<String, Boolean> memoTde;
@@ -197,6 +209,7 @@ public final class CompressionSamples {
                 .add(b.startedAt().toEpochMilli(), millis, b.backupSizeBytes(), compressed, b.copyOnly(), cpu == null ? -1 : cpu);
         if (added) {
             version++;
+            noStartBefore = Math.min(noStartBefore, b.startedAt().toEpochMilli());
         }
         return added;
     }
@@ -207,16 +220,27 @@ public final class CompressionSamples {
      */
     public void dropBefore(Instant from) {
         long cut = from.toEpochMilli();
+        if (cut <= noStartBefore) {
+            // every minute for every instance, and the lookback start passes a kept backup's start about once a night
+            return;
+        }
+        WALKED.increment();
         boolean dropped = false;
+        long oldest = Long.MAX_VALUE;
         for (Iterator<Series> it = series.values().iterator(); it.hasNext(); ) {
             Series s = it.next();
             if (s.dropUpTo(cut)) {
                 dropped = true;
                 if (s.size == 0) {
                     it.remove();
+                    continue;
                 }
             }
+            if (s.size > 0) {
+                oldest = Math.min(oldest, s.firstStart());
+            }
         }
+        noStartBefore = oldest;
         if (dropped) {
             version++;
         }
@@ -312,7 +336,9 @@ public final class CompressionSamples {
                 throw new IllegalArgumentException("summary body holds a compression series without backups");
             }
             Measured m = readMeasure(in, key, size);
-            out.series.put(key, new Series(packed, size, m.stats(), m.newestJobFinish()));
+            Series s = new Series(packed, size, m.stats(), m.newestJobFinish());
+            out.series.put(key, s);
+            out.noStartBefore = Math.min(out.noStartBefore, s.firstStart());
         }
         return out;
     }
@@ -534,10 +560,15 @@ public final class CompressionSamples {
             return true;
         }
 
+        /** The oldest backup's start, epoch milliseconds (at least one backup). */
+        long firstStart() {
+            return (open != null ? open[0] : PackedRows.first(packed)) >> 1;
+        }
+
         /** Drops backups that started before {@code cut} (epoch milliseconds); true when any was. */
         boolean dropUpTo(long cut) {
-            // checked for every series every minute: a packed series is opened only when its oldest backup goes
-            if (size == 0 || (open != null ? open[0] : PackedRows.first(packed)) >> 1 >= cut) {
+            // a packed series is opened only when its oldest backup goes
+            if (size == 0 || firstStart() >= cut) {
                 return false;
             }
             openUp();
