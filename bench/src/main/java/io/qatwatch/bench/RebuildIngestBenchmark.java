@@ -4,6 +4,7 @@ import io.qatwatch.collector.EvaluationConfig;
 import io.qatwatch.protocol.AgentReport;
 import io.qatwatch.protocol.ReportJson;
 import io.qatwatch.protocol.SqlInstanceSnapshot.BackupRecord;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -99,6 +100,7 @@ public final class RebuildIngestBenchmark {
                 ExecutorService threads = Executors.newFixedThreadPool(2);
                 try {
                     long phaseStart = System.nanoTime();
+                    Instant phaseWall = Instant.now();
                     Future<LoadDriver.Run> phase = threads.submit(() -> driver.fixedRateUntil(settings.rate(),
                             Duration.ofMinutes(10), monitor::done, timeline));
                     Future<?> watching = threads.submit(() -> {
@@ -123,6 +125,9 @@ public final class RebuildIngestBenchmark {
                     if (!monitor.rebuiltAll()) {
                         throw new IllegalStateException("rebuild: the phase ended before the stage rebuilt the new instances");
                     }
+                    Path latencies = settings.workDir().resolve("rebuild-" + name + "-latency.csv");
+                    Files.writeString(latencies, timeline.csv(phaseStart, phaseWall, 100_000_000L));
+                    log.say("rebuild: " + name + ": the slowest report of every 100 ms of the phase in " + latencies);
                     LatencyRecorder rebuilding = new LatencyRecorder();
                     for (Evaluation e : monitor.evaluations) {
                         if (e.rebuilt() > 0) {
