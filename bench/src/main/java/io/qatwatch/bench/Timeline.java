@@ -56,7 +56,7 @@ final class Timeline {
         for (int step = 0; step < steps; step++) {
             long offset = step * stepNanos;
             out.append(String.format(Locale.ROOT, "%.1f,%s,%d,%.1f%n", offset / 1e9, originWall.plusNanos(offset),
-                    requests[step], slowest[step] / 1e6));
+                    requests[step], IngestBenchmark.ms(slowest[step])));
         }
         return out.toString();
     }
