@@ -147,6 +147,15 @@ public final class AlertStage {
             }
 
             @Override
+            public List<ActiveHead> heads() throws Exception {
+                AlertService s = service;
+                if (s == null) {
+                    return List.of();
+                }
+                return AlertViews.heads(sharedAlerts != null ? sharedAlerts.readAlerts() : s.firingAlerts());
+            }
+
+            @Override
             public List<ResolvedAlert> resolved(String host, int limit) throws Exception {
                 AlertService s = service;
                 if (s == null) {

@@ -37,6 +37,11 @@ public final class AlertViews {
             }
 
             @Override
+            public List<AlertsView.ActiveHead> heads() {
+                return AlertViews.heads(service.firingAlerts());
+            }
+
+            @Override
             public List<AlertsView.ResolvedAlert> resolved(String host, int limit) {
                 return service.resolvedAlerts(host, limit).stream().map(AlertViews::resolved).toList();
             }
@@ -58,6 +63,15 @@ public final class AlertViews {
                 r.alert().host(), r.alert().instance(), r.alert().database(), r.alert().summary(),
                 r.alert().details(), r.since(), r.silenced(), service.flapping(r),
                 ack == null ? null : new AlertsView.Acknowledged(ack.by(), ack.at(), ack.note(), ack.expiresAt()));
+    }
+
+    /** Each record's host, rule and severity: what counting them needs, none of their views' strings. */
+    static List<AlertsView.ActiveHead> heads(List<AlertRecord> records) {
+        List<AlertsView.ActiveHead> out = new ArrayList<>(records.size());
+        for (AlertRecord r : records) {
+            out.add(new AlertsView.ActiveHead(r.alert().host(), r.alert().rule(), r.alert().severity().label()));
+        }
+        return out;
     }
 
     /** One resolved alert as the status page lists it. */

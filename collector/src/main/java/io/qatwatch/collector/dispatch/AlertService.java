@@ -612,6 +612,11 @@ public final class AlertService {
         return !inFlight.isEmpty();
     }
 
+    /** Firing alerts in no particular order (silenced ones included): for counting, without {@link #activeAlerts}' sort. */
+    public List<AlertRecord> firingAlerts() {
+        return alerts.values().stream().filter(AlertRecord::firing).toList();
+    }
+
     /** Firing alerts, most severe first (silenced ones included, marked). */
     public List<AlertRecord> activeAlerts() {
         return alerts.values().stream().filter(AlertRecord::firing)

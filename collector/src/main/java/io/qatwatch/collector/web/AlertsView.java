@@ -28,6 +28,22 @@ public interface AlertsView {
     List<ActiveAlert> active() throws Exception;
 
     /**
+     * Where an active alert fires, which rule and how badly: all the fleet's states and {@code /metrics} count, without
+     * what {@link #active()} builds for each alert (its id, details, acknowledgement and flapping).
+     */
+    record ActiveHead(String host, String rule, String severity) {
+    }
+
+    /**
+     * The active alerts' heads, in no particular order. A fleet can have tens of thousands of active alerts, and a
+     * scrape or a fleet page that counts them should not build each one's view; this default does, for views that
+     * have nothing cheaper.
+     */
+    default List<ActiveHead> heads() throws Exception {
+        return active().stream().map(a -> new ActiveHead(a.host(), a.rule(), a.severity())).toList();
+    }
+
+    /**
      * An alert that fired and resolved, as long as the pipeline keeps it (a week: {@code Lifecycle.KEEP_RESOLVED}).
      *
      * @param since      when it started firing

@@ -303,8 +303,9 @@ public final class CollectorServer extends VerticleBase {
 
     /** Hosts by state as the status page counts them, agents silent, and the active alerts by rule and severity. */
     private void fleetMetrics(PrometheusText out, Instant now) throws Exception {
-        List<AlertsView.ActiveAlert> active = alerts == null ? List.of() : alerts.active();
-        FleetStatus.Summary summary = fleetStatus(now).summarise(roster.hostsSeen());
+        // heads, read once: a scrape counts the alerts, and building each one's view cost 120 ms of CPU at 53,000
+        List<AlertsView.ActiveHead> active = alerts == null ? List.of() : alerts.heads();
+        FleetStatus.Summary summary = fleetStatus(active, now).summarise(roster.hostsSeen());
         out.family("qatwatch_hosts", PrometheusText.Type.GAUGE,
                 "Hosts by state, as the status page counts them: silent, or the most severe active alert, or ok.");
         for (HostState state : HostState.values()) {
@@ -350,8 +351,11 @@ public final class CollectorServer extends VerticleBase {
 
     /** Each host's state and group now: from the active alerts, the agent-silent threshold and the host groups. */
     private FleetStatus fleetStatus(Instant now) throws Exception {
-        return FleetStatus.of(alerts == null ? List.of() : alerts.active(), now,
-                settings.agentSilentMinutes(), groupOf, tagsOf);
+        return fleetStatus(alerts == null ? List.of() : alerts.heads(), now);
+    }
+
+    private FleetStatus fleetStatus(List<AlertsView.ActiveHead> active, Instant now) {
+        return FleetStatus.fromHeads(active, now, settings.agentSilentMinutes(), groupOf, tagsOf);
     }
 
     private void alerts(RoutingContext ctx) {
