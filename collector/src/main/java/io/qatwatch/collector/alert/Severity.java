@@ -8,10 +8,13 @@ import java.util.Locale;
 public enum Severity {
     INFO, WARNING, CRITICAL;
 
+    /** Spelled once: every active alert's severity is labelled on each scrape and page (tens of thousands at a time). */
+    private final String label = name().toLowerCase(Locale.ROOT);
+
     /** The API spelling: {@code info}, {@code warning}, {@code critical}. */
     @JsonValue
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return label;
     }
 
     /** Parses any case; null for an unknown name. */
