@@ -234,11 +234,11 @@ public final class RebuildIngestBenchmark {
             }
             LatencyRecorder w = r.rebuilding();
             LatencyRecorder all = r.phase().latencies();
-            md.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.1f | %d, %.1f / %.1f / %.1f | %.1f / %.1f | %d | %.1f "
+            md.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.1f | %d, %.1f / %.1f / %.1f | %.1f / %.1f | %s | %.1f "
                             + "| %s | %.1f |%n", r.label(), r.phase().acceptedPerSecond(), IngestBenchmark.ms(r.before().percentile(99)),
                     IngestBenchmark.ms(r.upload().percentile(99)), w.count(), IngestBenchmark.ms(w.percentile(50)),
                     IngestBenchmark.ms(w.percentile(99)), IngestBenchmark.ms(w.max()), IngestBenchmark.ms(all.percentile(99)),
-                    IngestBenchmark.ms(all.max()), r.phase().failed(), r.uploadNanos() / 1e9, evals, r.heldBackSeconds()));
+                    IngestBenchmark.ms(all.max()), failed(r.phase()), r.uploadNanos() / 1e9, evals, r.heldBackSeconds()));
         }
         md.append('\n');
         for (Result r : results) {
@@ -248,5 +248,21 @@ public final class RebuildIngestBenchmark {
                     IngestBenchmark.verdict(p99 <= 50 && r.phase().failed() == 0 && r.rebuiltInAll() >= settings.newAgents())));
         }
         return md.toString();
+    }
+
+    /** How many steady reports were not accepted, and what each got instead (a status, or -1: no answer). */
+    static String failed(LoadDriver.Run run) {
+        if (run.failed() == 0) {
+            return "0";
+        }
+        StringBuilder s = new StringBuilder(Long.toString(run.failed())).append(" (");
+        String sep = "";
+        for (var e : run.statuses().entrySet()) {
+            if (e.getKey() != 202) {
+                s.append(sep).append(e.getKey() == -1 ? "no answer" : "HTTP " + e.getKey()).append(": ").append(e.getValue());
+                sep = ", ";
+            }
+        }
+        return s.append(')').toString();
     }
 }
