@@ -32,6 +32,11 @@ public interface AlertsView {
      * what {@link #active()} builds for each alert (its id, details, acknowledgement and flapping).
      */
     record ActiveHead(String host, String rule, String severity) {
+
+        /** An active alert's view cut down to its head. */
+        public static ActiveHead of(ActiveAlert a) {
+            return new ActiveHead(a.host(), a.rule(), a.severity());
+        }
     }
 
     /**
@@ -40,7 +45,7 @@ public interface AlertsView {
      * have nothing cheaper.
      */
     default List<ActiveHead> heads() throws Exception {
-        return active().stream().map(a -> new ActiveHead(a.host(), a.rule(), a.severity())).toList();
+        return active().stream().map(ActiveHead::of).toList();
     }
 
     /**

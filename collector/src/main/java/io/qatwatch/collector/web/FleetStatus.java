@@ -46,8 +46,7 @@ public final class FleetStatus {
     /** As above; {@code tagsOf} gives a host's tags ({@code key=value}) for the tag filter. */
     public static FleetStatus of(List<AlertsView.ActiveAlert> active, Instant now, int silentMinutes,
             Function<String, String> groupOf, Function<String, Set<String>> tagsOf) {
-        return fromHeads(active.stream().map(a -> new AlertsView.ActiveHead(a.host(), a.rule(), a.severity())).toList(),
-                now, silentMinutes, groupOf, tagsOf);
+        return fromHeads(active.stream().map(AlertsView.ActiveHead::of).toList(), now, silentMinutes, groupOf, tagsOf);
     }
 
     /** As above, from the active alerts' heads ({@link AlertsView#heads()}): a host's state needs no more of them. */
